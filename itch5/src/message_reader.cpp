@@ -1,0 +1,127 @@
+#include <itch5/message_reader.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <numeric>
+#include <string>
+
+namespace itch5 {
+namespace {
+
+std::string type_name(std::byte b) {
+  auto c = static_cast<unsigned char>(b);
+  char buf[32];
+  if (c >= 0x20 && c < 0x7f) {
+    std::snprintf(buf, sizeof buf, "'%c' (0x%02x)", c, c);
+  } else {
+    std::snprintf(buf, sizeof buf, "0x%02x", c);
+  }
+  return buf;
+}
+
+// A first message longer than its type's size by more than this is taken as a sign of non-ITCH data.
+constexpr std::size_t first_message_slack = 64;
+
+}  // namespace
+
+message_reader::message_reader(std::unique_ptr<block_source> source) : source_(std::move(source)) {}
+
+std::uint64_t message_reader::unknown_total() const noexcept {
+  return std::accumulate(unknown_.begin(), unknown_.end(), std::uint64_t{0});
+}
+
+read_status message_reader::fail(read_errc code, std::uint64_t offset, std::string detail) {
+  status_ = read_status::error;
+  error_ = {code, offset, messages_ + 1, std::move(detail)};
+  return status_;
+}
+
+bool message_reader::classify_irregular(std::size_t len, std::span<const std::byte>& msg) {
+  if (len == 0) {
+    status_ = read_status::end_of_session;
+    return true;
+  }
+  const std::byte* body = cur_ + 2;
+  std::size_t need = message_size[static_cast<unsigned char>(body[0])];
+  if (need == 0) {
+    ++unknown_[static_cast<unsigned char>(body[0])];
+    ++messages_;
+    cur_ = body + len;
+    return false;
+  }
+  if (len < need) {
+    fail(read_errc::message_too_short, offset_of(cur_),
+         "type " + type_name(body[0]) + " needs " + std::to_string(need) + " bytes, length prefix says " +
+             std::to_string(len));
+    return true;
+  }
+  ++oversized_;
+  ++messages_;
+  cur_ = body + len;
+  msg = {body, len};
+  return true;  // status_ is still `message`
+}
+
+bool message_reader::check_format() {
+  std::size_t len = detail::load_be16(cur_);
+  if (len == 0) return true;  // an immediate end-of-session marker is well-formed
+  std::size_t need = message_size[static_cast<unsigned char>(cur_[2])];
+  if (need != 0 && len >= need && len <= need + first_message_slack) return true;
+  fail(read_errc::not_itch, offset_of(cur_),
+       "the first length prefix is " + std::to_string(len) + " and the type byte is " + type_name(cur_[2]) +
+           "; ITCH 5.0 BinaryFILE data starts with a 2-byte big-endian length and a known message type of "
+           "that length (e.g. 00 0c 53 for a System Event)");
+  return false;
+}
+
+read_status message_reader::refill() {
+  if (status_ != read_status::message) return status_;
+  const auto carry = static_cast<std::size_t>(end_ - cur_);
+  const std::uint64_t carry_offset = offset_of(cur_);
+  std::span<std::byte> block;
+  try {
+    block = source_->next_block();
+  } catch (const std::exception& e) {
+    return fail(read_errc::input_failure, carry_offset + carry, e.what());
+  }
+  if (block.empty()) {
+    if (carry == 0) {
+      if (!seen_bytes_) return fail(read_errc::empty_input, 0, "the input has no bytes");
+      status_ = read_status::end_of_input;
+      return status_;
+    }
+    if (carry == 1) {
+      return fail(read_errc::truncated_length_prefix, carry_offset,
+                  "the input ends 1 byte into a 2-byte length prefix");
+    }
+    const std::size_t len = detail::load_be16(cur_);
+    return fail(read_errc::truncated_message, carry_offset,
+                "the length prefix says " + std::to_string(len) + " bytes but the input ends after " +
+                    std::to_string(carry - 2));
+  }
+  seen_bytes_ = true;
+  std::byte* start = block.data() - carry;
+  if (carry > 0) std::memmove(start, cur_, carry);
+  cur_ = start;
+  end_ = block.data() + block.size();
+  base_ptr_ = start;
+  base_offset_ = carry_offset;
+  if (!format_checked_ && end_ - cur_ >= 3) {
+    if (!check_format()) return status_;
+    format_checked_ = true;
+  }
+  return status_;
+}
+
+bool message_reader::data_after_end_of_session() {
+  if (status_ != read_status::end_of_session) return false;
+  if (end_ - cur_ > 2) return true;
+  try {
+    return !source_->next_block().empty();
+  } catch (const std::exception&) {
+    return true;
+  }
+}
+
+}  // namespace itch5

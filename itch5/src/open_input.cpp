@@ -1,0 +1,50 @@
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <itch5/byte_stream.hpp>
+#include <itch5/input_error.hpp>
+
+#include "fd_stream.hpp"
+#include "gzip_stream.hpp"
+#ifdef ITCH5_HAVE_ISAL
+#include "isal_stream.hpp"
+#endif
+
+namespace itch5 {
+
+bool inflate_library_available(inflate_library lib) noexcept {
+#ifdef ITCH5_HAVE_ISAL
+  (void)lib;
+  return true;
+#else
+  return lib == inflate_library::zlib;
+#endif
+}
+
+std::unique_ptr<byte_stream> open_input(const std::string& path, inflate_library inflater) {
+  std::unique_ptr<detail::fd_stream> raw;
+  if (path == "-") {
+    raw = std::make_unique<detail::fd_stream>(STDIN_FILENO, false);
+  } else {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw input_error(path + ": cannot open: " + std::strerror(errno));
+    raw = std::make_unique<detail::fd_stream>(fd, true);
+  }
+  std::byte magic[2];
+  if (raw->peek(magic, 2) == 2 && magic[0] == std::byte{0x1f} && magic[1] == std::byte{0x8b}) {
+    if (inflater == inflate_library::isal) {
+#ifdef ITCH5_HAVE_ISAL
+      return std::make_unique<detail::isal_stream>(std::move(raw));
+#else
+      throw input_error("this build has no ISA-L support (configure with -DITCH5_WITH_ISAL=ON)");
+#endif
+    }
+    return std::make_unique<detail::gzip_stream>(std::move(raw));
+  }
+  return raw;
+}
+
+}  // namespace itch5

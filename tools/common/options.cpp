@@ -1,0 +1,506 @@
+#include "options.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace cli {
+namespace {
+
+std::string join(const std::vector<std::string>& v, std::string_view sep) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) s += sep;
+    s += v[i];
+  }
+  return s;
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+template <class T>
+T parse_integer(const std::string& s) {
+  T v{};
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc::result_out_of_range) throw std::invalid_argument("'" + s + "' is out of range");
+  if (ec != std::errc{} || p != s.data() + s.size() || s.empty()) {
+    throw std::invalid_argument("expected an integer, got '" + s + "'");
+  }
+  return v;
+}
+
+// "20k" -> 20000; `binary` uses KiB/MiB/GiB (also K/M/G) as powers of 1024.
+std::uint64_t parse_scaled(const std::string& s, bool binary) {
+  std::size_t i = 0;
+  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
+  std::string num = s.substr(0, i), unit = s.substr(i);
+  if (num.empty()) throw std::invalid_argument("expected a number, got '" + s + "'");
+  double mult = 1;
+  if (binary) {
+    if (unit.empty() || unit == "B") mult = 1;
+    else if (unit == "K" || unit == "KiB" || unit == "k") mult = 1024.0;
+    else if (unit == "M" || unit == "MiB") mult = 1024.0 * 1024;
+    else if (unit == "G" || unit == "GiB") mult = 1024.0 * 1024 * 1024;
+    else throw std::invalid_argument("unknown size unit '" + unit + "' in '" + s + "' (use KiB, MiB, GiB)");
+  } else {
+    if (unit.empty()) mult = 1;
+    else if (unit == "k" || unit == "K") mult = 1e3;
+    else if (unit == "M") mult = 1e6;
+    else if (unit == "G") mult = 1e9;
+    else throw std::invalid_argument("unknown suffix '" + unit + "' in '" + s + "' (use k, M, G)");
+  }
+  if (mult == 1) {
+    if (num.find('.') != std::string::npos) throw std::invalid_argument("expected an integer, got '" + s + "'");
+    return parse_integer<std::uint64_t>(num);
+  }
+  double v = std::stod(num) * mult;
+  if (v > 1.8e19 || v != std::floor(v)) throw std::invalid_argument("'" + s + "' is not a whole number");
+  return static_cast<std::uint64_t>(v);
+}
+
+void check_range(bool ok, const std::string& lo, const std::string& hi) {
+  if (!ok) throw std::invalid_argument("must be between " + lo + " and " + hi);
+}
+
+// Wraps `text` to `width` columns, indenting continuation lines by `indent`.
+std::string wrap(const std::string& text, std::size_t indent, std::size_t width) {
+  std::string out, line;
+  std::istringstream words(text);
+  std::string w;
+  std::size_t col = indent;
+  bool first = true;
+  while (words >> w) {
+    if (!first && col + 1 + w.size() > width) {
+      out += '\n' + std::string(indent, ' ');
+      col = indent;
+      first = true;
+    }
+    if (!first) {
+      out += ' ';
+      ++col;
+    }
+    out += w;
+    col += w.size();
+    first = false;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::chrono::nanoseconds parse_duration(std::string_view text) {
+  std::string s(text);
+  std::size_t i = 0;
+  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
+  std::string num = s.substr(0, i), unit = s.substr(i);
+  if (num.empty() || unit.empty()) {
+    throw std::invalid_argument("expected a duration with a unit (ns, us, ms, s, min, h), got '" + s + "'");
+  }
+  std::int64_t scale;
+  if (unit == "ns") scale = 1;
+  else if (unit == "us") scale = 1000;
+  else if (unit == "ms") scale = 1000000;
+  else if (unit == "s") scale = 1000000000;
+  else if (unit == "min") scale = 60'000'000'000;
+  else if (unit == "h") scale = 3'600'000'000'000;
+  else throw std::invalid_argument("unknown duration unit '" + unit + "' in '" + s + "' (ns, us, ms, s, min, h)");
+  // Exact decimal: integer part and up to 9 fractional digits.
+  auto dot = num.find('.');
+  std::string whole = num.substr(0, dot);
+  std::string frac = dot == std::string::npos ? "" : num.substr(dot + 1);
+  if (frac.find('.') != std::string::npos) throw std::invalid_argument("malformed number in '" + s + "'");
+  std::int64_t w = whole.empty() ? 0 : parse_integer<std::int64_t>(whole);
+  std::int64_t ns = w * scale;
+  std::int64_t digits_scale = scale;
+  for (char c : frac) {
+    digits_scale /= 10;
+    if (digits_scale == 0) {
+      if (c != '0') throw std::invalid_argument("'" + s + "' is finer than a nanosecond");
+      continue;
+    }
+    ns += (c - '0') * digits_scale;
+  }
+  // A remaining fraction finer than the unit allows (e.g. 1.5ns) was rejected above.
+  return std::chrono::nanoseconds(ns);
+}
+
+std::string format_duration(std::chrono::nanoseconds d) {
+  std::int64_t ns = d.count();
+  if (ns != 0 && ns % 1'000'000'000 == 0) return std::to_string(ns / 1'000'000'000) + "s";
+  if (ns != 0 && ns % 1'000'000 == 0) return std::to_string(ns / 1'000'000) + "ms";
+  if (ns != 0 && ns % 1'000 == 0) return std::to_string(ns / 1'000) + "us";
+  return std::to_string(ns) + "ns";
+}
+
+options::option& options::option::choices(std::vector<std::string> a) {
+  allowed = std::move(a);
+  return *this;
+}
+options::option& options::option::alias(char c) {
+  short_name = c;
+  return *this;
+}
+options::option& options::option::value_name(std::string name) {
+  value_name_ = std::move(name);
+  return *this;
+}
+
+options::options(std::string program, std::string usage, std::string description)
+    : program_(std::move(program)), usage_(std::move(usage)), description_(std::move(description)) {}
+
+options::option& options::add_option(std::string key, std::string help, std::string value_name) {
+  auto o = std::make_unique<option>();
+  o->key = std::move(key);
+  o->help = std::move(help);
+  o->value_name_ = std::move(value_name);
+  options_.push_back(std::move(o));
+  return *options_.back();
+}
+
+options::option& options::add(std::string key, std::string& target, std::string help) {
+  auto& o = add_option(std::move(key), std::move(help), "STR");
+  o.set = [&target](const std::string& v) { target = v; };
+  o.get = [&target] { return target; };
+  return o;
+}
+
+options::option& options::add(std::string key, bool& target, std::string help) {
+  auto& o = add_option(std::move(key), std::move(help), "");
+  o.is_flag = true;
+  o.set = [&target](const std::string& v) {
+    if (v == "true" || v == "yes" || v == "on" || v == "1") target = true;
+    else if (v == "false" || v == "no" || v == "off" || v == "0") target = false;
+    else throw std::invalid_argument("expected true or false, got '" + v + "'");
+  };
+  o.get = [&target] { return std::string(target ? "true" : "false"); };
+  o.get_bool = [&target] { return target; };
+  return o;
+}
+
+options::option& options::add(std::string key, std::int64_t& target, std::string help, std::int64_t min,
+                              std::int64_t max) {
+  auto& o = add_option(std::move(key), std::move(help), "N");
+  o.set = [&target, min, max](const std::string& v) {
+    auto x = parse_integer<std::int64_t>(v);
+    check_range(x >= min && x <= max, std::to_string(min), std::to_string(max));
+    target = x;
+  };
+  o.get = [&target] { return std::to_string(target); };
+  return o;
+}
+
+options::option& options::add(std::string key, std::uint64_t& target, std::string help, std::uint64_t min,
+                              std::uint64_t max) {
+  auto& o = add_option(std::move(key), std::move(help), "N");
+  o.set = [&target, min, max](const std::string& v) {
+    auto x = parse_integer<std::uint64_t>(v);
+    check_range(x >= min && x <= max, std::to_string(min), std::to_string(max));
+    target = x;
+  };
+  o.get = [&target] { return std::to_string(target); };
+  return o;
+}
+
+options::option& options::add(std::string key, double& target, std::string help, double min, double max) {
+  auto& o = add_option(std::move(key), std::move(help), "X");
+  o.set = [&target, min, max](const std::string& v) {
+    double x;
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (ec != std::errc{} || p != v.data() + v.size() || v.empty() || !std::isfinite(x)) {
+      throw std::invalid_argument("expected a number, got '" + v + "'");
+    }
+    std::ostringstream lo, hi;
+    lo << min;
+    hi << max;
+    check_range(x >= min && x <= max, lo.str(), hi.str());
+    target = x;
+  };
+  o.get = [&target] {
+    std::ostringstream s;
+    s << target;
+    return s.str();
+  };
+  return o;
+}
+
+options::option& options::add(std::string key, std::vector<std::string>& target, std::string help) {
+  auto& o = add_option(std::move(key), std::move(help), "A,B,...");
+  o.is_list = true;
+  o.set = [&target](const std::string& v) { target = split_list(v); };
+  o.get = [&target] { return join(target, ","); };
+  return o;
+}
+
+options::option& options::add(std::string key, std::chrono::nanoseconds& target, std::string help) {
+  auto& o = add_option(std::move(key), std::move(help), "DURATION");
+  o.set = [&target](const std::string& v) { target = parse_duration(v); };
+  o.get = [&target] { return format_duration(target); };
+  return o;
+}
+
+options::option& options::add_count(std::string key, std::uint64_t& target, std::string help,
+                                    std::uint64_t min, std::uint64_t max) {
+  auto& o = add_option(std::move(key), std::move(help), "N");
+  o.set = [&target, min, max](const std::string& v) {
+    auto x = parse_scaled(v, false);
+    check_range(x >= min && x <= max, std::to_string(min), std::to_string(max));
+    target = x;
+  };
+  o.get = [&target] { return std::to_string(target); };
+  return o;
+}
+
+options::option& options::add_size(std::string key, std::uint64_t& target, std::string help,
+                                   std::uint64_t min, std::uint64_t max) {
+  auto& o = add_option(std::move(key), std::move(help), "BYTES");
+  o.set = [&target, min, max](const std::string& v) {
+    auto x = parse_scaled(v, true);
+    check_range(x >= min && x <= max, std::to_string(min), std::to_string(max));
+    target = x;
+  };
+  o.get = [&target] { return std::to_string(target); };
+  return o;
+}
+
+void options::positional(std::string name, std::string& target, std::string help, bool required) {
+  positionals_.push_back({std::move(name), std::move(help), &target, required});
+}
+
+void options::epilog(std::string text) { epilog_ = std::move(text); }
+
+options::option* options::find(std::string_view key) {
+  for (auto& o : options_) {
+    if (o->key == key) return o.get();
+  }
+  return nullptr;
+}
+
+options::option* options::find_short(char c) {
+  for (auto& o : options_) {
+    if (o->short_name == c) return o.get();
+  }
+  return nullptr;
+}
+
+void options::set_from(option& o, const std::string& value, const std::string& origin) {
+  if (!o.allowed.empty() && std::find(o.allowed.begin(), o.allowed.end(), value) == o.allowed.end()) {
+    throw std::invalid_argument(origin + ": expected one of " + join(o.allowed, ", ") + ", got '" + value +
+                                "'");
+  }
+  try {
+    o.set(value);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(origin + ": " + e.what());
+  }
+}
+
+void options::apply_yaml(const std::string& yaml_text, const std::string& origin) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw std::invalid_argument(origin + ": not valid YAML: " + e.what());
+  }
+  if (root.IsNull()) return;
+  if (!root.IsMap()) throw std::invalid_argument(origin + ": expected a mapping of option names to values");
+  for (const auto& kv : root) {
+    std::string key = kv.first.as<std::string>();
+    option* o = find(key);
+    std::string where = origin + ": key '" + key + "'";
+    if (o == nullptr) throw std::invalid_argument(where + ": unknown option (see --help)");
+    const YAML::Node& v = kv.second;
+    std::string text;
+    if (v.IsSequence()) {
+      if (!o->is_list) throw std::invalid_argument(where + ": expected a single value, got a list");
+      std::vector<std::string> items;
+      for (const auto& item : v) {
+        if (!item.IsScalar()) throw std::invalid_argument(where + ": list items must be scalars");
+        items.push_back(item.as<std::string>());
+      }
+      text = join(items, ",");
+    } else if (v.IsScalar()) {
+      text = v.as<std::string>();
+    } else if (v.IsNull()) {
+      throw std::invalid_argument(where + ": has no value");
+    } else {
+      throw std::invalid_argument(where + ": expected a scalar value");
+    }
+    set_from(*o, text, where);
+  }
+}
+
+std::optional<int> options::parse(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  bool print_config = false;
+  try {
+    // --config first, so flags override the file wherever they appear.
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      std::string file;
+      if (args[i] == "--config") {
+        if (i + 1 >= args.size()) throw std::invalid_argument("--config: missing FILE");
+        file = args[i + 1];
+      } else if (args[i].rfind("--config=", 0) == 0) {
+        file = args[i].substr(9);
+      } else if (args[i] == "--") {
+        break;
+      } else {
+        continue;
+      }
+      std::ifstream in(file);
+      if (!in) throw std::invalid_argument("--config: cannot read '" + file + "'");
+      std::stringstream text;
+      text << in.rdbuf();
+      apply_yaml(text.str(), "config file " + file);
+    }
+    std::size_t next_positional = 0;
+    bool only_positionals = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      auto take_positional = [&](const std::string& v) {
+        if (next_positional >= positionals_.size()) throw std::invalid_argument("unexpected argument '" + v + "'");
+        *positionals_[next_positional++].target = v;
+      };
+      if (only_positionals || a == "-" || a.empty() || a[0] != '-') {
+        take_positional(a);
+        continue;
+      }
+      if (a == "--") {
+        only_positionals = true;
+        continue;
+      }
+      if (a == "--help" || a == "-h") {
+        std::cout << help_text();
+        return 0;
+      }
+      if (a == "--print-config") {
+        print_config = true;
+        continue;
+      }
+      if (a == "--config") {
+        ++i;
+        continue;
+      }
+      if (a.rfind("--config=", 0) == 0) continue;
+      option* o = nullptr;
+      std::string name, value;
+      bool has_value = false;
+      if (a.rfind("--", 0) == 0) {
+        name = a.substr(2);
+        if (auto eq = name.find('='); eq != std::string::npos) {
+          value = name.substr(eq + 1);
+          name = name.substr(0, eq);
+          has_value = true;
+        }
+        o = find(name);
+        if (o == nullptr && name.rfind("no-", 0) == 0) {
+          option* neg = find(name.substr(3));
+          if (neg != nullptr && neg->is_flag && !has_value) {
+            neg->set("false");
+            continue;
+          }
+        }
+        name = "--" + name;
+      } else if (a.size() == 2) {
+        o = find_short(a[1]);
+        name = a;
+      }
+      if (o == nullptr) throw std::invalid_argument("unknown option '" + a + "' (see --help)");
+      if (o->is_flag) {
+        set_from(*o, has_value ? value : "true", name);
+        continue;
+      }
+      if (!has_value) {
+        if (i + 1 >= args.size()) throw std::invalid_argument(name + ": missing value");
+        value = args[++i];
+      }
+      set_from(*o, value, name);
+    }
+    if (!print_config) {
+      for (std::size_t k = next_positional; k < positionals_.size(); ++k) {
+        if (positionals_[k].required) {
+          throw std::invalid_argument("missing " + positionals_[k].name + " (see --help)");
+        }
+      }
+    }
+  } catch (const std::invalid_argument& e) {
+    std::cerr << program_ << ": error: " << e.what() << "\n";
+    return 2;
+  }
+  if (print_config) {
+    std::cout << to_yaml();
+    return 0;
+  }
+  return std::nullopt;
+}
+
+std::string options::to_yaml() const {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  for (const auto& o : options_) {
+    out << YAML::Key << o->key << YAML::Value;
+    if (o->is_list) {
+      out << YAML::Flow << YAML::BeginSeq;
+      for (const auto& item : split_list(o->get())) out << item;
+      out << YAML::EndSeq;
+    } else if (o->is_flag) {
+      out << o->get_bool();
+    } else {
+      out << o->get();
+    }
+  }
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+std::string options::help_text() const {
+  std::ostringstream s;
+  s << "Usage: " << program_ << " " << usage_ << "\n\n" << wrap(description_, 0, 100) << "\n";
+  if (!positionals_.empty()) {
+    s << "\nArguments:\n";
+    for (const auto& p : positionals_) s << "  " << p.name << "\n      " << wrap(p.help, 6, 100) << "\n";
+  }
+  s << "\nOptions (each also a key of the YAML file given to --config; flags override the file):\n";
+  for (const auto& o : options_) {
+    s << "  ";
+    if (o->short_name) s << "-" << o->short_name << ", ";
+    s << "--" << o->key;
+    if (o->is_flag) {
+      s << ", --no-" << o->key;
+    } else {
+      s << " " << o->value_name_;
+    }
+    std::string help = o->help;
+    if (!o->allowed.empty()) help += " One of: " + join(o->allowed, ", ") + ".";
+    std::string def = o->get();
+    help += " Default: " + (def.empty() ? std::string("(none)") : def) + ".";
+    s << "\n      " << wrap(help, 6, 100) << "\n";
+  }
+  s << "  --config FILE\n      Read options from a YAML file (keys as above).\n"
+    << "  --print-config\n      Print the effective configuration as YAML and exit.\n"
+    << "  -h, --help\n      Print this help and exit.\n";
+  if (!epilog_.empty()) s << "\n" << epilog_;
+  if (epilog_.empty() || epilog_.back() != '\n') s << "\n";
+  return s.str();
+}
+
+}  // namespace cli

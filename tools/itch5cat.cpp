@@ -1,0 +1,153 @@
+// itch5cat: prints ITCH 5.0 messages as readable text, or counts them by type.
+#include <array>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include <itch5/dispatch.hpp>
+#include <itch5/input_error.hpp>
+#include <itch5/message_reader.hpp>
+#include <itch5/message_text.hpp>
+#include <itch5/output_file.hpp>
+
+#include "common/options.hpp"
+#include "common/progress.hpp"
+
+namespace {
+
+struct config {
+  std::string input;
+  bool counts = false;
+  std::string types;
+  std::uint64_t locate = 0;
+  std::uint64_t limit = 0;
+  bool quiet = false;
+};
+
+// Accumulates output lines and hands them to the output in large, line-aligned chunks.
+class line_buffer {
+ public:
+  explicit line_buffer(itch5::output_file& out) : out_(out) { buf_.resize(capacity); }
+  char* reserve(std::size_t n) {
+    if (used_ + n > buf_.size()) flush();
+    return buf_.data() + used_;
+  }
+  void commit(char* end) { used_ = static_cast<std::size_t>(end - buf_.data()); }
+  void flush() {
+    out_.write({buf_.data(), used_});
+    used_ = 0;
+  }
+
+ private:
+  static constexpr std::size_t capacity = std::size_t{1} << 18;
+  itch5::output_file& out_;
+  std::string buf_;
+  std::size_t used_ = 0;
+};
+
+const char* type_name(unsigned char t) {
+  const char* name = nullptr;
+  auto find = [&]<class... M>(itch5::type_list<M...>) {
+    ((static_cast<unsigned char>(M::type) == t ? (name = M::name, 0) : 0), ...);
+  };
+  find(itch5::all_message_types{});
+  return name;
+}
+
+int run(const config& cfg) {
+  std::array<bool, 256> wanted{};
+  wanted.fill(cfg.types.empty());
+  for (char c : cfg.types) wanted[static_cast<unsigned char>(c)] = true;
+
+  itch5::message_reader reader(itch5::make_block_source(itch5::open_input(cfg.input)));
+  itch5::output_file out("-");
+  line_buffer lines(out);
+  cli::progress progress(!cfg.quiet);
+  std::array<std::uint64_t, 256> counts{};
+  std::uint64_t printed = 0;
+
+  auto print = [&](const auto& m) {
+    char* p = lines.reserve(itch5::max_message_text + 1);
+    p = itch5::format_message(p, m);
+    *p++ = '\n';
+    lines.commit(p);
+  };
+
+  std::span<const std::byte> msg;
+  while (reader.next(msg) == itch5::read_status::message) {
+    auto type = static_cast<unsigned char>(msg[0]);
+    ++counts[type];
+    if ((reader.messages() & 0xffff) == 0) {
+      progress.update(reader.input_position(), reader.input_size(), reader.messages());
+    }
+    if (cfg.counts || !wanted[type]) continue;
+    if (cfg.locate != 0 && itch5::detail::load_be16(msg.data() + 1) != cfg.locate) continue;
+    itch5::dispatch_unchecked(msg.data(), print);
+    if (cfg.limit != 0 && ++printed >= cfg.limit) break;
+  }
+  progress.finish();
+
+  if (cfg.counts) {
+    char* p = lines.reserve(256 * 64);
+    std::uint64_t total = 0;
+    for (unsigned t = 0; t < 256; ++t) {
+      std::uint64_t n = counts[t] + reader.unknown_types()[t];
+      if (n == 0) continue;
+      total += n;
+      const char* name = type_name(static_cast<unsigned char>(t));
+      if (t > 0x20 && t < 0x7f) {
+        p += std::snprintf(p, 64, "%c %s %llu\n", static_cast<char>(t), name != nullptr ? name : "unknown",
+                           static_cast<unsigned long long>(n));
+      } else {
+        p += std::snprintf(p, 64, "0x%02x unknown %llu\n", t, static_cast<unsigned long long>(n));
+      }
+    }
+    p += std::snprintf(p, 64, "total %llu\n", static_cast<unsigned long long>(total));
+    lines.commit(p);
+  }
+  lines.flush();
+  out.commit();
+
+  switch (reader.status()) {
+    case itch5::read_status::error:
+      std::cerr << "itch5cat: error: " << reader.error().describe(cfg.input) << "\n";
+      return 1;
+    case itch5::read_status::end_of_session:
+      if (reader.data_after_end_of_session()) {
+        std::cerr << "itch5cat: warning: " << cfg.input << ": end-of-session marker (zero length) at byte offset "
+                  << reader.offset() << "; the bytes after it were not read\n";
+      }
+      break;
+    default: break;
+  }
+  if (reader.unknown_total() > 0 && !cfg.quiet) {
+    std::cerr << "itch5cat: note: skipped " << reader.unknown_total() << " messages of unknown type\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  config cfg;
+  cli::options opts("itch5cat", "[options] INPUT",
+                    "Prints the messages of an ITCH 5.0 BinaryFILE stream as readable text, one per line: "
+                    "timestamp, type, name, stock locate, tracking number, then every field as name=value "
+                    "(prices in dollars). With --counts, prints how many messages of each type there are.");
+  opts.positional("INPUT", cfg.input, "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - "
+                                      "for standard input.");
+  opts.add("counts", cfg.counts, "Print 'TYPE name COUNT' per message type and a total, instead of messages.");
+  opts.add("types", cfg.types, "Print only these message types, e.g. AFDU (all when empty).").value_name("TYPES");
+  opts.add("locate", cfg.locate, "Print only messages of this stock locate (0: all).", 0, 65535);
+  opts.add("limit", cfg.limit, "Stop after printing this many messages (0: no limit).", 0, UINT64_MAX);
+  opts.add("quiet", cfg.quiet, "No progress line and no notes on stderr.").alias('q');
+  opts.epilog("Exit status: 0 on success, 1 on unreadable or corrupt input (the message names the file, the byte "
+              "offset and the message number; everything before it has been printed), 2 on a usage error.\n");
+  if (auto rc = opts.parse(argc, argv)) return *rc;
+  try {
+    return run(cfg);
+  } catch (const std::exception& e) {
+    std::cerr << "itch5cat: error: " << e.what() << "\n";
+    return 1;
+  }
+}
