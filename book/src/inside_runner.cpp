@@ -1,6 +1,7 @@
 #include <book/inside_runner.hpp>
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <unordered_set>
 
@@ -34,17 +35,16 @@ class observer {
 
   observer(const inside_options& opt, line_sink& sink, feed_statistics* stats, depth_statistics* depth)
       : sink_(sink), stats_all_(opt.stats_all_events), depth_(depth), stats_(stats),
-        filter_(opt.symbols.begin(), opt.symbols.end()) {
-    buffer_.resize(buffer_size);
-  }
+        filter_(opt.symbols.begin(), opt.symbols.end()),
+        buffer_(std::make_unique_for_overwrite<char[]>(buffer_size)) {}
 
   void on_book_event(const book_event& e, const order_book<Book>& b) {
     symbol_info& info = symbol_at(e.locate, b);
     if (!info.wanted) return;
     if (e.inside_changed) {
-      if (used_ + max_inside_line > buffer_.size()) flush();
-      char* end = format_inside_line(buffer_.data() + used_, e.timestamp, e.locate, info.text, b.last);
-      used_ = static_cast<std::size_t>(end - buffer_.data());
+      if (used_ + max_inside_line > buffer_size) flush();
+      char* end = format_inside_line(buffer_.get() + used_, e.timestamp, e.locate, info.text, b.last);
+      used_ = static_cast<std::size_t>(end - buffer_.get());
       ++lines_;
     }
     if constexpr (Depth) depth_->record(e.locate, e.event_depth, e.book_depth);
@@ -65,7 +65,7 @@ class observer {
   }
 
   void flush() {
-    if (used_ > 0) sink_.write({buffer_.data(), used_});
+    if (used_ > 0) sink_.write({buffer_.get(), used_});
     used_ = 0;
   }
 
@@ -101,7 +101,7 @@ class observer {
   feed_statistics* stats_;
   std::unordered_set<std::string> filter_;
   std::vector<symbol_info> symbols_;
-  std::string buffer_;
+  std::unique_ptr<char[]> buffer_;
   std::size_t used_ = 0;
   std::uint64_t lines_ = 0;
   bool pending_ = false;

@@ -34,7 +34,7 @@ static_assert(sizeof(order) == 24);
 
 class order_table {
  public:
-  explicit order_table(std::size_t initial_capacity = std::size_t{1} << 16) { reset(initial_capacity); }
+  explicit order_table(std::size_t initial_capacity = std::size_t{1} << 12) { reset(initial_capacity); }
 
   /// The live order `ref`, or nullptr.
   [[nodiscard]] order* find(std::uint64_t ref) noexcept {
