@@ -9,9 +9,10 @@
 #include <itch5/input_error.hpp>
 
 #include "fd_stream.hpp"
-#include "gzip_stream.hpp"
+#include "inflate_stream.hpp"
+#include "zlib_inflater.hpp"
 #ifdef ITCH5_HAVE_ISAL
-#include "isal_stream.hpp"
+#include "isal_inflater.hpp"
 #endif
 
 namespace itch5 {
@@ -38,12 +39,12 @@ std::unique_ptr<byte_stream> open_input(const std::string& path, inflate_library
   if (raw->peek(magic, 2) == 2 && magic[0] == std::byte{0x1f} && magic[1] == std::byte{0x8b}) {
     if (inflater == inflate_library::isal) {
 #ifdef ITCH5_HAVE_ISAL
-      return std::make_unique<detail::isal_stream>(std::move(raw));
+      return std::make_unique<detail::inflate_stream<detail::isal_inflater>>(std::move(raw));
 #else
       throw input_error("this build has no ISA-L support (configure with -DITCH5_WITH_ISAL=ON)");
 #endif
     }
-    return std::make_unique<detail::gzip_stream>(std::move(raw));
+    return std::make_unique<detail::inflate_stream<detail::zlib_inflater>>(std::move(raw));
   }
   return raw;
 }
@@ -71,7 +72,7 @@ class memory_stream final : public byte_stream {
 
 std::unique_ptr<byte_stream> memory_input(std::span<const std::byte> bytes) {
   if (bytes.size() >= 2 && bytes[0] == std::byte{0x1f} && bytes[1] == std::byte{0x8b}) {
-    return std::make_unique<detail::gzip_stream>(std::make_unique<memory_stream>(bytes));
+    return std::make_unique<detail::inflate_stream<detail::zlib_inflater>>(std::make_unique<memory_stream>(bytes));
   }
   return std::make_unique<memory_stream>(bytes);
 }
