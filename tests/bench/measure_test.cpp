@@ -15,7 +15,6 @@ struct fake_clock {
   using period = std::nano;
   using duration = std::chrono::nanoseconds;
   using time_point = std::chrono::time_point<fake_clock>;
-  static constexpr bool is_steady = true;
   static inline std::int64_t ticks = 0;
   static time_point now() noexcept { return time_point(duration(ticks)); }
 };
