@@ -6,12 +6,14 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 
 #include "argv.hpp"
+#include "options.hpp"
 
 namespace {
 
@@ -208,6 +210,23 @@ TEST(Suite, FixtureFailureIsReported) {
   argv a{"bm_test"};
   EXPECT_EQ(s.main(a.argc(), a.get(), out, err), 1);
   EXPECT_EQ(err.str(), "bm_test: error: test case broken: no input\n");
+}
+
+// A program option parsed by main() reaches fixtures registered before it, through std::cref.
+struct reads_option {
+  reads_option(const config&, const std::string& mode, std::string* seen) { *seen = mode; }
+  void run() {}
+};
+
+TEST(Suite, ProgramOptionsReachFixturesThroughCref) {
+  suite s("bm_test", "");
+  std::string mode = "array", seen;
+  s.options().add("mode", mode, "Book type.");
+  s.add<reads_option>("x", std::cref(mode), &seen);
+  std::ostringstream out, err;
+  argv a{"bm_test", "--mode", "map", "-n", "1"};
+  EXPECT_EQ(s.main(a.argc(), a.get(), out, err), 0);
+  EXPECT_EQ(seen, "map");
 }
 
 TEST(Suite, RejectsBadNames) {
