@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""End-to-end benchmark of itch5inside and the decoder on a generated day, next to baselines measured in
+the same run.
+
+  bench/e2e.py                          # 50 M messages, 3 runs of every configuration
+  bench/e2e.py --messages 400M --runs 2 # a full-size day
+  bench/e2e.py --suite decoder --messages 20M
+
+The synthetic day is generated once with itch5synth (deterministic for --seed) and cached in bench/cache/
+together with a gzip copy (gzip -6). Every run of every configuration is interleaved with the others
+(round robin), so slow drifts of a shared machine hit all of them alike. Reported per configuration: the
+median and minimum wall time, messages/s and ns/message at the median, peak RSS (from wait4), and the ratio
+to its baseline: `cat FILE > /dev/null` for raw input, `zcat FILE.gz > /dev/null` (the decompression floor)
+for gzip input. A separate run per book type with --stats (all book events sampled) gives the per-event
+processing latency quantiles from the __aggregate__ row; those runs include the cost of two steady_clock
+reads per message.
+"""
+import argparse
+import csv
+import datetime
+import io
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def parse_count(text):
+    mult = {"k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9}
+    if text[-1] in mult:
+        return int(float(text[:-1]) * mult[text[-1]])
+    return int(text)
+
+
+def run_timed(argv, stdin_path=None, stdout=subprocess.DEVNULL):
+    """Runs argv; returns (seconds, peak RSS bytes, stdout text if captured)."""
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    out = subprocess.PIPE if stdout is None else stdout
+    start = time.perf_counter()
+    p = subprocess.Popen(argv, stdin=stdin, stdout=out, stderr=subprocess.PIPE)
+    captured = p.stdout.read() if out == subprocess.PIPE else b""
+    err = p.stderr.read()
+    _, status, usage = os.wait4(p.pid, 0)
+    elapsed = time.perf_counter() - start
+    if stdin_path:
+        stdin.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"e2e: {' '.join(argv)} failed with status {code}:\n{err.decode(errors='replace')}")
+    return elapsed, usage.ru_maxrss * 1024, captured.decode(errors="replace")
+
+
+def machine_info(build):
+    info = {}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    info["cpu"] = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    info["cores"] = str(os.cpu_count())
+    info["kernel"] = platform.release()
+    info["date"] = datetime.datetime.now().isoformat(timespec="seconds")
+    try:
+        info["commit"] = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                        text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip()
+        if dirty:
+            info["commit"] += " (uncommitted changes)"
+    except (OSError, subprocess.CalledProcessError):
+        info["commit"] = "?"
+    cache = os.path.join(build, "CMakeCache.txt")
+    if os.path.exists(cache):
+        with open(cache) as f:
+            for line in f:
+                for key in ("CMAKE_CXX_COMPILER:", "CMAKE_BUILD_TYPE:", "ITCH5_NATIVE:", "ITCH5_WITH_ISAL:"):
+                    if line.startswith(key):
+                        info[key.rstrip(":").lower()] = line.split("=", 1)[1].strip()
+    return info
+
+
+def ensure_data(args, tools):
+    os.makedirs(args.cache_dir, exist_ok=True)
+    base = os.path.join(args.cache_dir, f"synth-{args.messages}-seed{args.seed}.itch")
+    if not os.path.exists(base):
+        print(f"e2e: generating {base} ({args.messages} messages, seed {args.seed})", file=sys.stderr)
+        subprocess.run([os.path.join(tools, "itch5synth"), "--messages", str(args.messages), "--seed", str(args.seed),
+                        "-o", base + ".tmp"], check=True)
+        os.rename(base + ".tmp", base)
+    gz = base + ".gz"
+    if not os.path.exists(gz):
+        print(f"e2e: compressing {gz} (gzip -6)", file=sys.stderr)
+        with open(base, "rb") as src, open(gz + ".tmp", "wb") as dst:
+            subprocess.run(["gzip", "-6", "-c"], stdin=src, stdout=dst, check=True)
+        os.rename(gz + ".tmp", gz)
+    counts = base + ".count"
+    if not os.path.exists(counts):
+        _, _, out = run_timed([os.path.join(tools, "itch5cat"), "--counts", "-q", base], stdout=None)
+        total = [line.split()[1] for line in out.splitlines() if line.startswith("total ")][0]
+        with open(counts, "w") as f:
+            f.write(total + "\n")
+    with open(counts) as f:
+        return base, gz, int(f.read())
+
+
+def latency(tools, book, raw):
+    _, _, out = run_timed([os.path.join(tools, "itch5inside"), "-q", "--book", book, "--stats", "-",
+                           "--stats-events", "all", "-o", "/dev/null", raw], stdout=None)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    agg = [r for r in rows if r["Name"] == "__aggregate__"][0]
+    return {k: int(agg[k]) for k in ("p50Processing", "p99Processing", "p999Processing", "maxProcessing")}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--messages", type=parse_count, default=parse_count("50M"), help="messages in the day (50M)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--runs", type=int, default=3, help="runs of every configuration (3)")
+    ap.add_argument("--books", default="array,map", help="book types to measure (array,map)")
+    ap.add_argument("--suite", choices=["inside", "decoder", "all"], default="all")
+    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--cache-dir", default=os.path.join(ROOT, "bench", "cache"))
+    ap.add_argument("--no-build", action="store_true", help="use the existing build")
+    ap.add_argument("--extra", default="", help="extra itch5inside flags for every itch5inside run")
+    ap.add_argument("--save", help="also write the report to this file")
+    args = ap.parse_args()
+
+    if not args.no_build:
+        subprocess.run([os.path.join(ROOT, "scripts", "build")], check=True,
+                       env=dict(os.environ, ITCH5_BUILD_DIR=args.build_dir), stdout=subprocess.DEVNULL)
+    tools = os.path.join(args.build_dir, "tools")
+    raw, gz, messages = ensure_data(args, tools)
+    books = [b for b in args.books.split(",") if b]
+    extra = args.extra.split()
+
+    configs = [("cat raw (baseline)", ["cat", raw], None), ("zcat gz (baseline)", ["zcat", gz], None)]
+    if args.suite in ("decoder", "all"):
+        configs += [("itch5cat --decode raw", [os.path.join(tools, "itch5cat"), "--decode", "-q", raw], "cat raw (baseline)"),
+                    ("itch5cat --decode gz", [os.path.join(tools, "itch5cat"), "--decode", "-q", gz], "zcat gz (baseline)")]
+    if args.suite in ("inside", "all"):
+        for b in books:
+            configs.append((f"itch5inside --book {b} raw", [os.path.join(tools, "itch5inside"), "-q", "--book", b] + extra + [raw],
+                            "cat raw (baseline)"))
+            configs.append((f"itch5inside --book {b} gz", [os.path.join(tools, "itch5inside"), "-q", "--book", b] + extra + [gz],
+                            "zcat gz (baseline)"))
+
+    run_timed(["cat", raw])  # warm the page cache
+    times = {name: [] for name, _, _ in configs}
+    rss = {name: 0 for name, _, _ in configs}
+    for r in range(args.runs):
+        for name, argv, _ in configs:
+            t, m, _ = run_timed(argv)
+            times[name].append(t)
+            rss[name] = max(rss[name], m)
+            print(f"e2e: run {r + 1}/{args.runs} {name}: {t:.2f} s", file=sys.stderr)
+
+    info = machine_info(args.build_dir)
+    out = io.StringIO()
+    out.write(f"# itch5 end-to-end benchmark\n\n")
+    for k, v in info.items():
+        out.write(f"- {k}: {v}\n")
+    out.write(f"- input: {os.path.basename(raw)} ({messages:,} messages, {os.path.getsize(raw) / 1e9:.2f} GB raw, "
+              f"{os.path.getsize(gz) / 1e9:.2f} GB gzip)\n")
+    out.write(f"- runs per configuration: {args.runs} (interleaved); times are wall clock\n\n")
+    out.write("| configuration | median s | min s | M msg/s | ns/msg | peak RSS MB | ratio to baseline |\n")
+    out.write("|---|---:|---:|---:|---:|---:|---:|\n")
+    med = {name: statistics.median(v) for name, v in times.items()}
+    for name, _, baseline in configs:
+        ratio = f"{med[name] / med[baseline]:.2f}x {baseline.split()[0]}" if baseline else ""
+        out.write(f"| {name} | {med[name]:.2f} | {min(times[name]):.2f} | {messages / med[name] / 1e6:.1f} | "
+                  f"{med[name] * 1e9 / messages:.1f} | {rss[name] / 1e6:.0f} | {ratio} |\n")
+    if args.suite in ("inside", "all"):
+        out.write("\nPer-event processing latency, all book events, raw input (`--stats - --stats-events all`; includes "
+                  "two steady_clock reads per message):\n\n| book | p50 ns | p99 ns | p99.9 ns | max ns |\n|---|---:|---:|---:|---:|\n")
+        for b in books:
+            lat = latency(tools, b, raw)
+            out.write(f"| {b} | {lat['p50Processing']} | {lat['p99Processing']} | {lat['p999Processing']} | "
+                      f"{lat['maxProcessing']} |\n")
+    report = out.getvalue()
+    print(report)
+    if args.save:
+        with open(args.save, "w") as f:
+            f.write(report)
+
+
+if __name__ == "__main__":
+    main()
