@@ -898,13 +898,20 @@ TEST_F(Itch5Inside, TruncatedInputKeepsCompleteLinesAndReportsWhere) {
   EXPECT_FALSE(fs::exists(path("lines.gz")));
   EXPECT_EQ(gunzip_file(path("lines.gz.partial")), join(before));
 
-  // Every cut point inside the stream: exit 1 unless the cut falls between messages, and the lines are
-  // always exactly those of the whole messages before the cut.
-  for (std::size_t n = 1; n < s.bytes.size(); ++n) {
+  // Cuts in every message (inside its length prefix and in the middle of its body) and between messages:
+  // exit 1 unless the cut falls between messages, and the lines are always exactly those of the whole
+  // messages before the cut.
+  std::vector<std::size_t> cuts;
+  for (std::size_t m = 0; m < s.frame_end.size(); ++m) {
+    const std::size_t start = m == 0 ? 0 : s.frame_end[m - 1];
+    cuts.push_back(start + 1);
+    cuts.push_back(start + 2 + (s.frame_end[m] - start - 2) / 2);
+    cuts.push_back(s.frame_end[m]);
+  }
+  for (std::size_t n : cuts) {
     const std::size_t whole = static_cast<std::size_t>(
         std::upper_bound(s.frame_end.begin(), s.frame_end.end(), n) - s.frame_end.begin());
     const bool clean = whole > 0 && s.frame_end[whole - 1] == n;
-    if (n % 7 != 0 && !clean) continue;  // a sample of the cut points, to stay fast
     write_bytes(path("cut.itch"), s.bytes.substr(0, n));
     const result c = run("-q cut.itch");
     SCOPED_TRACE(n);
@@ -954,6 +961,12 @@ TEST_F(Itch5Inside, TextEmptyAndMissingFiles) {
   EXPECT_NE(missing.err.find("does-not-exist.itch"), std::string::npos) << missing.err;
   EXPECT_EQ(missing.out, "");
   for (const auto& f : files()) EXPECT_EQ(f.find("missing.txt"), std::string::npos) << f;  // nothing created
+
+  // An output that cannot be created is named too.
+  write_bytes(path("in.itch"), make_hand_stream().bytes);
+  const result no_dir = run("-q -o no-such-dir/lines.txt in.itch");
+  EXPECT_EQ(no_dir.code, 1);
+  EXPECT_NE(no_dir.err.find("no-such-dir/lines.txt"), std::string::npos) << no_dir.err;
 }
 
 // ---------------------------------------------------------------------------------------------------------
