@@ -35,10 +35,17 @@ class output_file::impl {
       if (fd_ < 0) throw std::runtime_error(path + ": cannot create " + temp_ + ": " + std::strerror(errno));
     }
     if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) {
-      gz_ = std::make_unique<io::filtering_ostream>();
-      gz_->exceptions(std::ios::badbit | std::ios::failbit);
-      gz_->push(io::gzip_compressor(io::gzip_params(options.gzip_level)), 1 << 16);
-      gz_->push(io::file_descriptor_sink(fd_, io::never_close_handle), 1 << 16);
+      try {
+        gz_ = std::make_unique<io::filtering_ostream>();
+        gz_->push(io::gzip_compressor(io::gzip_params(options.gzip_level)), 1 << 16);
+        gz_->push(io::file_descriptor_sink(fd_, io::never_close_handle), 1 << 16);
+        // Only once the chain is complete: an empty filtering_ostream is in the bad state, and enabling
+        // exceptions on it throws at once.
+        gz_->exceptions(std::ios::badbit | std::ios::failbit);
+      } catch (const std::exception& e) {
+        discard();
+        throw std::runtime_error(path + ": cannot set up gzip compression: " + e.what());
+      }
     }
   }
 
@@ -96,6 +103,15 @@ class output_file::impl {
     if (std::rename(temp_.c_str(), partial.c_str()) != 0) partial = temp_;
     temp_.clear();
     return partial;
+  }
+
+  // Undoes a half-finished constructor: the destructor of output_file never runs for it.
+  void discard() noexcept {
+    gz_.reset();
+    ::close(fd_);
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+    temp_.clear();
+    closed_ = true;
   }
 
   [[nodiscard]] bool open() const noexcept { return !temp_.empty() || ((fd_ == STDOUT_FILENO || direct_) && !closed_); }

@@ -92,14 +92,25 @@ class log_linear_histogram {
     return lo + (hi - lo) / 2;
   }
 
+  // Buckets 0..127 are exact; then 64 per power of two for shifts 1..57 (bucket_of(UINT64_MAX) + 1).
+  static constexpr std::size_t max_buckets = (64 - sub_bucket_bits + 1) * (std::size_t{1} << sub_bucket_bits);
+
+  // Grows the capacity geometrically, but never beyond the number of buckets that exist, so that the
+  // memory bound stated above holds (plain vector growth could reach 4,096+ counters).
+  void reserve_for(std::size_t n) {
+    if (n > counts_.capacity()) counts_.reserve(std::min(max_buckets, std::max(n, 2 * counts_.capacity())));
+  }
+
   void record_bucket(std::size_t i, std::uint64_t n) {
     if (counts_.empty()) {
       base_ = i;
       counts_.assign(1, 0);
     } else if (i < base_) {
+      reserve_for(counts_.size() + (base_ - i));
       counts_.insert(counts_.begin(), base_ - i, 0);
       base_ = i;
     } else if (i >= base_ + counts_.size()) {
+      reserve_for(i - base_ + 1);
       counts_.resize(i - base_ + 1, 0);
     }
     counts_[i - base_] += n;
