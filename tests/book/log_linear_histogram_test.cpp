@@ -82,6 +82,19 @@ TEST(LogLinearHistogram, EmptyHistogram) {
   for (const fraction& q : quantiles) EXPECT_EQ(h.quantile(q.value()), 0u);
 }
 
+TEST(LogLinearHistogram, RankIsExactForDecimalQuantiles) {
+  // 0.07 * 100 is 7.000000000000001 in binary floating point; the nearest rank is still 7.
+  log_linear_histogram h;
+  for (std::uint64_t v = 1; v <= 100; ++v) h.record(v);
+  EXPECT_EQ(h.quantile(0.07), 7u);
+  EXPECT_EQ(h.quantile(0.29), 29u);
+  EXPECT_EQ(h.quantile(0.57), 57u);
+  log_linear_histogram big;
+  big.record(1, 9'999);
+  big.record(2, 1);
+  EXPECT_EQ(big.quantile(0.9999), 1u);  // rank 9,999 of 10,000
+}
+
 TEST(LogLinearHistogram, SmallValuesAreExact) {
   // Every value below 128 has its own bucket, so every quantile is exact.
   std::mt19937_64 rng(1);

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstddef>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -41,9 +42,11 @@ class log_linear_histogram {
     if (total_ == 0) return 0;
     if (q <= 0) return min_;
     if (q >= 1) return max_;
-    const double exact_rank = q * static_cast<double>(total_);
-    auto rank = static_cast<std::uint64_t>(exact_rank);
-    if (static_cast<double>(rank) < exact_rank) ++rank;  // ceil
+    // rank = ceil(q * N), forgiving the representation error of q: 0.07 is stored as 0.0700000000000000067,
+    // so 0.07 * 100 would otherwise give rank 8. A product within 1e-12 (relative) above an integer is taken
+    // as that integer.
+    const double r = q * static_cast<double>(total_);
+    auto rank = static_cast<std::uint64_t>(std::ceil(r - r * 1e-12));
     rank = std::clamp<std::uint64_t>(rank, 1, total_);
     std::uint64_t seen = 0;
     for (std::size_t k = 0; k < counts_.size(); ++k) {
