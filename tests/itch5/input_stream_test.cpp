@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -123,6 +124,23 @@ TEST_F(Inputs, MultiMemberGzipReadsAsOneStream) {
   bytes three = cat({itch5_test::gzip(slice(*raw_, 0, 77'777)), itch5_test::gzip(bytes{}),
                      itch5_test::gzip(slice(*raw_, 77'777, raw_->size()), 1)});
   expect_all_messages(read_both(write("three.gz", three)));
+}
+
+TEST_F(Inputs, MemberBoundaryAnywhereAroundTheInflaterInputBuffer) {
+  // The gzip stream reads compressed input 256 KiB at a time (after the 2 bytes peeked for the magic).
+  // Stored (level 0) members grow one byte per input byte, so the first member's size can be set exactly:
+  // the next member's magic then falls at every position across that buffer's end.
+  std::size_t n = 262'000;
+  for (std::size_t target = 262'141; target <= 262'149; ++target) {
+    SCOPED_TRACE("first member of " + std::to_string(target) + " bytes");
+    bytes first = itch5_test::gzip(slice(*raw_, 0, n), 0);
+    for (int tries = 0; first.size() != target && tries < 8; ++tries) {
+      n = n + target - first.size();
+      first = itch5_test::gzip(slice(*raw_, 0, n), 0);
+    }
+    ASSERT_EQ(first.size(), target);
+    expect_all_messages(read_both(write("boundary.gz", cat({first, itch5_test::gzip(slice(*raw_, n, raw_->size()))}))));
+  }
 }
 
 TEST_F(Inputs, GzipWithTrailingZeroPaddingIsAccepted) {
@@ -317,36 +335,55 @@ TEST_F(Inputs, StdinFromARedirectedFile) {
   }
 }
 
-TEST_F(Inputs, StdinFromAPipe) {
+// Reads `content` from standard input fed through a pipe by a writer thread in odd-sized writes, so reads
+// see short, unaligned chunks.
+itch5_test::read_result read_through_pipe(const bytes& content, bool threaded, bool expect_compressed) {
   ::signal(SIGPIPE, SIG_IGN);  // a failing reader closes the pipe early: the writer must see EPIPE, not die
-  for (const bytes* content : {raw_, gz_}) {
-    for (bool threaded : {true, false}) {
-      int p[2];
-      ASSERT_EQ(::pipe(p), 0);
-      std::thread writer([fd = p[1], content] {
-        std::size_t at = 0;
-        while (at < content->size()) {
-          // Odd-sized writes, so reads see short, unaligned chunks.
-          ssize_t w = ::write(fd, content->data() + at, std::min<std::size_t>(4099, content->size() - at));
-          if (w <= 0) break;
-          at += static_cast<std::size_t>(w);
-        }
-        ::close(fd);
-      });
-      itch5_test::read_result r;
-      {
-        stdin_redirect redirect(p[0]);
-        auto s = itch5::open_input("-");
-        EXPECT_EQ(s->total(), 0u) << "a pipe has no known size";
-        EXPECT_EQ(s->compressed(), content == gz_);
-        itch5::block_options o;
-        o.threaded = threaded;
-        r = itch5_test::read_all(itch5::make_block_source(std::move(s), o));
-      }
-      writer.join();
-      expect_all_messages(r);
+  int p[2];
+  if (::pipe(p) != 0) throw std::runtime_error("pipe failed");
+  std::thread writer([fd = p[1], &content] {
+    std::size_t at = 0;
+    while (at < content.size()) {
+      ssize_t w = ::write(fd, content.data() + at, std::min<std::size_t>(4099, content.size() - at));
+      if (w <= 0) break;
+      at += static_cast<std::size_t>(w);
     }
+    ::close(fd);
+  });
+  itch5_test::read_result r;
+  {
+    stdin_redirect redirect(p[0]);
+    auto s = itch5::open_input("-");
+    EXPECT_EQ(s->total(), 0u) << "a pipe has no known size";
+    EXPECT_EQ(s->compressed(), expect_compressed);
+    itch5::block_options o;
+    o.threaded = threaded;
+    r = itch5_test::read_all(itch5::make_block_source(std::move(s), o));
   }
+  writer.join();
+  return r;
+}
+
+TEST_F(Inputs, StdinFromAPipe) {
+  for (bool threaded : {true, false}) {
+    expect_all_messages(read_through_pipe(*raw_, threaded, false));
+    expect_all_messages(read_through_pipe(*gz_, threaded, true));
+  }
+}
+
+TEST_F(Inputs, ManySmallMembersThroughAPipe) {
+  // 60-odd members of uneven sizes and levels: member boundaries land at all sorts of places relative to
+  // the short reads from the pipe.
+  bytes many;
+  std::size_t at = 0;
+  for (std::size_t i = 1; at < raw_->size(); ++i) {
+    std::size_t len = std::min(raw_->size() - at, 1'000 + (i * 7'919) % 12'000);
+    bytes member = itch5_test::gzip(slice(*raw_, at, at + len), static_cast<int>(i % 10));
+    many.insert(many.end(), member.begin(), member.end());
+    at += len;
+  }
+  expect_all_messages(read_through_pipe(many, true, true));
+  expect_all_messages(read_both(write("many.gz", many)));
 }
 
 }  // namespace
