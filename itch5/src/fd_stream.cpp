@@ -55,7 +55,7 @@ std::size_t fd_stream::peek(std::byte* dst, std::size_t n) {
     pending_.insert(pending_.end(), tmp, tmp + r);
   }
   std::size_t k = std::min(n, pending_.size());
-  std::memcpy(dst, pending_.data(), k);
+  if (k > 0) std::memcpy(dst, pending_.data(), k);  // an empty vector's data() may be null
   return k;
 }
 
