@@ -72,7 +72,7 @@ TEST_P(ReaderAllConfigs, UnknownTypesAreSkippedByLengthAndCounted) {
   bytes z20 = builder().header('Z', 1, 2, 3).u64(0x5a5a'5a5a'5a5a'5a5a).u8(0).get();  // 20 bytes
   bytes z1 = builder().ch('Z').get();                                                   // type byte only
   bytes f0 = builder().u8(0xf0).u8(0).u8(0x0c).get();                                // looks like a prefix
-  bytes big(65535, std::byte{0x53});                                                 // 'S' bytes inside
+  bytes big(300, std::byte{0x53});                                                   // 'S' bytes inside
   big[0] = std::byte{'z'};
   const bytes input = builder().frame(s).frame(z20).frame(a).frame(z1).frame(f0).frame(big).frame(d).get();
 
@@ -267,6 +267,34 @@ TEST_P(ReaderAllConfigs, ReadFailureComesAfterEveryByteBeforeIt) {
     EXPECT_EQ(r.error.message_number, 11u);
     EXPECT_NE(r.error.detail.find("disk on fire"), std::string::npos) << r.error.detail;
     EXPECT_EQ(r.messages, std::vector<bytes>(frames.begin(), frames.begin() + 10));
+  }
+}
+
+TEST(Reader, LargestFramesAreCarriedWhole) {
+  // A 65535-byte frame (the largest a 2-byte prefix allows) of an unknown type, then one of a known type
+  // (oversized, so delivered). After the 14-byte S, a 65550-byte block ends one byte before the first big
+  // frame's end: the carry is 65536 bytes, the most the block headroom must hold.
+  bytes s = itch5_test::system_event_bytes('O');
+  bytes unknown(65535, std::byte{0x5a});
+  bytes known(65535);
+  for (std::size_t i = 0; i < known.size(); ++i) known[i] = static_cast<std::byte>(i * 7 + 3);
+  known[0] = std::byte{'S'};
+  const bytes input = builder().frame(s).frame(unknown).frame(known).frame(s).get();
+  for (itch5_test::source_config cfg :
+       {itch5_test::source_config{65550, false}, itch5_test::source_config{65550, true},
+        itch5_test::source_config{65549, false}, itch5_test::source_config{65551, true},
+        itch5_test::source_config{64, false}, itch5_test::source_config{4093, true},
+        itch5_test::source_config{std::size_t{1} << 20, true}}) {
+    SCOPED_TRACE(testing::PrintToString(cfg));
+    auto r = itch5_test::read_memory(input, cfg);
+    EXPECT_EQ(r.status, read_status::end_of_input);
+    ASSERT_EQ(r.messages.size(), 3u);
+    EXPECT_EQ(r.messages[0], s);
+    EXPECT_TRUE(r.messages[1] == known) << "the 65535-byte message was not delivered intact";
+    EXPECT_EQ(r.messages[2], s);
+    EXPECT_EQ(r.unknown['Z'], 1u);
+    EXPECT_EQ(r.oversized, 1u);
+    EXPECT_EQ(r.offset, input.size());
   }
 }
 
