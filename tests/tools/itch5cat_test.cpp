@@ -200,7 +200,7 @@ TEST_F(Itch5cat, LargeOutputBeforeAnErrorIsKeptWhole) {
   EXPECT_TRUE(std::equal(lines.begin(), lines.end(), full.begin()));
 }
 
-TEST_F(Itch5cat, NotItchMissingAndDirectory) {
+TEST_F(Itch5cat, NotItchEmptyMissingAndDirectory) {
   const auto text = write("notes.txt", itch5_test::to_bytes("These are not market data.\n"));
   auto r = run(sh_quote(text));
   EXPECT_EQ(r.status, 1);
@@ -208,6 +208,11 @@ TEST_F(Itch5cat, NotItchMissingAndDirectory) {
   EXPECT_NE(r.err.find(text), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("not ITCH"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("byte offset 0 (message #1)"), std::string::npos) << r.err;
+
+  const auto empty = write("empty.itch", bytes{});
+  r = run(sh_quote(empty));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find(empty + ": byte offset 0 (message #1): empty input"), std::string::npos) << r.err;
 
   const auto missing = dir_.file("missing.itch");
   r = run(sh_quote(missing));
