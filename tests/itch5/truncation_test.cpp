@@ -55,6 +55,15 @@ bytes truncated_body(const truncation_case& c) {
   return bytes(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(c.length));
 }
 
+// Tiny blocks put the carry at every position of the short frame; a block of exactly the input's size
+// ends the data at the end of the block's allocation, so ASan sees a read past the input. Blocks are
+// allocated per reader (and six per threaded one), so "large" is 4 KiB here rather than 1 MiB: the
+// inputs are at most 65 bytes, and the sanitizer build stays fast.
+std::vector<itch5_test::source_config> configs_for(std::size_t input_size) {
+  return {{1, false}, {2, false}, {3, false}, {7, false}, {64, false, 5}, {input_size, false}, {4096, false},
+          {1, true},  {3, true},  {7, true},  {input_size, true}, {4096, true}};
+}
+
 class Truncation : public testing::TestWithParam<truncation_case> {};
 
 TEST_P(Truncation, IsAnErrorForReaderAndDispatch) {
@@ -68,7 +77,7 @@ TEST_P(Truncation, IsAnErrorForReaderAndDispatch) {
   const bytes followed = builder().frame(first).frame(body).frame(itch5_test::order_delete_bytes(9)).get();
   const bytes alone = builder().frame(body).get();
 
-  for (const auto& cfg : itch5_test::all_source_configs()) {
+  for (const auto& cfg : configs_for(input.size())) {
     SCOPED_TRACE(testing::PrintToString(cfg));
     for (const bytes* in : {&input, &followed}) {
       auto r = itch5_test::read_memory(*in, cfg);
