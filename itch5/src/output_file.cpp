@@ -26,10 +26,18 @@ class output_file::impl {
     fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd_ < 0) throw std::runtime_error(path + ": cannot create " + temp_ + ": " + std::strerror(errno));
     if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) {
-      gz_ = std::make_unique<io::filtering_ostream>();
-      gz_->exceptions(std::ios::badbit | std::ios::failbit);
-      gz_->push(io::gzip_compressor(io::gzip_params(options.gzip_level)), 1 << 16);
-      gz_->push(io::file_descriptor_sink(fd_, io::never_close_handle), 1 << 16);
+      try {
+        gz_ = std::make_unique<io::filtering_ostream>();
+        gz_->push(io::gzip_compressor(io::gzip_params(options.gzip_level)), 1 << 16);
+        gz_->push(io::file_descriptor_sink(fd_, io::never_close_handle), 1 << 16);
+        // Only now: a chain without its sink is bad(), and asking for exceptions on badbit throws at once.
+        gz_->exceptions(std::ios::badbit | std::ios::failbit);
+      } catch (const std::exception& e) {
+        gz_.reset();
+        ::close(fd_);
+        ::unlink(temp_.c_str());
+        throw std::runtime_error(path + ": cannot set up gzip compression: " + e.what());
+      }
     }
   }
 
