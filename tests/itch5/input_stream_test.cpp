@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <itch5/byte_stream.hpp>
@@ -148,10 +149,25 @@ TEST_F(Inputs, GzipWithTrailingZeroPaddingIsAccepted) {
   expect_all_messages(read_both(write("padded1.gz", cat({*gz_, bytes(1, std::byte{0})}))));
 }
 
+// The compressed offset named by an input_error's text ("... at compressed byte offset N").
+std::uint64_t named_offset(const std::string& what) {
+  const std::string key = "compressed byte offset ";
+  auto at = what.find(key);
+  if (at == std::string::npos) {
+    ADD_FAILURE() << "no compressed offset in: " << what;
+    return 0;
+  }
+  return std::stoull(what.substr(at + key.size()));
+}
+
 TEST_F(Inputs, GzipWithTrailingGarbageDeliversEverythingThenFails) {
   const bytes garbage = itch5_test::to_bytes("GARBAGE!");
-  for (const bytes& tail : {garbage, cat({bytes(100, std::byte{0}), garbage}), bytes(1, std::byte{0x1f})}) {
+  // Each tail, and where its garbage starts after the member.
+  const std::vector<std::pair<bytes, std::size_t>> tails{
+      {garbage, 0}, {cat({bytes(100, std::byte{0}), garbage}), 100}, {bytes(1, std::byte{0x1f}), 0}};
+  for (const auto& [tail, skip] : tails) {
     auto r = read_both(write("garbage.gz", cat({*gz_, tail})));
+    EXPECT_EQ(named_offset(r.error.detail), gz_->size() + skip) << "the garbage's compressed offset";
     EXPECT_TRUE(r.messages == *expected_) << "messages before the garbage must all be delivered";
     EXPECT_EQ(r.status, read_status::error);
     EXPECT_EQ(r.error.code, read_errc::input_failure);
@@ -176,6 +192,7 @@ TEST_F(Inputs, TruncatedGzipDeliversWhatCanBeInflatedThenFails) {
     EXPECT_EQ(r.error.offset, inflatable.size());
     EXPECT_EQ(r.error.message_number, whole.size() + 1);
     EXPECT_NE(r.error.detail.find("truncated"), std::string::npos) << r.error.detail;
+    EXPECT_EQ(named_offset(r.error.detail), cut) << "the input ended there";
   }
 }
 
@@ -187,17 +204,6 @@ TEST_F(Inputs, GzipHeaderOnlyIsAnErrorBeforeAnyMessage) {
   EXPECT_EQ(r.error.offset, 0u);
   EXPECT_EQ(r.error.message_number, 1u);
   EXPECT_NE(r.error.detail.find("truncated"), std::string::npos) << r.error.detail;
-}
-
-// The compressed offset named by an input_error's text ("... at compressed byte offset N").
-std::uint64_t named_offset(const std::string& what) {
-  const std::string key = "compressed byte offset ";
-  auto at = what.find(key);
-  if (at == std::string::npos) {
-    ADD_FAILURE() << "no compressed offset in: " << what;
-    return 0;
-  }
-  return std::stoull(what.substr(at + key.size()));
 }
 
 // Reads `path` to the end with a byte_stream; returns the error text (empty when there is none) and the
