@@ -254,6 +254,14 @@ TEST_F(Itch5cat, UnknownTypesAndEndOfSession) {
   EXPECT_EQ(r.err.find("skipped"), std::string::npos) << "--quiet drops notes: " << r.err;
 }
 
+TEST_F(Itch5cat, WriteErrorExitsOne) {
+  const std::string out = dir_.file("stderr");
+  int status = itch5_test::run_shell(sh_quote(std::string(ITCH5_TOOLS_DIR) + "/itch5cat") + " " +
+                                     sh_quote(artificial) + " >/dev/full 2>" + sh_quote(out));
+  EXPECT_EQ(status, 1);
+  EXPECT_NE(itch5_test::read_text(out).find("write error"), std::string::npos) << itch5_test::read_text(out);
+}
+
 TEST_F(Itch5cat, HelpDocumentsEveryFlag) {
   auto r = run("--help");
   EXPECT_EQ(r.status, 0);
