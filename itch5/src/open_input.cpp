@@ -40,7 +40,7 @@ std::unique_ptr<byte_stream> open_input(const std::string& path, inflate_library
   } catch (const input_error& e) {
     // open(2) succeeds on a directory and fails only on the first read: name the input here, since the
     // caller has no reader (and no describe(path)) yet.
-    throw input_error(path + ": " + e.what());
+    throw input_error((path == "-" ? std::string("standard input") : path) + ": " + e.what());
   }
   if (peeked == 2 && magic[0] == std::byte{0x1f} && magic[1] == std::byte{0x8b}) {
     if (inflater == inflate_library::isal) {
