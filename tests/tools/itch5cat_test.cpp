@@ -170,6 +170,14 @@ TEST_F(Itch5cat, TruncatedFileReportsFileOffsetAndMessageAfterPrintingEverything
   ASSERT_EQ(lines.size(), 999u);
   EXPECT_TRUE(std::equal(lines.begin(), lines.end(), full.begin()));
 
+  // Standard input is called that, not "-".
+  r = run("- <" + sh_quote(path));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("standard input: byte offset " + std::to_string(last) + " (message #1000)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(lines_of(r.out).size(), 999u);
+
   // The file ends with the directory entry of locate 993: that one is lost.
   r = run("--counts " + sh_quote(path));
   EXPECT_EQ(r.status, 1);
@@ -259,7 +267,8 @@ TEST_F(Itch5cat, WriteErrorExitsOne) {
   int status = itch5_test::run_shell(sh_quote(std::string(ITCH5_TOOLS_DIR) + "/itch5cat") + " " +
                                      sh_quote(artificial) + " >/dev/full 2>" + sh_quote(out));
   EXPECT_EQ(status, 1);
-  EXPECT_NE(itch5_test::read_text(out).find("write error"), std::string::npos) << itch5_test::read_text(out);
+  EXPECT_NE(itch5_test::read_text(out).find("standard output: write error"), std::string::npos)
+      << itch5_test::read_text(out);
 }
 
 TEST_F(Itch5cat, HelpDocumentsEveryFlag) {
