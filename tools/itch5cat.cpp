@@ -137,13 +137,14 @@ int run(const config& cfg) {
   lines.flush();
   out.commit();
 
+  const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
   switch (reader.status()) {
     case itch5::read_status::error:
-      std::cerr << "itch5cat: error: " << reader.error().describe(cfg.input) << "\n";
+      std::cerr << "itch5cat: error: " << reader.error().describe(input_name) << "\n";
       return 1;
     case itch5::read_status::end_of_session:
       if (reader.data_after_end_of_session()) {
-        std::cerr << "itch5cat: warning: " << cfg.input << ": end-of-session marker (zero length) at byte offset "
+        std::cerr << "itch5cat: warning: " << input_name << ": end-of-session marker (zero length) at byte offset "
                   << reader.offset() << "; the bytes after it were not read\n";
       }
       break;

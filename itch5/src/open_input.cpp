@@ -36,7 +36,15 @@ std::unique_ptr<byte_stream> open_input(const std::string& path, inflate_library
     raw = std::make_unique<detail::fd_stream>(fd, true);
   }
   std::byte magic[2];
-  if (raw->peek(magic, 2) == 2 && magic[0] == std::byte{0x1f} && magic[1] == std::byte{0x8b}) {
+  std::size_t peeked = 0;
+  try {
+    peeked = raw->peek(magic, 2);
+  } catch (const input_error& e) {
+    // open(2) succeeds on a directory and fails only on the first read: name the input here, since the
+    // caller has no reader (and no describe(path)) yet.
+    throw input_error((path == "-" ? std::string("standard input") : path) + ": " + e.what());
+  }
+  if (peeked == 2 && magic[0] == std::byte{0x1f} && magic[1] == std::byte{0x8b}) {
     if (inflater == inflate_library::isal) {
 #ifdef ITCH5_HAVE_ISAL
       return std::make_unique<detail::inflate_stream<detail::isal_inflater>>(std::move(raw));

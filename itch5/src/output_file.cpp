@@ -18,7 +18,8 @@ namespace io = boost::iostreams;
 
 class output_file::impl {
  public:
-  impl(const std::string& path, output_options options) : path_(path) {
+  impl(const std::string& path, output_options options)
+      : path_(path), name_(path == "-" ? "standard output" : path) {
     if (path == "-") {
       fd_ = STDOUT_FILENO;
       return;
@@ -54,7 +55,7 @@ class output_file::impl {
       try {
         gz_->write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
       } catch (const std::exception& e) {
-        throw std::runtime_error(path_ + ": write error: " + e.what());
+        throw std::runtime_error(name_ + ": write error: " + e.what());
       }
       return;
     }
@@ -62,7 +63,7 @@ class output_file::impl {
       ssize_t w = ::write(fd_, bytes.data(), bytes.size());
       if (w < 0) {
         if (errno == EINTR) continue;
-        throw std::runtime_error(path_ + ": write error: " + std::strerror(errno));
+        throw std::runtime_error(name_ + ": write error: " + std::strerror(errno));
       }
       bytes.remove_prefix(static_cast<std::size_t>(w));
     }
@@ -76,7 +77,7 @@ class output_file::impl {
       try {
         gz_->reset();  // flushes the compressor and writes the gzip trailer
       } catch (const std::exception& e) {
-        throw std::runtime_error(path_ + ": write error: " + e.what());
+        throw std::runtime_error(name_ + ": write error: " + e.what());
       }
       gz_.reset();
     }
@@ -118,6 +119,7 @@ class output_file::impl {
 
  private:
   std::string path_;
+  std::string name_;  // for messages: "standard output" rather than "-"
   std::string temp_;
   int fd_ = -1;
   bool direct_ = false;  // a non-regular file written in place
