@@ -50,10 +50,15 @@ class inflate_stream final : public byte_stream {
     try {
       while (z_.avail_out > 0 && !finished_) {
         if (!in_member_) {
+          if (z_.avail_in == 0 && z_.avail_out < want) break;  // as below: do not block with bytes in hand
           start_next_member_or_finish();
           continue;
         }
-        if (z_.avail_in == 0 && !fill()) fail("unexpected end of gzip data (truncated file?)");
+        if (z_.avail_in == 0) {
+          // Hand over what is inflated before asking for more input, which may block on a pipe.
+          if (z_.avail_out < want) break;
+          if (!fill()) fail("unexpected end of gzip data (truncated file?)");
+        }
         const unsigned before_in = z_.avail_in, before_out = z_.avail_out;
         switch (z_.step()) {
           case inflate_status::member_end:
