@@ -31,6 +31,8 @@ class book_side {
   [[nodiscard]] std::int32_t best_key() const noexcept { return levels_.back().key; }
   [[nodiscard]] const level& at(std::size_t i) const noexcept { return levels_[i]; }
   [[nodiscard]] std::size_t best_index() const noexcept { return levels_.size() - 1; }
+  /// Live orders on this side.
+  [[nodiscard]] std::uint32_t orders() const noexcept { return orders_; }
 
   /// Index of the populated level nearest to `target` at or beyond it (key <= target); the deepest level
   /// when every level is better than `target`. Precondition: !empty().
@@ -51,6 +53,7 @@ class book_side {
     } else if (it != levels_.begin() && (it - 1)->key == key) {
       --it;
     }
+    ++orders_;
     order_slot& o = pool[i];
     o.next = no_order;
     if (it != levels_.end() && it->key == key) {
@@ -66,6 +69,7 @@ class book_side {
 
   /// Unlinks order `i` from level `li`; erases the level when it empties.
   void unlink(std::size_t li, std::uint32_t i, order_pool& pool) noexcept {
+    --orders_;
     level& l = levels_[li];
     order_slot& o = pool[i];
     if (o.prev != no_order) pool[o.prev].next = o.next; else l.head = o.next;
@@ -75,6 +79,7 @@ class book_side {
 
  private:
   std::vector<level> levels_;
+  std::uint32_t orders_ = 0;
 };
 
 }  // namespace itch5::synth::detail

@@ -85,6 +85,7 @@ struct symbol_state {
   std::int32_t fair = 0;              // reference bid tick index (the reference offer is one tick above)
   std::uint32_t live = 0;             // live orders
   std::uint64_t step_threshold = 0;   // the reference moves one tick when rng.next() < this
+  double activity_share = 0;          // the symbol's share of the day's messages (Zipf weight / total)
   stock_symbol name;
   std::uint16_t locate = 0;
 };
@@ -113,13 +114,15 @@ class day {
       st.name = info.name();
       st.locate = static_cast<std::uint16_t>(i + 1);
       st.fair = std::clamp(static_cast<std::int32_t>(info.start_tick), min_fair, max_fair);
-      // A daily volatility of ~2% of the price (at least 10 ticks) spread over the symbol's expected events.
+      // A daily volatility of ~2% of the price (at least 10 ticks) spread over the symbol's expected events,
+      // but at most one step per 64 events, so that deep books can follow (small runs compress a day).
       std::uint32_t units = tick_price(static_cast<std::uint32_t>(st.fair)).units();
       double ticks = units < one_dollar ? units : units / 100.0;
       double sigma = std::max(10.0, 0.02 * ticks);
-      double events = std::max(1.0, static_cast<double>(trading_) * info.weight / total_weight);
-      double p = std::min(1.0, sigma * sigma / events);
-      st.step_threshold = p >= 1 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(std::ldexp(p, 64));
+      st.activity_share = info.weight / total_weight;
+      double events = std::max(1.0, static_cast<double>(trading_) * st.activity_share);
+      double p = std::min(1.0 / 64, sigma * sigma / events);
+      st.step_threshold = static_cast<std::uint64_t>(std::ldexp(p, 64));
     }
     stats_.symbols = c.symbols;
   }
@@ -257,7 +260,7 @@ class day {
       int k = rng_.below(budget_[k_add] + budget_[k_add_mpid]) < budget_[k_add] ? k_add : k_add_mpid;
       consume(k);
       now_ += step;
-      add(k == k_add_mpid);
+      add(k == k_add_mpid, universe_->sample(rng_));
     }
   }
 
@@ -271,32 +274,72 @@ class day {
   }
 
   // ---- trading -------------------------------------------------------------------------------------------
+  // Live orders symbol s should have now: its share of the activity times the live-order path of the day
+  // (the opening book, growing linearly to live_fraction of the trading messages at the end).
+  double live_target(std::uint32_t s) const noexcept {
+    double progress = 1 - static_cast<double>(remaining_) / static_cast<double>(trading_);
+    double day_live = cfg_.live_fraction * static_cast<double>(trading_) * (pre_market_share + (1 - pre_market_share) * progress);
+    return syms_[s].activity_share * day_live;
+  }
+
+  // The kind of the next event of symbol s: drawn in proportion to the remaining budgets, with the
+  // removal kinds weighted by how far the symbol's live orders are above (> 1) or below (< 1) its target,
+  // and excluded when it has none. Each book thus follows its own share of the day's live orders: without
+  // this, quiet symbols, whose books are often empty and cannot take their share of removals, would
+  // accumulate the day's surplus of orders and the busy books would drain. The budgets stay exact.
+  // Returns kind_count when symbol s can take none of the remaining kinds.
+  int draw_kind_for(std::uint32_t s) noexcept {
+    const symbol_state& st = syms_[s];
+    constexpr double c = 4;  // damps the ratio for books of a few orders
+    double factor = st.live == 0 ? 0.0 : std::clamp((st.live + c) / (live_target(s) + c), 0.25, 4.0);
+    std::array<double, kind_count> w;
+    double total = 0;
+    for (int k = 0; k < kind_count; ++k) {
+      w[k] = static_cast<double>(budget_[k]) * (needs_order(k) ? factor : 1.0);
+      total += w[k];
+    }
+    if (!(total > 0)) return kind_count;
+    double u = rng_.uniform() * total;
+    int k = 0;
+    while (k < kind_count - 1 && (u >= w[k] || w[k] == 0)) u -= w[k++];
+    return budget_[k] > 0 && w[k] > 0 ? k : draw_kind();  // rounding at the top end: fall back
+  }
+
   void write_trading() {
     bool first = true;
+    int misses = 0;
     while (remaining_ > 0) {
-      int k = draw_kind();
-      if (needs_order(k) && pool_.live() == 0) {
-        std::uint64_t order_free = budget_[k_add] + budget_[k_add_mpid] + budget_[k_trade] + budget_[k_noii] + budget_[k_mpp];
-        if (order_free > 0) continue;  // draw again: nothing to act on yet
-        consume(k);                    // only order events left and no order: add instead (tiny runs only)
-        ++stats_.substitutions;
-        advance_clock(first);
-        add(false);
-        continue;
+      std::uint32_t s = universe_->sample(rng_);
+      int k = draw_kind_for(s);
+      if (k == kind_count) {
+        // Only removals are left and this symbol has no order: another symbol. In a tiny run where no
+        // order is live at all, the event becomes an add.
+        if (++misses < 1000) continue;
+        misses = 0;
+        k = draw_kind();
+        if (pool_.live() == 0) {
+          consume(k);
+          ++stats_.substitutions;
+          advance_clock(first);
+          add(false, s);
+          continue;
+        }
+        s = busiest_with_orders();
       }
+      misses = 0;
       consume(k);
       advance_clock(first);
       switch (k) {
-        case k_add: add(false); break;
-        case k_add_mpid: add(true); break;
-        case k_delete: remove(false); break;
-        case k_cancel: remove(true); break;
-        case k_replace: replace(); break;
-        case k_exec: execute(false); break;
-        case k_exec_price: execute(true); break;
-        case k_trade: hidden_trade(); break;
-        case k_noii: imbalance(); break;
-        case k_mpp: participant(); break;
+        case k_add: add(false, s); break;
+        case k_add_mpid: add(true, s); break;
+        case k_delete: remove(false, s); break;
+        case k_cancel: remove(true, s); break;
+        case k_replace: replace(s); break;
+        case k_exec: execute(false, s); break;
+        case k_exec_price: execute(true, s); break;
+        case k_trade: hidden_trade(s); break;
+        case k_noii: imbalance(s); break;
+        case k_mpp: participant(s); break;
         default: break;
       }
     }
@@ -325,6 +368,16 @@ class day {
     return fair2 > mid2 + 1 ? 1 : (fair2 < mid2 - 1 ? -1 : 0);
   }
 
+  // Probability that an order leaving the book of `st` (non-empty) is an offer: the offers' share of the
+  // live orders, which keeps the two sides balanced, tilted by `tilt` towards the side the reference price
+  // pushes against; 0 or 1 when a side is empty.
+  static double removal_ask_share(const symbol_state& st, double tilt) noexcept {
+    if (st.bid.empty()) return 1;
+    if (st.ask.empty()) return 0;
+    double share = static_cast<double>(st.ask.orders()) / static_cast<double>(st.ask.orders() + st.bid.orders());
+    return std::clamp(share + tilt * pressure(st), 0.02, 0.98);
+  }
+
   // Key of a new order on side `buy` at `depth` levels behind the best (0: join or improve by one tick);
   // `measured` receives the depth the books will see.
   std::int32_t place(const symbol_state& st, bool buy, std::uint32_t depth, int push, std::uint32_t& measured) {
@@ -336,12 +389,20 @@ class day {
     if (!side.empty()) {
       std::int32_t best = side.best_key();
       if (depth == 0) {
-        // Improve when at least two ticks separate the sides, preferably towards the reference price.
+        // Join the best, or improve it when at least two ticks separate the sides (preferably towards the
+        // reference price), by up to half the spread: wide spreads close fast, as they do in busy books.
+        // On the side the reference price moves away from, orders queue one level behind instead: nobody
+        // joins the best there, so it drains and the inside follows the reference.
         std::int64_t spread = -(std::int64_t{best} + other_best);
         int toward = buy ? push : -push;
-        double p = toward > 0 ? 0.8 : (toward < 0 ? 0.15 : 0.5);
-        key = spread >= 2 && rng_.chance(p) ? best + 1 : best;
+        key = best;
         measured = 0;
+        if (toward < 0) {
+          key = best - 1;
+          measured = 1;
+        } else if (spread >= 2 && rng_.chance(toward > 0 ? 0.8 : 0.5)) {
+          key += static_cast<std::int32_t>(rng_.between(1, std::max<std::int64_t>(1, spread / 2)));
+        }
       } else {
         key = best - static_cast<std::int32_t>(depth);
         measured = depth;
@@ -377,8 +438,7 @@ class day {
 
   void note_live() noexcept { stats_.live_peak = std::max(stats_.live_peak, pool_.live()); }
 
-  void add(bool mpid) {
-    std::uint32_t s = universe_->sample(rng_);
+  void add(bool mpid, std::uint32_t s) {
     symbol_state& st = syms_[s];
     step_fair(st);
     int push = pressure(st);
@@ -407,13 +467,8 @@ class day {
     }
   }
 
-  // A symbol with live orders: Zipf draws first, then the busiest symbol that has some.
-  // Precondition: pool_.live() > 0.
-  std::uint32_t symbol_with_orders() {
-    for (int attempt = 0; attempt < 8; ++attempt) {
-      std::uint32_t s = universe_->sample(rng_);
-      if (syms_[s].live > 0) return s;
-    }
+  // The busiest symbol that has live orders. Precondition: pool_.live() > 0.
+  std::uint32_t busiest_with_orders() const noexcept {
     for (std::uint32_t s : universe_->by_rank()) {
       if (syms_[s].live > 0) return s;
     }
@@ -428,27 +483,18 @@ class day {
     std::uint32_t depth;  // levels between the order's price and its side's best
   };
 
-  // An order chosen by depth: a target depth from the curve, then the nearest populated level at or
-  // beyond it, then the newest order there (60%) or the oldest. A symbol whose book does not reach the
-  // target is passed over for another draw (a few times, then its deepest level is taken): a thin book
-  // cannot produce the deep events, so this keeps the measured depths on the curve and lets thin books
-  // fill up.
-  pick pick_by_depth() {
-    std::uint32_t target = depth_.sample(rng_);
-    for (int attempt = 0;; ++attempt) {
-      symbol_state& st = syms_[symbol_with_orders()];
-      step_fair(st);
-      int push = pressure(st);
-      bool buy = !rng_.chance(0.5 + 0.1 * push);  // remove offers when the price should rise
-      if ((buy ? st.bid : st.ask).empty()) buy = !buy;
-      book_side& side = buy ? st.bid : st.ask;
-      std::int32_t best = side.best_key();
-      std::int32_t want = best - static_cast<std::int32_t>(target);
-      if (side.at(0).key > want && attempt < 4) continue;
-      std::size_t li = side.at_or_beyond(want);
-      const detail::level& l = side.at(li);
-      return {&st, buy, li, rng_.chance(0.6) ? l.tail : l.head, static_cast<std::uint32_t>(best - l.key)};
-    }
+  // An order of symbol `s` (which has live orders) chosen by depth: a target depth from the curve, then the
+  // nearest populated level at or beyond it (the deepest level when the book does not reach that far),
+  // then the newest order there (60%) or the oldest.
+  pick pick_by_depth(std::uint32_t s) {
+    symbol_state& st = syms_[s];
+    step_fair(st);
+    bool buy = !rng_.chance(removal_ask_share(st, 0.1));  // remove offers when the price should rise
+    book_side& side = buy ? st.bid : st.ask;
+    std::int32_t best = side.best_key();
+    std::size_t li = side.at_or_beyond(best - static_cast<std::int32_t>(depth_.sample(rng_)));
+    const detail::level& l = side.at(li);
+    return {&st, buy, li, rng_.chance(0.6) ? l.tail : l.head, static_cast<std::uint32_t>(best - l.key)};
   }
 
   void drop_order(pick& p) {
@@ -457,8 +503,8 @@ class day {
     --p.st->live;
   }
 
-  void remove(bool partial) {
-    pick p = pick_by_depth();
+  void remove(bool partial, std::uint32_t s) {
+    pick p = pick_by_depth(s);
     record_depth(p.depth);
     order_slot& o = pool_[p.order];
     bool in_copy = o.dropped == 0;
@@ -473,8 +519,8 @@ class day {
     drop_order(p);
   }
 
-  void replace() {
-    pick p = pick_by_depth();
+  void replace(std::uint32_t s) {
+    pick p = pick_by_depth(s);
     symbol_state& st = *p.st;
     std::uint32_t measured = 0;
     // The new price is placed against the book as it is before the event (the original still in it).
@@ -497,12 +543,10 @@ class day {
     emit(order_replace{header(st.locate), old_ref, o.ref, shares, key_price(p.buy, key)}, dropped == 0);
   }
 
-  void execute(bool with_price) {
-    symbol_state& st = syms_[symbol_with_orders()];
+  void execute(bool with_price, std::uint32_t s) {
+    symbol_state& st = syms_[s];
     step_fair(st);
-    int push = pressure(st);
-    bool buy = !rng_.chance(0.5 + 0.35 * push);  // buyers lift offers when the price should rise
-    if ((buy ? st.bid : st.ask).empty()) buy = !buy;
+    bool buy = !rng_.chance(removal_ask_share(st, 0.35));  // buyers lift offers when the price should rise
     book_side& side = buy ? st.bid : st.ask;
     std::size_t li = side.best_index();
     const detail::level& l = side.at(li);
@@ -533,15 +577,15 @@ class day {
     return tick_price(static_cast<std::uint32_t>(rng_.between(st.bid.best_key(), -st.ask.best_key())));
   }
 
-  void hidden_trade() {
-    symbol_state& st = syms_[universe_->sample(rng_)];
+  void hidden_trade(std::uint32_t s) {
+    symbol_state& st = syms_[s];
     step_fair(st);
     emit(trade{header(st.locate), 0, 'B', static_cast<std::uint32_t>(rng_.between(1, 500)), st.name,
                inside_price(st), next_match_++});
   }
 
-  void imbalance() {
-    symbol_state& st = syms_[universe_->sample(rng_)];
+  void imbalance(std::uint32_t s) {
+    symbol_state& st = syms_[s];
     price4 ref = inside_price(st);
     auto near = [&](std::int64_t spread) {
       std::int64_t t = static_cast<std::int64_t>(tick_index(ref)) + rng_.between(-spread, spread);
@@ -554,8 +598,8 @@ class day {
               near(10), ref, opening ? 'O' : 'C', 'L'});
   }
 
-  void participant() {
-    const symbol_state& st = syms_[universe_->sample(rng_)];
+  void participant(std::uint32_t s) {
+    const symbol_state& st = syms_[s];
     emit(market_participant_position{header(st.locate), mpids[rng_.below(mpids.size())], st.name,
                                      rng_.chance(0.2) ? 'Y' : 'N', 'N', 'A'});
   }
