@@ -116,6 +116,18 @@ TEST(SynthDetMath, AgreesWithTheCLibraryToAFewUlp) {
   EXPECT_EQ(det_exp(-1000.0), 0.0);
 }
 
+TEST(SynthDetMath, NormalQuantileMatchesReferenceValues) {
+  using itch5::synth::detail::det_normal_quantile;
+  // Python's statistics.NormalDist().inv_cdf.
+  EXPECT_NEAR(det_normal_quantile(0.5), 0.0, 1e-8);
+  EXPECT_NEAR(det_normal_quantile(0.975), 1.959963984540054, 1e-8);
+  EXPECT_NEAR(det_normal_quantile(0.001), -3.090232306167813, 1e-8);
+  EXPECT_NEAR(det_normal_quantile(1e-6), -4.753424308822899, 1e-8);
+  EXPECT_NEAR(det_normal_quantile(0.9999), 3.719016485455709, 1e-8);
+  EXPECT_TRUE(std::isinf(det_normal_quantile(0.0)));
+  EXPECT_TRUE(std::isinf(det_normal_quantile(1.0)));
+}
+
 TEST(SynthAliasTable, SamplesInProportionToTheWeights) {
   std::vector<double> w = {1, 0, 3, 6, 0.5, 9.5};
   itch5::synth::alias_table t(w);

@@ -18,8 +18,19 @@ gap_model::gap_model(std::chrono::nanoseconds mean) : mean_(mean) {
   auto mu_for = [](double mean_above_floor, double sigma) {
     return detail::det_log(mean_above_floor) - sigma * sigma / 2;
   };
-  busy_mu_ = mu_for(busy_mean - burst_limit_ns, busy_sigma);
-  quiet_mu_ = mu_for(quiet_mean - burst_limit_ns, quiet_sigma);
+  busy_ = lognormal_quantiles(mu_for(busy_mean - burst_limit_ns, busy_sigma), busy_sigma);
+  quiet_ = lognormal_quantiles(mu_for(quiet_mean - burst_limit_ns, quiet_sigma), quiet_sigma);
+}
+
+gap_model::lognormal_quantiles::lognormal_quantiles(double mu, double sigma) : mu_(mu), sigma_(sigma) {
+  table_.resize(buckets + 1);
+  table_[0] = 0;
+  for (std::size_t j = 1; j < buckets; ++j) table_[j] = exact(static_cast<double>(j) / buckets);
+  table_[buckets] = table_[buckets - 1];  // never interpolated towards (the last bucket is exact)
+}
+
+double gap_model::lognormal_quantiles::exact(double u) const noexcept {
+  return detail::det_exp(mu_ + sigma_ * detail::det_normal_quantile(u));
 }
 
 }  // namespace itch5::synth

@@ -429,9 +429,16 @@ class day {
     ++stats_.depth_histogram[std::min<std::size_t>(d, generator_stats::depth_buckets)];
   }
 
+  // Order sizes: 55% round lots (1 + a geometric number of extra lots, P(k extra) = e^-k (1 - 1/e), at
+  // most 15), 30% odd lots of 1-99 shares, 15% mixed lots of 100-3,000 shares.
   std::uint32_t draw_shares() noexcept {
     double u = rng_.uniform();
-    if (u < 0.55) return 100 * (1 + static_cast<std::uint32_t>(std::min(99.0, rng_.exponential(1.0))));
+    if (u < 0.55) {
+      double v = rng_.uniform();
+      std::uint32_t k = 0;
+      while (k < 15 && v >= lot_cdf_[k]) ++k;
+      return 100 * (1 + k);
+    }
     if (u < 0.85) return static_cast<std::uint32_t>(rng_.between(1, 99));
     return static_cast<std::uint32_t>(rng_.between(100, 3000));
   }
@@ -612,6 +619,11 @@ class day {
   rng copy_rng_;
   gap_model gaps_;
   quantile_curve depth_ = make_depth_curve();
+  std::array<double, 15> lot_cdf_ = [] {
+    std::array<double, 15> c{};
+    for (std::size_t k = 0; k < c.size(); ++k) c[k] = 1 - detail::det_exp(-static_cast<double>(k + 1));
+    return c;
+  }();
   std::unique_ptr<symbol_universe> universe_;
   std::vector<symbol_state> syms_;
   order_pool pool_;

@@ -113,6 +113,32 @@ inline constexpr auto powers = make();
   return scale_by_power_of_2(exp_table::powers.v[j] * q, m);
 }
 
+/// The standard normal quantile (inverse CDF) at p in (0, 1): Acklam's rational approximation (absolute
+/// error below 1e-8), on det_log and sqrt only. Returns -inf / +inf at 0 / 1.
+[[nodiscard]] inline double det_normal_quantile(double p) noexcept {
+  constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                          1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+  constexpr double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                          6.680131188771972e+01,  -1.328068155288572e+01};
+  constexpr double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                          -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+  constexpr double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                          3.754408661907416e+00};
+  constexpr double p_low = 0.02425;
+  if (!(p > 0)) return -std::numeric_limits<double>::infinity();
+  if (!(p < 1)) return std::numeric_limits<double>::infinity();
+  auto tail = [&](double q) {
+    return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+           ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  };
+  if (p < p_low) return tail(std::sqrt(-2 * det_log(p)));
+  if (p > 1 - p_low) return -tail(std::sqrt(-2 * det_log(1 - p)));
+  double q = p - 0.5;
+  double r = q * q;
+  return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+         (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
 /// x^y for x > 0, through det_exp(y * det_log(x)).
 [[nodiscard]] inline double det_pow(double x, double y) noexcept { return det_exp(y * det_log(x)); }
 
