@@ -1,19 +1,27 @@
 // The synthetic TotalView-ITCH 5.0 day: a deterministic, book-consistent message stream that looks like a
 // real session in the ways that matter to order books and their statistics.
 //
-// Stream: S 'O', S 'S', one R per symbol (locates 1..N), one H 'T' per symbol, a few Y, S 'Q', the
-// trading messages, then S 'M', 'E', 'C'. The trading part draws each message's kind without replacement
-// from exact per-kind budgets (adds ~44% with ~4% of them F, deletes 43%, replaces 9%, executions 2% with
-// 10% of them C, cancels 1%, non-displayed trades P 0.6%, NOII I 0.15%, an occasional L), so the file has
-// exactly the requested number of messages and the mix holds at every point of the day. Its symbol comes
-// from Zipf-like weights (symbol_universe). Adds land at a depth drawn from the measured depth
-// distribution (quantile_curve through p50 1, p75 6, p90 14, p99 203, p99.9 2000) behind the best of
-// their side, or improve the inside by one tick when the spread allows; deletes, cancels and replaces
-// draw a target depth from the same curve and take an order at the nearest populated level at or beyond
-// it; executions take the oldest order at the best level. Each symbol has a reference price doing a
-// random walk; the side on which executions, removals and improvements happen leans towards it, so the
-// inside follows it and books re-centre over the day. Adds exceed removals so that the live-order count
-// grows steadily to live_fraction of the trading messages. Timestamps follow gap_model from 09:30.
+// Stream: S 'O', S 'S', one R per symbol (locates 1..N), one H 'T' per symbol, a few Y, pre-market adds
+// that build the opening books (40% of the orders live at the end), S 'Q', the trading messages, then
+// S 'M', 'E', 'C'. Each message's kind is drawn without replacement from exact per-kind budgets (adds ~44%
+// with ~4% of them F, deletes 43%, replaces 9%, executions 2% with 10% of them C, cancels 1%,
+// non-displayed trades P 0.6%, NOII I 0.15%, an occasional L), so the file has exactly the requested
+// number of messages and the mix holds at every point of the day.
+//
+// Symbols: each event's symbol comes from Zipf-like weights (symbol_universe), then its kind from the
+// budgets with the removal kinds weighted by how far the symbol's live orders are above or below its
+// share of the day's live-order path, so every book holds its share: busy books stay deep, quiet ones
+// thin, and the total grows steadily to live_fraction of the trading messages.
+//
+// Prices: adds land at a depth drawn from the measured depth distribution (quantile_curve through p50 1,
+// p75 6, p90 14, p99 203, p99.9 2000) behind the best of their side, or join it, or improve it by up to
+// half the spread when at least two ticks separate the sides; deletes, cancels and replaces draw a target
+// depth from the same curve and take an order at the nearest populated level at or beyond it (the
+// deepest level when the book does not reach it); executions take the oldest order at the best. The side
+// of a removal follows the sides' shares of the live orders, which keeps books two-sided. Each symbol has
+// a reference price doing a random walk (~2% a day); executions, removals and improvements lean towards
+// it and, on the side it moves away from, new orders queue behind the best instead of joining it, so the
+// inside follows it and books re-centre over the day. Timestamps follow gap_model from 09:30.
 //
 // Guarantees: every E/C/X/D/U refers to a live order (X cancels fewer shares than the order has, E/C at
 // most what it has), order references of A/F and of U's new order are unique and increasing, no book is
@@ -25,7 +33,8 @@
 // copy is book-consistent too. It uses its own random stream, so the main output is the same with or
 // without it.
 //
-// Cost: O(log L) per message for a side with L populated price levels; a few million messages per second.
+// Cost: O(log L) per message for a side with L populated price levels, plus O(K) for the K = 10 kinds;
+// several million messages per second.
 // Memory: ~24 bytes per live order, 16 per populated price level, ~100 bytes per symbol, plus 1 MiB
 // output buffers: it does not grow with the message count beyond the live orders. Not thread-safe; one
 // run at a time per generator.
