@@ -192,8 +192,9 @@ int main(int argc, char** argv) {
            "(timestamps are then kept non-decreasing, which keeps every shift in delay +- jitter).");
   opts.add("drop", g.drop, "Fraction of orders missing from the delayed copy.", 0, 0.99);
   opts.add("gzip-level", cfg.gzip_level,
-           "zlib level for .gz outputs, 1 (fast) to 9 (small). Compressed output runs at zlib's deflate speed "
-           "(about 1 M messages/s at level 6 on one core), well below the generator's raw speed.",
+           "zlib level for .gz outputs, 1 (fast) to 9 (small). Compressed output runs at zlib's deflate speed, "
+           "far below the generator's: on this data about 10 MB/s (0.3 M messages/s) at level 6 and 4x that "
+           "at level 1 for files 13% larger. For speed, write raw, or pipe '-o -' into a parallel compressor.",
            1, 9);
   opts.add("quiet", cfg.quiet, "No progress line and no summary on stderr.").alias('q');
   opts.epilog(
