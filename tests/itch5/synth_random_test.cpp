@@ -5,13 +5,12 @@
 
 #include <cmath>
 #include <cstdint>
-#include <vector>
-
 #include <itch5/synth/alias_table.hpp>
 #include <itch5/synth/detail/det_math.hpp>
 #include <itch5/synth/gap_model.hpp>
 #include <itch5/synth/quantile_curve.hpp>
 #include <itch5/synth/rng.hpp>
+#include <vector>
 
 namespace {
 
@@ -149,7 +148,8 @@ TEST(SynthAliasTable, SamplesInProportionToTheWeights) {
 }
 
 TEST(SynthQuantileCurve, ReproducesItsKnotsAndInterpolatesLogLinearly) {
-  itch5::synth::quantile_curve c{{0.0, 0}, {0.3, 0}, {0.5, 1}, {0.75, 6}, {0.9, 14}, {0.99, 203}, {1.0, 2000}};
+  itch5::synth::quantile_curve c{{0.0, 0},  {0.3, 0},    {0.5, 1},   {0.75, 6},
+                                 {0.9, 14}, {0.99, 203}, {1.0, 2000}};
   EXPECT_EQ(c.at(0.0), 0u);
   EXPECT_EQ(c.at(0.29), 0u);
   EXPECT_EQ(c.at(0.5), 1u);
@@ -182,7 +182,8 @@ TEST(SynthQuantileCurve, ReproducesItsKnotsAndInterpolatesLogLinearly) {
 }
 
 TEST(SynthGapModel, MeanAndBurstFraction) {
-  for (auto mean : {std::chrono::nanoseconds(150'000), std::chrono::nanoseconds(47'000), std::chrono::nanoseconds(2'000)}) {
+  for (auto mean : {std::chrono::nanoseconds(150'000), std::chrono::nanoseconds(47'000),
+                    std::chrono::nanoseconds(2'000)}) {
     itch5::synth::gap_model g(mean);
     rng r(4);
     constexpr int n = 2'000'000;

@@ -15,17 +15,16 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <itch5/byte_stream.hpp>
+#include <itch5/dispatch.hpp>
+#include <itch5/message_reader.hpp>
+#include <itch5/tick.hpp>
 #include <map>
 #include <memory>
 #include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <itch5/byte_stream.hpp>
-#include <itch5/dispatch.hpp>
-#include <itch5/message_reader.hpp>
-#include <itch5/tick.hpp>
 
 namespace synth_test {
 
@@ -56,17 +55,18 @@ struct check_result {
   std::string decode_error_text;
 
   std::array<std::uint64_t, 256> counts{};
-  std::vector<std::uint64_t> per_locate;     // order-related messages (A F E C X D U P) per locate
-  std::vector<std::uint32_t> depths;         // one per A/F/E/C/X/D/U, in stream order
+  std::vector<std::uint64_t> per_locate;  // order-related messages (A F E C X D U P) per locate
+  std::vector<std::uint32_t> depths;      // one per A/F/E/C/X/D/U, in stream order
   std::uint64_t gaps = 0;
   std::uint64_t gaps_under_300ns = 0;
   std::uint64_t gaps_over_1ms = 0;
-  std::vector<std::uint64_t> live_after_trading_message;  // live orders sampled every `live_every` trading msgs
+  std::vector<std::uint64_t>
+      live_after_trading_message;  // live orders sampled every `live_every` trading msgs
   std::uint64_t live_end = 0;
   std::uint64_t live_peak = 0;
-  std::vector<char> system_events;           // event codes in order
+  std::vector<char> system_events;  // event codes in order
   std::uint32_t directory_entries = 0;
-  std::uint32_t sub_dollar_symbols = 0;      // symbols whose first add is priced below $1.00
+  std::uint32_t sub_dollar_symbols = 0;  // symbols whose first add is priced below $1.00
   std::uint32_t symbols_with_adds = 0;
   std::uint32_t max_price_units = 0;
 };
@@ -76,8 +76,8 @@ class reference_checker {
   explicit reference_checker(std::uint64_t live_every = 10'000) : live_every_(live_every) {}
 
   check_result run(std::span<const std::byte> bytes) {
-    itch5::message_reader reader(
-        itch5::make_block_source(std::make_unique<memory_stream>(bytes), itch5::block_options{1 << 20, false, 3}));
+    itch5::message_reader reader(itch5::make_block_source(std::make_unique<memory_stream>(bytes),
+                                                          itch5::block_options{1 << 20, false, 3}));
     std::span<const std::byte> msg;
     while (reader.next(msg) == itch5::read_status::message) {
       ++r_.messages;
@@ -233,7 +233,8 @@ class reference_checker {
     return price <= best ? 0 : itch5::levels_between(itch5::price4(price), itch5::price4(best));
   }
 
-  void add(const itch5::message_header& h, std::uint64_t ref, char side, std::uint32_t shares, itch5::price4 p) {
+  void add(const itch5::message_header& h, std::uint64_t ref, char side, std::uint32_t shares,
+           itch5::price4 p) {
     trading_message(h);
     if (side != 'B' && side != 'S') {
       fail("side is neither B nor S");

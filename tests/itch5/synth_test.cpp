@@ -5,20 +5,19 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
-#include <iterator>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <itch5/byte_stream.hpp>
+#include <itch5/detail/endian.hpp>
+#include <itch5/messages.hpp>
+#include <itch5/synth/generator.hpp>
+#include <iterator>
 #include <numeric>
 #include <string>
 #include <vector>
-
-#include <itch5/detail/endian.hpp>
-#include <itch5/messages.hpp>
-#include <itch5/byte_stream.hpp>
-#include <itch5/synth/generator.hpp>
 
 #include "synth_reference_book.hpp"
 
@@ -54,7 +53,9 @@ struct generated {
 generated generate(const generator_config& cfg, bool with_delayed = false) {
   generated g;
   generator gen(cfg);
-  generator::sink main = [&](std::span<const std::byte> b) { g.main.insert(g.main.end(), b.begin(), b.end()); };
+  generator::sink main = [&](std::span<const std::byte> b) {
+    g.main.insert(g.main.end(), b.begin(), b.end());
+  };
   generator::sink copy = [&](std::span<const std::byte> b) {
     g.delayed.insert(g.delayed.end(), b.begin(), b.end());
   };
@@ -226,8 +227,8 @@ void expect_skew(const check_result& r) {
   std::size_t symbols = r.directory_entries;
   auto top = static_cast<std::ptrdiff_t>(std::max<std::size_t>(1, symbols / 100));
   std::uint64_t top_sum = std::accumulate(per.begin(), per.begin() + top, std::uint64_t{0});
-  std::uint64_t quiet_half =
-      std::accumulate(per.begin() + static_cast<std::ptrdiff_t>(symbols / 2) + 1, per.end(), std::uint64_t{0});
+  std::uint64_t quiet_half = std::accumulate(per.begin() + static_cast<std::ptrdiff_t>(symbols / 2) + 1,
+                                             per.end(), std::uint64_t{0});
   EXPECT_GT(share(top_sum, total), 0.25) << "top 1% of symbols";
   EXPECT_LT(share(quiet_half, total), 0.15) << "quieter half of the symbols";
 }
@@ -261,7 +262,8 @@ void expect_stats_agree(const itch5::synth::generator_stats& s, const check_resu
   EXPECT_EQ(s.live_peak, r.live_peak);
   for (unsigned t = 0; t < 256; ++t) EXPECT_EQ(s.counts[t], r.counts[t]) << static_cast<char>(t);
   EXPECT_EQ(s.depth_events(), r.depths.size());
-  for (double q : {0.5, 0.75, 0.9, 0.99, 0.999}) EXPECT_EQ(s.depth_quantile(q), synth_test::quantile(r.depths, q));
+  for (double q : {0.5, 0.75, 0.9, 0.99, 0.999})
+    EXPECT_EQ(s.depth_quantile(q), synth_test::quantile(r.depths, q));
 }
 
 TEST(SynthDay, IsBookConsistentAndLooksLikeARealDay) {
@@ -318,8 +320,12 @@ TEST(SynthDelayedCopy, IsBookConsistentAndTheStreamShiftedWithWholeOrdersDropped
   auto orig = split(day.main);
   auto copy = split(day.delayed);
   ASSERT_EQ(orig.size(), cfg.messages);
-  auto ts = [](std::span<const std::byte> m) { return static_cast<std::int64_t>(itch5::detail::load_be48(m.data() + 5)); };
-  auto ref_at = [](std::span<const std::byte> m, std::size_t off) { return itch5::detail::load_be64(m.data() + off); };
+  auto ts = [](std::span<const std::byte> m) {
+    return static_cast<std::int64_t>(itch5::detail::load_be48(m.data() + 5));
+  };
+  auto ref_at = [](std::span<const std::byte> m, std::size_t off) {
+    return itch5::detail::load_be64(m.data() + off);
+  };
 
   // The copy must be a subsequence of the original (timestamps aside); every skipped message must belong
   // to a dropped order, and every message of a dropped order must be skipped.
@@ -360,8 +366,7 @@ TEST(SynthDelayedCopy, IsBookConsistentAndTheStreamShiftedWithWholeOrdersDropped
         dropped[ref_at(m, 19)] = it->second;  // the replacement chain inherits
         break;
       }
-      default:
-        ASSERT_TRUE(kept) << "non-order message " << i << " (" << t << ") missing from the copy";
+      default: ASSERT_TRUE(kept) << "non-order message " << i << " (" << t << ") missing from the copy";
     }
   }
   EXPECT_EQ(j, copy.size()) << "the copy has messages that are not in the original";
@@ -379,7 +384,8 @@ TEST(SynthTool, WritesAGzipFileThatDecodesToTheLibraryStream) {
   auto dir = std::filesystem::temp_directory_path() / ("itch5synth-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto gz = dir / "day.itch.gz";
-  std::string cmd = std::string(ITCH5_TOOLS_DIR) + "/itch5synth --messages 20k --seed 5 --quiet -o " + gz.string();
+  std::string cmd =
+      std::string(ITCH5_TOOLS_DIR) + "/itch5synth --messages 20k --seed 5 --quiet -o " + gz.string();
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
 
   generator_config cfg;

@@ -1,6 +1,5 @@
-#include <itch5/synth/alias_table.hpp>
-
 #include <cmath>
+#include <itch5/synth/alias_table.hpp>
 #include <limits>
 #include <stdexcept>
 
@@ -13,7 +12,8 @@ alias_table::alias_table(std::span<const double> weights) {
   }
   double sum = 0;
   for (double w : weights) {
-    if (!(w >= 0) || !std::isfinite(w)) throw std::invalid_argument("alias_table: weights must be finite and >= 0");
+    if (!(w >= 0) || !std::isfinite(w))
+      throw std::invalid_argument("alias_table: weights must be finite and >= 0");
     sum += w;
   }
   if (!(sum > 0)) throw std::invalid_argument("alias_table: the weights sum to 0");
@@ -32,8 +32,8 @@ alias_table::alias_table(std::span<const double> weights) {
     std::uint32_t s = small.back();
     small.pop_back();
     std::uint32_t l = large.back();
-    threshold_[s] = static_cast<std::uint64_t>(std::ldexp(p[s], 64) >= 0x1.0p64 ? 0x1.0p64 - 2048
-                                                                                 : std::ldexp(p[s], 64));
+    threshold_[s] =
+        static_cast<std::uint64_t>(std::ldexp(p[s], 64) >= 0x1.0p64 ? 0x1.0p64 - 2048 : std::ldexp(p[s], 64));
     alias_[s] = l;
     p[l] = (p[l] + p[s]) - 1;
     if (p[l] < 1) {
@@ -47,8 +47,9 @@ alias_table::alias_table(std::span<const double> weights) {
 double alias_table::probability(std::uint32_t i) const {
   double n = static_cast<double>(threshold_.size());
   auto keep = [&](std::uint32_t j) {
-    return threshold_[j] == std::numeric_limits<std::uint64_t>::max() ? 1.0
-                                                                      : std::ldexp(static_cast<double>(threshold_[j]), -64);
+    return threshold_[j] == std::numeric_limits<std::uint64_t>::max()
+               ? 1.0
+               : std::ldexp(static_cast<double>(threshold_[j]), -64);
   };
   double p = keep(i);
   for (std::uint32_t j = 0; j < threshold_.size(); ++j) {

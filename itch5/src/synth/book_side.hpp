@@ -49,7 +49,8 @@ class book_side {
     int steps = 0;
     while (it != levels_.begin() && (it - 1)->key > key && ++steps < 8) --it;
     if (it != levels_.begin() && (it - 1)->key > key) {
-      it = std::lower_bound(levels_.begin(), it, key, [](const level& l, std::int32_t k) { return l.key < k; });
+      it = std::lower_bound(levels_.begin(), it, key,
+                            [](const level& l, std::int32_t k) { return l.key < k; });
     } else if (it != levels_.begin() && (it - 1)->key == key) {
       --it;
     }
@@ -72,8 +73,14 @@ class book_side {
     --orders_;
     level& l = levels_[li];
     order_slot& o = pool[i];
-    if (o.prev != no_order) pool[o.prev].next = o.next; else l.head = o.next;
-    if (o.next != no_order) pool[o.next].prev = o.prev; else l.tail = o.prev;
+    if (o.prev != no_order)
+      pool[o.prev].next = o.next;
+    else
+      l.head = o.next;
+    if (o.next != no_order)
+      pool[o.next].prev = o.prev;
+    else
+      l.tail = o.prev;
     if (--l.count == 0) levels_.erase(levels_.begin() + static_cast<std::ptrdiff_t>(li));
   }
 

@@ -1,18 +1,16 @@
-#include <itch5/synth/generator.hpp>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <vector>
-
 #include <itch5/frame_writer.hpp>
 #include <itch5/messages.hpp>
 #include <itch5/synth/detail/det_math.hpp>
 #include <itch5/synth/gap_model.hpp>
+#include <itch5/synth/generator.hpp>
 #include <itch5/synth/quantile_curve.hpp>
 #include <itch5/synth/rng.hpp>
 #include <itch5/synth/symbol_universe.hpp>
 #include <itch5/tick.hpp>
+#include <vector>
 
 #include "book_side.hpp"
 #include "order_pool.hpp"
@@ -62,10 +60,18 @@ quantile_curve make_depth_curve() {
   return {{0.0, 0}, {0.30, 0}, {0.50, 1}, {0.75, 6}, {0.90, 14}, {0.99, 203}, {0.999, 2000}, {1.0, 10000}};
 }
 
-constexpr std::array<std::array<char, 4>, 12> mpids = {{{'N', 'I', 'T', 'E'}, {'G', 'S', 'C', 'O'}, {'M', 'S', 'C', 'O'},
-                                                        {'U', 'B', 'S', 'S'}, {'C', 'D', 'R', 'G'}, {'V', 'I', 'R', 'T'},
-                                                        {'J', 'P', 'M', 'S'}, {'S', 'U', 'S', 'Q'}, {'C', 'I', 'T', 'D'},
-                                                        {'J', 'A', 'N', 'E'}, {'T', 'M', 'B', 'R'}, {'X', 'T', 'X', 'M'}}};
+constexpr std::array<std::array<char, 4>, 12> mpids = {{{'N', 'I', 'T', 'E'},
+                                                        {'G', 'S', 'C', 'O'},
+                                                        {'M', 'S', 'C', 'O'},
+                                                        {'U', 'B', 'S', 'S'},
+                                                        {'C', 'D', 'R', 'G'},
+                                                        {'V', 'I', 'R', 'T'},
+                                                        {'J', 'P', 'M', 'S'},
+                                                        {'S', 'U', 'S', 'Q'},
+                                                        {'C', 'I', 'T', 'D'},
+                                                        {'J', 'A', 'N', 'E'},
+                                                        {'T', 'M', 'B', 'R'},
+                                                        {'X', 'T', 'X', 'M'}}};
 
 constexpr std::int32_t max_tick = static_cast<std::int32_t>(tick_index(max_price4));
 constexpr std::int32_t min_fair = 200;  // the reference bid stays at or above $0.0200
@@ -77,15 +83,16 @@ constexpr timestamp open_market = 9h + 30min;
 constexpr timestamp close_market = 16h;
 constexpr timestamp close_system = 20h;
 constexpr timestamp close_messages = 20h + 5min;
-constexpr timestamp last_trading = 23h + 50min;  // trading timestamps are clamped here (never reached by default)
+constexpr timestamp last_trading =
+    23h + 50min;  // trading timestamps are clamped here (never reached by default)
 
 struct symbol_state {
   book_side bid;
   book_side ask;
-  std::int32_t fair = 0;              // reference bid tick index (the reference offer is one tick above)
-  std::uint32_t live = 0;             // live orders
-  std::uint64_t step_threshold = 0;   // the reference moves one tick when rng.next() < this
-  double activity_share = 0;          // the symbol's share of the day's messages (Zipf weight / total)
+  std::int32_t fair = 0;             // reference bid tick index (the reference offer is one tick above)
+  std::uint32_t live = 0;            // live orders
+  std::uint64_t step_threshold = 0;  // the reference moves one tick when rng.next() < this
+  double activity_share = 0;         // the symbol's share of the day's messages (Zipf weight / total)
   stock_symbol name;
   std::uint16_t locate = 0;
 };
@@ -139,7 +146,9 @@ class day {
  private:
   // ---- budgets -------------------------------------------------------------------------------------------
   void set_budgets() {
-    auto part = [&](double share) { return static_cast<std::uint64_t>(std::llround(share * static_cast<double>(trading_))); };
+    auto part = [&](double share) {
+      return static_cast<std::uint64_t>(std::llround(share * static_cast<double>(trading_)));
+    };
     budget_[k_delete] = part(share_delete);
     budget_[k_replace] = part(share_replace);
     budget_[k_exec] = part(share_exec);
@@ -151,7 +160,8 @@ class day {
     std::uint64_t others = 0;
     for (int k = k_delete; k < kind_count; ++k) others += budget_[k];
     std::uint64_t adds = trading_ - others;
-    budget_[k_add_mpid] = static_cast<std::uint64_t>(std::llround(mpid_share_of_adds * static_cast<double>(adds)));
+    budget_[k_add_mpid] =
+        static_cast<std::uint64_t>(std::llround(mpid_share_of_adds * static_cast<double>(adds)));
     budget_[k_add] = adds - budget_[k_add_mpid];
     remaining_ = trading_;
     // Executions that take the whole order: as many as leave live_fraction of the trading messages live.
@@ -186,7 +196,8 @@ class day {
     }
     last_main_ = now_;
     if (delayed_ != nullptr && in_copy) {
-      std::int64_t j = cfg_.jitter.count() > 0 ? copy_rng_.between(-cfg_.jitter.count(), cfg_.jitter.count()) : 0;
+      std::int64_t j =
+          cfg_.jitter.count() > 0 ? copy_rng_.between(-cfg_.jitter.count(), cfg_.jitter.count()) : 0;
       timestamp t = now_ + cfg_.delay + timestamp(j);
       t = std::min(std::max(t, last_copy_), one_day - 1ns);
       last_copy_ = t;
@@ -252,7 +263,8 @@ class day {
   // Books are not empty at the open: pre-market adds (a share of the add budget) spread over 04:00-09:30
   // build the opening books.
   void write_pre_market() {
-    auto adds = static_cast<std::uint64_t>(pre_market_share * cfg_.live_fraction * static_cast<double>(trading_));
+    auto adds =
+        static_cast<std::uint64_t>(pre_market_share * cfg_.live_fraction * static_cast<double>(trading_));
     adds = std::min(adds, budget_[k_add] + budget_[k_add_mpid]);
     if (adds == 0) return;
     timestamp step = (open_market - now_ - 1s) / static_cast<std::int64_t>(adds);
@@ -278,7 +290,8 @@ class day {
   // (the opening book, growing linearly to live_fraction of the trading messages at the end).
   double live_target(std::uint32_t s) const noexcept {
     double progress = 1 - static_cast<double>(remaining_) / static_cast<double>(trading_);
-    double day_live = cfg_.live_fraction * static_cast<double>(trading_) * (pre_market_share + (1 - pre_market_share) * progress);
+    double day_live = cfg_.live_fraction * static_cast<double>(trading_) *
+                      (pre_market_share + (1 - pre_market_share) * progress);
     return syms_[s].activity_share * day_live;
   }
 
@@ -374,13 +387,15 @@ class day {
   static double removal_ask_share(const symbol_state& st, double tilt) noexcept {
     if (st.bid.empty()) return 1;
     if (st.ask.empty()) return 0;
-    double share = static_cast<double>(st.ask.orders()) / static_cast<double>(st.ask.orders() + st.bid.orders());
+    double share =
+        static_cast<double>(st.ask.orders()) / static_cast<double>(st.ask.orders() + st.bid.orders());
     return std::clamp(share + tilt * pressure(st), 0.02, 0.98);
   }
 
   // Key of a new order on side `buy` at `depth` levels behind the best (0: join or improve by one tick);
   // `measured` receives the depth the books will see.
-  std::int32_t place(const symbol_state& st, bool buy, std::uint32_t depth, int push, std::uint32_t& measured) {
+  std::int32_t place(const symbol_state& st, bool buy, std::uint32_t depth, int push,
+                     std::uint32_t& measured) {
     const book_side& side = buy ? st.bid : st.ask;
     const book_side& other = buy ? st.ask : st.bid;
     // The other side's best as a key of its own side; when empty, the reference price stands in.
@@ -467,7 +482,8 @@ class day {
     price4 price = key_price(buy, key);
     char side = buy ? 'B' : 'S';
     if (mpid) {
-      emit(add_order_mpid{header(st.locate), o.ref, side, o.shares, st.name, price, mpids[rng_.below(mpids.size())]},
+      emit(add_order_mpid{header(st.locate), o.ref, side, o.shares, st.name, price,
+                          mpids[rng_.below(mpids.size())]},
            o.dropped == 0);
     } else {
       emit(add_order{header(st.locate), o.ref, side, o.shares, st.name, price}, o.dropped == 0);
@@ -566,7 +582,8 @@ class day {
     bool in_copy = o.dropped == 0;
     price4 price = key_price(buy, l.key);
     if (with_price) {
-      emit(order_executed_with_price{header(st.locate), o.ref, n, match, rng_.chance(0.8) ? 'Y' : 'N', price}, in_copy);
+      emit(order_executed_with_price{header(st.locate), o.ref, n, match, rng_.chance(0.8) ? 'Y' : 'N', price},
+           in_copy);
     } else {
       emit(order_executed{header(st.locate), o.ref, n, match}, in_copy);
     }
@@ -601,8 +618,8 @@ class day {
     static constexpr char directions[] = {'B', 'S', 'N', 'O'};
     bool opening = remaining_ * 2 > trading_;  // first half of the day: opening cross, then closing
     emit(noii{header(st.locate), static_cast<std::uint64_t>(rng_.between(0, 500'000)),
-              static_cast<std::uint64_t>(rng_.between(0, 100'000)), directions[rng_.below(4)], st.name, near(20),
-              near(10), ref, opening ? 'O' : 'C', 'L'});
+              static_cast<std::uint64_t>(rng_.between(0, 100'000)), directions[rng_.below(4)], st.name,
+              near(20), near(10), ref, opening ? 'O' : 'C', 'L'});
   }
 
   void participant(std::uint32_t s) {

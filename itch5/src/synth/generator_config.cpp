@@ -1,7 +1,6 @@
-#include <itch5/synth/generator_config.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <itch5/synth/generator_config.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -19,7 +18,9 @@ std::uint32_t generator_config::default_symbols(std::uint64_t messages) noexcept
 
 std::chrono::nanoseconds generator_config::default_mean_gap(std::uint64_t messages) noexcept {
   constexpr std::int64_t session = std::chrono::nanoseconds(std::chrono::minutes(390)).count();  // 6.5 h
-  std::int64_t per = messages == 0 ? session : session / static_cast<std::int64_t>(std::min<std::uint64_t>(messages, session));
+  std::int64_t per = messages == 0
+                         ? session
+                         : session / static_cast<std::int64_t>(std::min<std::uint64_t>(messages, session));
   return std::chrono::nanoseconds(std::clamp<std::int64_t>(per, 1'000, 150'000));
 }
 
@@ -31,7 +32,8 @@ generator_config generator_config::resolve() const {
   generator_config c = *this;
   auto fail = [](const std::string& what) { throw std::invalid_argument(what); };
   if (c.symbols == 0) c.symbols = default_symbols(c.messages);
-  if (c.symbols > 65535) fail("symbols: at most 65535 (stock locates are 16 bits), got " + std::to_string(c.symbols));
+  if (c.symbols > 65535)
+    fail("symbols: at most 65535 (stock locates are 16 bits), got " + std::to_string(c.symbols));
   std::uint64_t fixed = fixed_messages(c.symbols);
   if (c.messages < fixed + min_trading_messages) {
     fail("messages: " + std::to_string(c.messages) + " is too few for " + std::to_string(c.symbols) +
@@ -48,10 +50,13 @@ generator_config generator_config::resolve() const {
          std::to_string(max_trading_span.count() / static_cast<std::int64_t>(c.messages - fixed)) + " ns)");
   }
   if (!(c.zipf >= 0 && c.zipf <= 5)) fail("zipf: must be in [0, 5]");
-  if (!(c.sub_dollar_fraction >= 0 && c.sub_dollar_fraction <= 1)) fail("sub-dollar-fraction: must be in [0, 1]");
+  if (!(c.sub_dollar_fraction >= 0 && c.sub_dollar_fraction <= 1))
+    fail("sub-dollar-fraction: must be in [0, 1]");
   if (!(c.live_fraction >= 0 && c.live_fraction <= 0.2)) fail("live-fraction: must be in [0, 0.2]");
-  if (c.delay < std::chrono::nanoseconds(0) || c.delay > std::chrono::hours(1)) fail("delay: must be in [0, 1h]");
-  if (c.jitter < std::chrono::nanoseconds(0) || c.jitter > std::chrono::seconds(1)) fail("jitter: must be in [0, 1s]");
+  if (c.delay < std::chrono::nanoseconds(0) || c.delay > std::chrono::hours(1))
+    fail("delay: must be in [0, 1h]");
+  if (c.jitter < std::chrono::nanoseconds(0) || c.jitter > std::chrono::seconds(1))
+    fail("jitter: must be in [0, 1s]");
   if (!(c.drop >= 0 && c.drop < 1)) fail("drop: must be in [0, 1)");
   return c;
 }

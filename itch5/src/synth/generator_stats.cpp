@@ -1,6 +1,5 @@
-#include <itch5/synth/generator_stats.hpp>
-
 #include <cmath>
+#include <itch5/synth/generator_stats.hpp>
 
 namespace itch5::synth {
 

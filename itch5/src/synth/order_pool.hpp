@@ -18,11 +18,11 @@ namespace itch5::synth::detail {
 inline constexpr std::uint32_t no_order = 0xffffffffu;
 
 struct order_slot {
-  std::uint64_t ref = 0;         ///< order reference number
-  std::uint32_t shares = 0;      ///< shares still open
-  std::uint32_t prev = no_order; ///< older order at the same level
-  std::uint32_t next = no_order; ///< newer order at the same level (free-list link when released)
-  std::uint32_t dropped = 0;     ///< 1: missing from the delayed copy
+  std::uint64_t ref = 0;          ///< order reference number
+  std::uint32_t shares = 0;       ///< shares still open
+  std::uint32_t prev = no_order;  ///< older order at the same level
+  std::uint32_t next = no_order;  ///< newer order at the same level (free-list link when released)
+  std::uint32_t dropped = 0;      ///< 1: missing from the delayed copy
 };
 static_assert(sizeof(order_slot) == 24);
 

@@ -1,16 +1,15 @@
-#include <itch5/synth/quantile_curve.hpp>
-
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
-
 #include <itch5/synth/detail/det_math.hpp>
+#include <itch5/synth/quantile_curve.hpp>
+#include <stdexcept>
 
 namespace itch5::synth {
 
 quantile_curve::quantile_curve(std::vector<knot> knots) : knots_(std::move(knots)) {
   if (knots_.size() < 2 || knots_.front().u != 0 || knots_.back().u != 1) {
-    throw std::invalid_argument("quantile_curve: need at least two knots, the first at u=0 and the last at u=1");
+    throw std::invalid_argument(
+        "quantile_curve: need at least two knots, the first at u=0 and the last at u=1");
   }
   std::vector<double> log1p;
   for (std::size_t i = 0; i < knots_.size(); ++i) {

@@ -1,12 +1,10 @@
-#include <itch5/synth/symbol_universe.hpp>
-
 #include <algorithm>
+#include <itch5/synth/detail/det_math.hpp>
+#include <itch5/synth/symbol_universe.hpp>
+#include <itch5/tick.hpp>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
-
-#include <itch5/synth/detail/det_math.hpp>
-#include <itch5/tick.hpp>
 
 namespace itch5::synth {
 namespace {
@@ -19,7 +17,7 @@ struct category {
 
 // Market categories of the directory, with rough shares of a real day's symbol list.
 constexpr category categories[] = {
-    {'Q', 0.22, true}, {'G', 0.14, true}, {'S', 0.20, true}, {'N', 0.25, false},
+    {'Q', 0.22, true},  {'G', 0.14, true},  {'S', 0.20, true},  {'N', 0.25, false},
     {'P', 0.15, false}, {'Z', 0.03, false}, {'A', 0.01, false},
 };
 

@@ -19,9 +19,8 @@
 
 #include <chrono>
 #include <cstdint>
-#include <vector>
-
 #include <itch5/synth/rng.hpp>
+#include <vector>
 
 namespace itch5::synth {
 

@@ -11,8 +11,8 @@
 namespace itch5::synth {
 
 struct generator_config {
-  std::uint64_t messages = 20'000'000;   ///< total messages written, system and directory messages included
-  std::uint32_t symbols = 0;             ///< 0: default_symbols(messages)
+  std::uint64_t messages = 20'000'000;  ///< total messages written, system and directory messages included
+  std::uint32_t symbols = 0;            ///< 0: default_symbols(messages)
   std::uint64_t seed = 1;
   std::chrono::nanoseconds mean_gap{0};  ///< mean gap between trading messages; 0: default_mean_gap(messages)
   double zipf = 1.1;                     ///< exponent of the activity weights 1 / rank^zipf

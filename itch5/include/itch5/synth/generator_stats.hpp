@@ -21,14 +21,14 @@ struct generator_stats {
   std::array<std::uint64_t, 256> delayed_counts{};  ///< delayed copy, by type byte
   std::uint64_t messages = 0;
   std::uint64_t delayed_messages = 0;
-  std::uint64_t bytes = 0;          ///< framed bytes of the main stream (before compression)
+  std::uint64_t bytes = 0;  ///< framed bytes of the main stream (before compression)
   std::uint64_t delayed_bytes = 0;
   std::uint32_t symbols = 0;
-  std::uint64_t live_peak = 0;      ///< most orders live at once
-  std::uint64_t live_end = 0;       ///< orders live after the last message
-  std::uint64_t new_orders = 0;     ///< A and F messages
-  std::uint64_t dropped_orders = 0; ///< of those, missing from the delayed copy
-  std::uint64_t gaps = 0;           ///< consecutive-message gaps of the main stream
+  std::uint64_t live_peak = 0;       ///< most orders live at once
+  std::uint64_t live_end = 0;        ///< orders live after the last message
+  std::uint64_t new_orders = 0;      ///< A and F messages
+  std::uint64_t dropped_orders = 0;  ///< of those, missing from the delayed copy
+  std::uint64_t gaps = 0;            ///< consecutive-message gaps of the main stream
   std::uint64_t gaps_under_300ns = 0;
   std::chrono::nanoseconds first_trading{0};  ///< timestamp of the first trading message
   std::chrono::nanoseconds last_trading{0};   ///< and of the last

@@ -19,10 +19,9 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <itch5/synth/rng.hpp>
 #include <utility>
 #include <vector>
-
-#include <itch5/synth/rng.hpp>
 
 namespace itch5::synth {
 
@@ -45,7 +44,10 @@ class quantile_curve {
     // Count the breakpoints of lo+1 .. hi that are <= u.
     while (lo < hi) {
       std::uint32_t mid = lo + (hi - lo + 1) / 2;
-      if (breakpoint_[mid - first_] <= u) lo = mid; else hi = mid - 1;
+      if (breakpoint_[mid - first_] <= u)
+        lo = mid;
+      else
+        hi = mid - 1;
     }
     return lo;
   }
@@ -59,9 +61,9 @@ class quantile_curve {
   static constexpr std::size_t guide_size = 4096;
 
   std::vector<knot> knots_;
-  std::uint32_t first_ = 0;          // value at u = 0
-  std::vector<double> breakpoint_;   // [v - first_]: smallest u where the curve rounds to >= v
-  std::vector<std::uint32_t> guide_; // [j]: at(j / guide_size), guide_size + 1 entries
+  std::uint32_t first_ = 0;           // value at u = 0
+  std::vector<double> breakpoint_;    // [v - first_]: smallest u where the curve rounds to >= v
+  std::vector<std::uint32_t> guide_;  // [j]: at(j / guide_size), guide_size + 1 entries
 };
 
 }  // namespace itch5::synth

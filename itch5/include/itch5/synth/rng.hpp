@@ -13,7 +13,6 @@
 
 #include <cmath>
 #include <cstdint>
-
 #include <itch5/synth/detail/det_math.hpp>
 
 namespace itch5::synth {

@@ -14,20 +14,19 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
-
 #include <itch5/messages/stock_directory.hpp>
 #include <itch5/stock_symbol.hpp>
 #include <itch5/synth/alias_table.hpp>
 #include <itch5/synth/rng.hpp>
+#include <vector>
 
 namespace itch5::synth {
 
 struct symbol_info {
-  stock_directory directory;    ///< the R message (header left empty): name, category, attributes
-  std::uint32_t start_tick = 0; ///< tick index (itch5/tick.hpp) of the starting reference bid
-  std::uint32_t rank = 0;       ///< activity rank, 1 = busiest
-  double weight = 0;            ///< activity weight, 1 / rank^zipf (not normalised)
+  stock_directory directory;     ///< the R message (header left empty): name, category, attributes
+  std::uint32_t start_tick = 0;  ///< tick index (itch5/tick.hpp) of the starting reference bid
+  std::uint32_t rank = 0;        ///< activity rank, 1 = busiest
+  double weight = 0;             ///< activity weight, 1 / rank^zipf (not normalised)
 
   [[nodiscard]] const stock_symbol& name() const noexcept { return directory.stock; }
 };

@@ -36,7 +36,8 @@ inline constexpr double inv_ln2 = 1.44269504088896340735992468100;
 
 /// Natural logarithm of x > 0 (finite). Returns -inf for 0 and NaN for negative input.
 [[nodiscard]] inline double det_log(double x) noexcept {
-  if (!(x > 0)) return x == 0 ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+  if (!(x > 0))
+    return x == 0 ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
   if (x == std::numeric_limits<double>::infinity()) return x;
   // x = m * 2^e with m in [0.5, 1): std::frexp, done on the bits for normal numbers.
   int e = 0;
@@ -106,8 +107,8 @@ inline constexpr auto powers = make();
   double r = (x - kn * (ln2_hi / 32)) - kn * (ln2_lo / 32);
   // e^r by its Taylor series to r^7 / 7! (|r| <= 0.0109: error below 1e-19 relative).
   double r2 = r * r;
-  double q = (1.0 + r) + r2 * ((0.5 + r * (1.0 / 6)) + r2 * ((1.0 / 24 + r * (1.0 / 120)) +
-                                                             r2 * (1.0 / 720 + r * (1.0 / 5040))));
+  double q = (1.0 + r) + r2 * ((0.5 + r * (1.0 / 6)) +
+                               r2 * ((1.0 / 24 + r * (1.0 / 120)) + r2 * (1.0 / 720 + r * (1.0 / 5040))));
   auto j = static_cast<int>(n & 31);
   auto m = static_cast<int>((n - j) / 32);
   return scale_by_power_of_2(exp_table::powers.v[j] * q, m);
@@ -116,10 +117,10 @@ inline constexpr auto powers = make();
 /// The standard normal quantile (inverse CDF) at p in (0, 1): Acklam's rational approximation (absolute
 /// error below 1e-8), on det_log and sqrt only. Returns -inf / +inf at 0 / 1.
 [[nodiscard]] inline double det_normal_quantile(double p) noexcept {
-  constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+  constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,  -2.759285104469687e+02,
                           1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
   constexpr double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                          6.680131188771972e+01,  -1.328068155288572e+01};
+                          6.680131188771972e+01, -1.328068155288572e+01};
   constexpr double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
                           -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
   constexpr double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
