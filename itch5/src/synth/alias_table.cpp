@@ -1,5 +1,6 @@
-#include <cmath>
 #include <itch5/synth/alias_table.hpp>
+
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 

@@ -1,6 +1,7 @@
+#include <itch5/synth/gap_model.hpp>
+
 #include <algorithm>
 #include <itch5/synth/detail/det_math.hpp>
-#include <itch5/synth/gap_model.hpp>
 #include <stdexcept>
 
 namespace itch5::synth {

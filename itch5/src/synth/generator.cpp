@@ -1,3 +1,5 @@
+#include <itch5/synth/generator.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -5,7 +7,6 @@
 #include <itch5/messages.hpp>
 #include <itch5/synth/detail/det_math.hpp>
 #include <itch5/synth/gap_model.hpp>
-#include <itch5/synth/generator.hpp>
 #include <itch5/synth/quantile_curve.hpp>
 #include <itch5/synth/rng.hpp>
 #include <itch5/synth/symbol_universe.hpp>

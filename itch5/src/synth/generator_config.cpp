@@ -1,6 +1,7 @@
+#include <itch5/synth/generator_config.hpp>
+
 #include <algorithm>
 #include <cmath>
-#include <itch5/synth/generator_config.hpp>
 #include <stdexcept>
 #include <string>
 

@@ -1,5 +1,6 @@
-#include <cmath>
 #include <itch5/synth/generator_stats.hpp>
+
+#include <cmath>
 
 namespace itch5::synth {
 

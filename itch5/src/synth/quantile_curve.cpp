@@ -1,7 +1,8 @@
+#include <itch5/synth/quantile_curve.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <itch5/synth/detail/det_math.hpp>
-#include <itch5/synth/quantile_curve.hpp>
 #include <stdexcept>
 
 namespace itch5::synth {

@@ -1,6 +1,7 @@
+#include <itch5/synth/symbol_universe.hpp>
+
 #include <algorithm>
 #include <itch5/synth/detail/det_math.hpp>
-#include <itch5/synth/symbol_universe.hpp>
 #include <itch5/tick.hpp>
 #include <stdexcept>
 #include <string>
