@@ -5,10 +5,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <string>
+
 #include <itch5/messages.hpp>
 #include <itch5/output_file.hpp>
 #include <itch5/synth/generator.hpp>
-#include <string>
 
 #include "common/options.hpp"
 #include "common/progress.hpp"

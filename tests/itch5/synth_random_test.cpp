@@ -1,16 +1,17 @@
 // Tests of the generator's random building blocks (itch5/synth/rng.hpp, det_math.hpp, alias_table.hpp,
 // quantile_curve.hpp, gap_model.hpp) against independent references: a transcription of the published
 // xoshiro256** / splitmix64 algorithms, the C library's log and exp, and exact distribution targets.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstdint>
+#include <vector>
+
+#include <gtest/gtest.h>
+
 #include <itch5/synth/alias_table.hpp>
 #include <itch5/synth/detail/det_math.hpp>
 #include <itch5/synth/gap_model.hpp>
 #include <itch5/synth/quantile_curve.hpp>
 #include <itch5/synth/rng.hpp>
-#include <vector>
 
 namespace {
 

@@ -15,16 +15,17 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <itch5/byte_stream.hpp>
-#include <itch5/dispatch.hpp>
-#include <itch5/message_reader.hpp>
-#include <itch5/tick.hpp>
 #include <map>
 #include <memory>
 #include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include <itch5/byte_stream.hpp>
+#include <itch5/dispatch.hpp>
+#include <itch5/message_reader.hpp>
+#include <itch5/tick.hpp>
 
 namespace synth_test {
 

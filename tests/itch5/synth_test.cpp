@@ -1,7 +1,6 @@
 // Tests of the synthetic day generator (itch5/synth/generator.hpp): determinism, book consistency checked by
 // an independent reference book, and the statistical shape (mix, depths, gaps, skew, live orders, prices),
 // plus the delayed copy. Expected values come from the targets, never from the generator.
-#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,14 +9,17 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <itch5/byte_stream.hpp>
-#include <itch5/detail/endian.hpp>
-#include <itch5/messages.hpp>
-#include <itch5/synth/generator.hpp>
 #include <iterator>
 #include <numeric>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
+
+#include <itch5/byte_stream.hpp>
+#include <itch5/detail/endian.hpp>
+#include <itch5/messages.hpp>
+#include <itch5/synth/generator.hpp>
 
 #include "synth_reference_book.hpp"
 

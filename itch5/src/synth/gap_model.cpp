@@ -1,8 +1,9 @@
 #include <itch5/synth/gap_model.hpp>
 
 #include <algorithm>
-#include <itch5/synth/detail/det_math.hpp>
 #include <stdexcept>
+
+#include <itch5/synth/detail/det_math.hpp>
 
 namespace itch5::synth {
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <vector>
+
 #include <itch5/frame_writer.hpp>
 #include <itch5/messages.hpp>
 #include <itch5/synth/detail/det_math.hpp>
@@ -11,7 +13,6 @@
 #include <itch5/synth/rng.hpp>
 #include <itch5/synth/symbol_universe.hpp>
 #include <itch5/tick.hpp>
-#include <vector>
 
 #include "book_side.hpp"
 #include "order_pool.hpp"

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <itch5/synth/detail/det_math.hpp>
 #include <stdexcept>
+
+#include <itch5/synth/detail/det_math.hpp>
 
 namespace itch5::synth {
 

@@ -1,11 +1,12 @@
 #include <itch5/synth/symbol_universe.hpp>
 
 #include <algorithm>
-#include <itch5/synth/detail/det_math.hpp>
-#include <itch5/tick.hpp>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
+
+#include <itch5/synth/detail/det_math.hpp>
+#include <itch5/tick.hpp>
 
 namespace itch5::synth {
 namespace {

@@ -10,9 +10,10 @@
 #pragma once
 
 #include <cstdint>
-#include <itch5/synth/rng.hpp>
 #include <span>
 #include <vector>
+
+#include <itch5/synth/rng.hpp>
 
 namespace itch5::synth {
 

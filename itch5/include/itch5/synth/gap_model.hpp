@@ -19,8 +19,9 @@
 
 #include <chrono>
 #include <cstdint>
-#include <itch5/synth/rng.hpp>
 #include <vector>
+
+#include <itch5/synth/rng.hpp>
 
 namespace itch5::synth {
 

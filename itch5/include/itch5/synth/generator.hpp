@@ -43,9 +43,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
+
 #include <itch5/synth/generator_config.hpp>
 #include <itch5/synth/generator_stats.hpp>
-#include <span>
 
 namespace itch5::synth {
 

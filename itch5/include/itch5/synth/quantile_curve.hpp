@@ -19,9 +19,10 @@
 
 #include <cstdint>
 #include <initializer_list>
-#include <itch5/synth/rng.hpp>
 #include <utility>
 #include <vector>
+
+#include <itch5/synth/rng.hpp>
 
 namespace itch5::synth {
 

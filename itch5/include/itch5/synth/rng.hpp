@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdint>
+
 #include <itch5/synth/detail/det_math.hpp>
 
 namespace itch5::synth {

@@ -14,11 +14,12 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
+
 #include <itch5/messages/stock_directory.hpp>
 #include <itch5/stock_symbol.hpp>
 #include <itch5/synth/alias_table.hpp>
 #include <itch5/synth/rng.hpp>
-#include <vector>
 
 namespace itch5::synth {
 
