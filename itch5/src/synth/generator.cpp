@@ -317,7 +317,8 @@ class day {
     double u = rng_.uniform() * total;
     int k = 0;
     while (k < kind_count - 1 && (u >= w[k] || w[k] == 0)) u -= w[k++];
-    return budget_[k] > 0 && w[k] > 0 ? k : draw_kind();  // rounding at the top end: fall back
+    while (w[k] == 0) --k;  // rounding ran past the last weighted kind; total > 0, so one exists below
+    return k;
   }
 
   void write_trading() {
