@@ -1,0 +1,44 @@
+// Settings of the synthetic ITCH day (see generator.hpp), with the defaults the itch5synth tool shows.
+//
+// A config plus its seed fully determines the output bytes. resolve() fills in the values that depend on
+// the run size (symbol count, mean gap) and checks every field, so a resolved config is what actually ran
+// and can be printed.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+namespace itch5::synth {
+
+struct generator_config {
+  std::uint64_t messages = 20'000'000;  ///< total messages written, system and directory messages included
+  std::uint32_t symbols = 0;            ///< 0: default_symbols(messages)
+  std::uint64_t seed = 1;
+  std::chrono::nanoseconds mean_gap{0};  ///< mean gap between trading messages; 0: default_mean_gap(messages)
+  double zipf = 1.1;                     ///< exponent of the activity weights 1 / rank^zipf
+  double sub_dollar_fraction = 0.07;     ///< share of symbols priced below $1.00
+  double live_fraction = 0.0075;         ///< live orders at the end, as a fraction of the trading messages
+
+  // The delayed copy (written only when the caller asks for it).
+  std::chrono::nanoseconds delay{250'000};  ///< fixed delay added to every timestamp
+  std::chrono::nanoseconds jitter{2'000};   ///< plus a uniform draw in [-jitter, +jitter]
+  double drop = 0.02;                       ///< probability that an order is missing from the copy
+
+  /// Symbols by default: 0.7 * sqrt(messages), between 10 and 10,000: 313 for 200k messages, 3,130 for 20M,
+  /// 10,000 from 204M on (a real day lists ~8,000-12,000 symbols for 270-650M messages, ~40k messages per
+  /// symbol; fewer symbols for smaller runs keep the books of the busy ones realistically deep).
+  [[nodiscard]] static std::uint32_t default_symbols(std::uint64_t messages) noexcept;
+  /// Mean gap by default: min(150 us, 6.5 h / messages), so large runs fit in a trading session.
+  [[nodiscard]] static std::chrono::nanoseconds default_mean_gap(std::uint64_t messages) noexcept;
+
+  /// Messages before and after the trading activity for `symbols` symbols: system events, one R and one H
+  /// per symbol, the Y messages.
+  [[nodiscard]] static std::uint64_t fixed_messages(std::uint32_t symbols) noexcept;
+
+  /// A copy with the defaults filled in. Throws std::invalid_argument naming the setting when a value is
+  /// out of range or the settings do not fit together (too few messages for the symbols, a run that
+  /// would not fit in a day).
+  [[nodiscard]] generator_config resolve() const;
+};
+
+}  // namespace itch5::synth

@@ -1,0 +1,122 @@
+#include <itch5/synth/symbol_universe.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <unordered_set>
+
+#include <itch5/synth/detail/det_math.hpp>
+#include <itch5/tick.hpp>
+
+namespace itch5::synth {
+namespace {
+
+struct category {
+  char code;
+  double share;
+  bool nasdaq;
+};
+
+// Market categories of the directory, with rough shares of a real day's symbol list.
+constexpr category categories[] = {
+    {'Q', 0.22, true},  {'G', 0.14, true},  {'S', 0.20, true},  {'N', 0.25, false},
+    {'P', 0.15, false}, {'Z', 0.03, false}, {'A', 0.01, false},
+};
+
+char pick_category(rng& r, bool& nasdaq) {
+  double u = r.uniform();
+  for (const category& c : categories) {
+    if (u < c.share) {
+      nasdaq = c.nasdaq;
+      return c.code;
+    }
+    u -= c.share;
+  }
+  nasdaq = false;
+  return 'N';
+}
+
+std::size_t pick_length(rng& r, bool nasdaq) {
+  double u = r.uniform();
+  if (nasdaq) return u < 0.85 ? 4 : 5;
+  if (u < 0.02) return 1;
+  if (u < 0.15) return 2;
+  if (u < 0.75) return 3;
+  return 4;
+}
+
+// Log-uniform in [lo, hi).
+double log_uniform(rng& r, double lo, double hi) {
+  double a = detail::det_log(lo), b = detail::det_log(hi);
+  return detail::det_exp(a + r.uniform() * (b - a));
+}
+
+}  // namespace
+
+symbol_universe::symbol_universe(std::uint32_t count, double zipf, double sub_dollar_fraction, rng& r) {
+  if (count < 1 || count > 65535) throw std::invalid_argument("the number of symbols must be in [1, 65535]");
+  if (!(zipf >= 0 && zipf <= 5)) throw std::invalid_argument("the Zipf exponent must be in [0, 5]");
+  if (!(sub_dollar_fraction >= 0 && sub_dollar_fraction <= 1)) {
+    throw std::invalid_argument("the sub-dollar fraction must be in [0, 1]");
+  }
+
+  // Unique names. 1-letter names run out after 26 and 2-letter after 676: a collision just redraws.
+  std::unordered_set<std::string> taken;
+  taken.reserve(count * 2);
+  symbols_.resize(count);
+  for (symbol_info& s : symbols_) {
+    bool nasdaq = false;
+    char cat = pick_category(r, nasdaq);
+    std::string name;
+    do {
+      std::size_t len = pick_length(r, nasdaq);
+      if (len == 1 && taken.size() > 20) len = 3;
+      name.assign(len, 'A');
+      for (char& c : name) c = static_cast<char>('A' + r.below(26));
+    } while (!taken.insert(name).second);
+
+    stock_directory& d = s.directory;
+    d.stock = stock_symbol::from(name);
+    d.market_category = cat;
+    d.financial_status = nasdaq ? 'N' : ' ';
+    d.round_lot_size = 100;
+    d.round_lots_only = 'N';
+    bool etp = cat == 'P' || (!nasdaq && r.chance(0.05));
+    d.issue_classification = etp ? 'Q' : (r.chance(0.9) ? 'C' : (r.chance(0.5) ? 'A' : 'O'));
+    d.issue_subtype = etp ? std::array<char, 2>{'I', ' '} : std::array<char, 2>{'Z', ' '};
+    d.authenticity = 'P';
+    d.short_sale_threshold = 'N';
+    d.ipo_flag = nasdaq ? 'N' : ' ';
+    d.luld_reference_price_tier = '2';
+    d.etp_flag = etp ? 'Y' : 'N';
+    d.etp_leverage_factor = 0;
+    d.inverse_indicator = 'N';
+
+    // Starting price as a tick index.
+    if (r.chance(sub_dollar_fraction)) {
+      s.start_tick = static_cast<std::uint32_t>(log_uniform(r, 2000, 10000));  // $0.20 .. $0.9999
+    } else {
+      double cents = r.chance(0.01) ? log_uniform(r, 100000, 500000) : log_uniform(r, 100, 100000);
+      s.start_tick = tick_index(price4(static_cast<std::uint32_t>(cents) * 100));
+    }
+  }
+  std::sort(symbols_.begin(), symbols_.end(),
+            [](const symbol_info& a, const symbol_info& b) { return a.name().raw() < b.name().raw(); });
+
+  // Random activity ranks (Fisher-Yates with our own bounded draws).
+  by_rank_.resize(count);
+  for (std::uint32_t i = 0; i < count; ++i) by_rank_[i] = i;
+  for (std::uint32_t i = count - 1; i > 0; --i) std::swap(by_rank_[i], by_rank_[r.below(i + 1)]);
+  std::vector<double> weights(count);
+  for (std::uint32_t rank = 0; rank < count; ++rank) {
+    symbol_info& s = symbols_[by_rank_[rank]];
+    s.rank = rank + 1;
+    s.weight = detail::det_exp(-zipf * detail::det_log(rank + 1.0));
+    weights[by_rank_[rank]] = s.weight;
+    // Tier 1 of the LULD plan covers the S&P 500 / Russell 1000 names: the busiest ones here.
+    if (rank < 1000) s.directory.luld_reference_price_tier = '1';
+  }
+  activity_ = alias_table(weights);
+}
+
+}  // namespace itch5::synth
