@@ -27,9 +27,10 @@ class output_file::impl {
     if (fd_ < 0) throw std::runtime_error(path + ": cannot create " + temp_ + ": " + std::strerror(errno));
     if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) {
       gz_ = std::make_unique<io::filtering_ostream>();
-      gz_->exceptions(std::ios::badbit | std::ios::failbit);
       gz_->push(io::gzip_compressor(io::gzip_params(options.gzip_level)), 1 << 16);
       gz_->push(io::file_descriptor_sink(fd_, io::never_close_handle), 1 << 16);
+      // Only now: a filtering_ostream without a complete chain is bad(), and exceptions() would throw.
+      gz_->exceptions(std::ios::badbit | std::ios::failbit);
     }
   }
 
