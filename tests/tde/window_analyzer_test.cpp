@@ -1,4 +1,4 @@
-// Signals from inside-change files, windowing and flags.
+// Signals from inside-change files, windowing, flags, the summary and the CSV output.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -14,6 +14,9 @@
 
 #include <gtest/gtest.h>
 
+#include <itch5/output_file.hpp>
+#include <tde/csv_writer.hpp>
+#include <tde/delay_summary.hpp>
 #include <tde/feed_events.hpp>
 #include <tde/window_analyzer.hpp>
 
@@ -293,6 +296,87 @@ TEST(analysis_options, inconsistent_settings_are_rejected) {
   EXPECT_THROW((void)tde::parse_symbol_pair("A:"), std::invalid_argument);
   EXPECT_EQ(tde::parse_symbol_pair("A:B").label(), "A:B");
   EXPECT_EQ(tde::parse_symbol_pair("AAPL").label(), "AAPL");
+}
+
+TEST(weighted_quantile, equal_weights_follow_the_hazen_definition) {
+  std::vector<std::pair<double, double>> v;
+  for (int i = 1; i <= 100; ++i) v.emplace_back(i, 1.0);
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.5), 50.5);
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.1), 10.5);
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.9), 90.5);
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.0), 1);
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 1.0), 100);
+  EXPECT_TRUE(std::isnan(tde::weighted_quantile({}, 0.5)));
+}
+
+TEST(weighted_quantile, heavier_values_pull_the_quantiles) {
+  // 0 (weight 1) sits at position 0.125, 10 (weight 3) at 0.625: the median is 3/4 of the way, 7.5.
+  std::vector<std::pair<double, double>> v = {{0, 1}, {10, 3}};
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.5), 7.5);
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.1), 0);
+  std::vector<std::pair<double, double>> with_zero = {{-50, 0}, {0, 1}, {10, 3}, {99, 0}};
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(with_zero, 0.5), 7.5) << "zero weights have no say";
+}
+
+TEST(delay_summary, counts_rows_and_weights_passed_delays_by_rho) {
+  tde::delay_summary s;
+  for (int i = 1; i <= 9; ++i) s.add(signal_kind::events, i, 0.5, true);
+  s.add(signal_kind::events, 1000, 0.9, false);  // failed: not in the quantiles
+  s.add(signal_kind::mid, 3, 0.0, true);          // rho 0 everywhere: equal weights
+  auto st = s.statistics(signal_kind::events);
+  EXPECT_EQ(st.rows, 10u);
+  EXPECT_EQ(st.passed, 9u);
+  EXPECT_DOUBLE_EQ(st.pass_fraction, 0.9);
+  EXPECT_DOUBLE_EQ(st.median, 5);
+  EXPECT_DOUBLE_EQ(st.p25, 2.75);  // position of value k: (k - 0.5) / 9
+  EXPECT_DOUBLE_EQ(st.p75, 7.25);
+  EXPECT_DOUBLE_EQ(st.iqr, 4.5);
+  EXPECT_DOUBLE_EQ(s.statistics(signal_kind::mid).median, 3);
+  EXPECT_EQ(s.signals(), (std::vector<signal_kind>{signal_kind::events, signal_kind::mid}));
+  auto text = s.text("itch5tde");
+  EXPECT_NE(text.find("itch5tde: events: 9 of 10 windows passed"), std::string::npos) << text;
+  auto yaml = s.yaml(small_options());
+  EXPECT_NE(yaml.find("    median_us: 5.000000"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("B lags A"), std::string::npos);
+}
+
+TEST(csv_writer, header_states_the_sign_convention_and_rows_print_missing_values) {
+  const auto path = (std::filesystem::temp_directory_path() / ("tde_csv_" + std::to_string(::getpid()) + ".csv")).string();
+  {
+    itch5::output_file out(path);
+    tde::csv_writer csv(out, small_options(), 4608);
+    tde::window_row row;
+    row.window_start = 34200000000000;
+    row.symbol = "AAPL";
+    row.signal = signal_kind::bid_size;
+    row.events_a = 12;
+    row.events_b = 0;
+    row.estimate.flags.set(estimate_flag::few_events);
+    row.estimate.flags.set(estimate_flag::flat);
+    row.delay_us = std::nan("");
+    csv.write(row);
+    row.events_b = 11;
+    row.estimate = {};
+    row.estimate.lag = -3;
+    row.estimate.delay = -3.25;
+    row.estimate.rho = 0.5;
+    row.estimate.psr = 12.345;
+    row.estimate.second_ratio = 0.25;
+    row.delay_us = -3.25;
+    csv.write(row);
+    csv.flush();
+    out.commit();
+  }
+  std::ifstream in(path);
+  std::vector<std::string> got;
+  for (std::string line; std::getline(in, line);) got.push_back(line);
+  std::filesystem::remove(path);
+  ASSERT_EQ(got.size(), 5u);
+  EXPECT_EQ(got[0].rfind("# itch5tde: delay > 0 means B lags A", 0), 0u);
+  EXPECT_NE(got[1].find("sampling_period_ns=1000 window_ns=4096000"), std::string::npos) << got[1];
+  EXPECT_EQ(got[2], tde::csv_writer::columns);
+  EXPECT_EQ(got[3], "34200000000000,AAPL,bid-size,12,0,nan,nan,0.0000,0.00,0.000,few_events|flat");
+  EXPECT_EQ(got[4], "34200000000000,AAPL,bid-size,12,11,-3,-3.2500,0.5000,12.35,0.250,ok");
 }
 
 }  // namespace
