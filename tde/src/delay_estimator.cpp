@@ -84,19 +84,18 @@ double delay_estimator<T>::load(std::span<const T> in, fft_buffer<T>& out) const
     throw std::invalid_argument("delay_estimator: series of " + std::to_string(in.size()) + " samples, expected " +
                                 std::to_string(options_.length));
   }
-  double sum = 0;
-  for (T v : in) sum += static_cast<double>(v);
-  const double mean = sum / static_cast<double>(in.size());
-  double raw2 = 0, centred2 = 0;
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    double v = static_cast<double>(in[i]);
-    double c = v - mean;
-    out[i] = static_cast<T>(c);
-    raw2 += v * v;
-    centred2 += c * c;
+  double sum = 0, sum2 = 0;
+  for (T v : in) {
+    const auto x = static_cast<double>(v);
+    sum += x;
+    sum2 += x * x;
   }
-  // Flat when nothing is left after removing the mean (allowing for rounding of a constant series).
-  return centred2 > raw2 * 1e-10 ? centred2 : 0;
+  const double mean = sum / static_cast<double>(in.size());
+  T* dst = out.data();
+  for (std::size_t i = 0; i < in.size(); ++i) dst[i] = static_cast<T>(static_cast<double>(in[i]) - mean);
+  // Energy left after removing the mean; a constant series leaves only rounding (relative ~1e-16).
+  const double centred2 = sum2 - sum * mean;
+  return centred2 > sum2 * 1e-10 ? centred2 : 0;
 }
 
 template <fft_real T>
@@ -118,18 +117,29 @@ delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<cons
   forward_.execute(a_.span(), fa_.span());
   forward_.execute(b_.span(), fb_.span());
 
-  // Cross spectrum and the (smoothed) energies by Parseval; interior bins stand for two (Hermitian pairs).
+  // Cross spectrum conj(A) B |H|^2 and the (smoothed) energies by Parseval: every bin but 0 and the Nyquist
+  // bin of an even length stands for a Hermitian pair, so the sums count all bins twice and then take the
+  // single ones back.
   const std::size_t bins = m_ / 2 + 1;
-  const std::size_t last_single = (m_ % 2 == 0) ? bins - 1 : 0;  // the Nyquist bin of an even length
+  const complex_type* fa = fa_.data();
+  const complex_type* fb = fb_.data();
+  const T* weight = weight_.data();
+  complex_type* cross = cross_.data();
   double sa = 0, sb = 0;
   for (std::size_t k = 0; k < bins; ++k) {
-    const complex_type fa = fa_[k], fb = fb_[k];
-    const T w = weight_[k];
-    const double mult = (k == 0 || k == last_single) ? 1.0 : 2.0;
-    sa += mult * static_cast<double>(w * std::norm(fa));
-    sb += mult * static_cast<double>(w * std::norm(fb));
-    cross_[k] = std::conj(fa) * fb * w;
+    const T ar = fa[k].real(), ai = fa[k].imag(), br = fb[k].real(), bi = fb[k].imag(), w = weight[k];
+    sa += static_cast<double>(w * (ar * ar + ai * ai));
+    sb += static_cast<double>(w * (br * br + bi * bi));
+    cross[k] = complex_type(w * (ar * br + ai * bi), w * (ar * bi - ai * br));
   }
+  auto single = [&](std::size_t k) {
+    sa -= static_cast<double>(weight[k] * std::norm(fa[k]));
+    sb -= static_cast<double>(weight[k] * std::norm(fb[k]));
+  };
+  sa *= 2;
+  sb *= 2;
+  single(0);
+  if (m_ % 2 == 0) single(bins - 1);
   if (!kept_.empty()) {
     for (std::size_t k = 0; k < bins; ++k) kept_[k] = std::complex<double>(cross_[k]);
   }
@@ -144,47 +154,68 @@ delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<cons
     return r;
   }
 
-  // Peak over [-max_lag, max_lag].
-  std::int64_t peak = -lmax;
-  double best = raw(peak);
-  for (std::int64_t k = -lmax + 1; k <= lmax; ++k) {
-    double v = raw(k);
-    if (v > best) {
-      best = v;
-      peak = k;
+  // Peak over [-max_lag, max_lag]: lags 0..L sit at the start of corr_, lags -L..-1 at its end.
+  const T* c = corr_.data();
+  const std::size_t l = options_.max_lag;
+  std::int64_t peak = 0;
+  T best_value = c[0];
+  for (std::size_t k = m_ - l; k < m_; ++k) {
+    if (c[k] > best_value) {
+      best_value = c[k];
+      peak = static_cast<std::int64_t>(k) - static_cast<std::int64_t>(m_);
     }
   }
+  for (std::size_t k = 1; k <= l; ++k) {
+    if (c[k] > best_value) {
+      best_value = c[k];
+      peak = static_cast<std::int64_t>(k);
+    }
+  }
+  const double best = static_cast<double>(best_value);
 
-  // Main lobe: the monotonically falling region on either side of the peak.
+  // Main lobe: the monotonically falling region on either side of the peak; the rest of the search range
+  // is the sidelobe region.
   std::int64_t lo = peak, hi = peak;
   while (lo > -lmax && raw(lo - 1) < raw(lo)) --lo;
   while (hi < lmax && raw(hi + 1) < raw(hi)) ++hi;
   double n = 0, sum = 0, sum2 = 0, side_max = -std::numeric_limits<double>::infinity();
-  auto side = [&](std::int64_t from, std::int64_t to) {
-    for (std::int64_t k = from; k < to; ++k) {
-      double v = raw(k) / norm_;
-      n += 1;
-      sum += v;
-      sum2 += v * v;
-      side_max = std::max(side_max, v);
+  auto side = [&](std::int64_t from, std::int64_t to) {  // lags [from, to), all of one sign
+    if (from >= to) return;
+    const std::size_t first = static_cast<std::size_t>(from >= 0 ? from : static_cast<std::int64_t>(m_) + from);
+    const auto count = static_cast<std::size_t>(to - from);
+    T top = c[first];
+    double s1 = 0, s2 = 0;
+    for (std::size_t k = first; k < first + count; ++k) {
+      const auto v = static_cast<double>(c[k]);
+      s1 += v;
+      s2 += v * v;
+      top = std::max(top, c[k]);
     }
+    n += static_cast<double>(count);
+    sum += s1;
+    sum2 += s2;
+    side_max = std::max(side_max, static_cast<double>(top));
   };
-  side(-lmax, lo);
-  side(hi + 1, lmax + 1);
+  // Split each side at lag 0, where the storage wraps.
+  side(-lmax, std::min<std::int64_t>(lo, 0));
+  side(std::max<std::int64_t>(-lmax, 0), lo);
+  side(hi + 1, std::min<std::int64_t>(lmax + 1, 0));
+  side(std::max<std::int64_t>(hi + 1, 0), lmax + 1);
 
+  // The same statistics on the raw correlation: the ratios do not depend on the scale.
   r.lag = peak;
   r.rho = best / norm_;
   if (n >= 2) {
-    double mean = sum / n;
-    double var = std::max(0.0, sum2 / n - mean * mean);
-    r.psr = var > 0 ? (r.rho - mean) / std::sqrt(var) : std::numeric_limits<double>::infinity();
+    const double mean = sum / n;
+    const double var = std::max(0.0, sum2 / n - mean * mean);
+    r.psr = var > 0 ? (best - mean) / std::sqrt(var) : std::numeric_limits<double>::infinity();
   } else {
     r.psr = std::numeric_limits<double>::infinity();
   }
   if (n == 0) {
     r.second_ratio = 0;
   } else {
-    r.second_ratio = r.rho > 0 ? side_max / r.rho : 1.0;
+    r.second_ratio = best > 0 ? side_max / best : 1.0;
   }
 
   if (options_.upsample >= 2) {
