@@ -23,15 +23,18 @@ void append_number(std::string& out, double v, const char* format) {
 
 }  // namespace
 
-csv_writer::csv_writer(itch5::output_file& out, const analysis_options& o, std::size_t fft_length) : out_(out) {
+csv_writer::csv_writer(itch5::output_file& out, const analysis_options& o, std::size_t fft_length)
+    : out_(out) {
   buf_.reserve(flush_at + 1024);
-  buf_ += "# itch5tde: delay > 0 means B lags A (B's changes come later than A's). lag_samples is the integer "
-          "correlation peak, delay_us the sub-sample delay x sampling period.\n";
+  buf_ +=
+      "# itch5tde: delay > 0 means B lags A (B's changes come later than A's). lag_samples is the integer "
+      "correlation peak, delay_us the sub-sample delay x sampling period.\n";
   buf_ += "# sampling_period_ns=" + std::to_string(o.sampling_period.count()) +
           " window_ns=" + std::to_string(o.window.count()) + " hop_ns=" + std::to_string(o.hop_ns()) +
-          " max_lag_ns=" + std::to_string(o.max_lag.count()) + " smooth_ns=" + std::to_string(o.smooth.count()) +
-          " samples=" + std::to_string(o.samples()) + " fft_length=" + std::to_string(fft_length) +
-          " upsample=" + std::to_string(o.upsample) + " min_events=" + std::to_string(o.min_events) + "\n";
+          " max_lag_ns=" + std::to_string(o.max_lag.count()) +
+          " smooth_ns=" + std::to_string(o.smooth.count()) + " samples=" + std::to_string(o.samples()) +
+          " fft_length=" + std::to_string(fft_length) + " upsample=" + std::to_string(o.upsample) +
+          " min_events=" + std::to_string(o.min_events) + "\n";
   buf_ += columns;
   buf_ += '\n';
 }

@@ -27,7 +27,8 @@ void validate(const estimator_options& o) {
   if (o.length < 2) throw std::invalid_argument("delay_estimator: series length must be at least 2");
   if (o.max_lag >= o.length) {
     throw std::invalid_argument("delay_estimator: max_lag (" + std::to_string(o.max_lag) +
-                                " samples) must be below the series length (" + std::to_string(o.length) + ")");
+                                " samples) must be below the series length (" + std::to_string(o.length) +
+                                ")");
   }
   if (!(o.smooth_sigma >= 0) || !std::isfinite(o.smooth_sigma) || o.smooth_sigma > 1e9) {
     throw std::invalid_argument("delay_estimator: smoothing width must be a finite number >= 0");
@@ -81,8 +82,8 @@ delay_estimator<T>::delay_estimator(const estimator_options& options)
 template <fft_real T>
 double delay_estimator<T>::load(std::span<const T> in, fft_buffer<T>& out) const {
   if (in.size() != options_.length) {
-    throw std::invalid_argument("delay_estimator: series of " + std::to_string(in.size()) + " samples, expected " +
-                                std::to_string(options_.length));
+    throw std::invalid_argument("delay_estimator: series of " + std::to_string(in.size()) +
+                                " samples, expected " + std::to_string(options_.length));
   }
   double sum = 0, sum2 = 0;
   for (T v : in) {
@@ -181,7 +182,8 @@ delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<cons
   double n = 0, sum = 0, sum2 = 0, side_max = -std::numeric_limits<double>::infinity();
   auto side = [&](std::int64_t from, std::int64_t to) {  // lags [from, to), all of one sign
     if (from >= to) return;
-    const std::size_t first = static_cast<std::size_t>(from >= 0 ? from : static_cast<std::int64_t>(m_) + from);
+    const std::size_t first =
+        static_cast<std::size_t>(from >= 0 ? from : static_cast<std::int64_t>(m_) + from);
     const auto count = static_cast<std::size_t>(to - from);
     T top = c[first];
     double s1 = 0, s2 = 0;
@@ -233,7 +235,9 @@ delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<cons
 
 template <fft_real T>
 void delay_estimator<T>::estimate(std::span<const series_pair<T>> batch, std::span<delay_estimate> out) {
-  if (out.size() != batch.size()) throw std::invalid_argument("delay_estimator: batch and output sizes differ");
+  if (out.size() != batch.size()) {
+    throw std::invalid_argument("delay_estimator: batch and output sizes differ");
+  }
   for (std::size_t i = 0; i < batch.size(); ++i) out[i] = estimate(batch[i].a, batch[i].b);
 }
 

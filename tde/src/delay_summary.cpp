@@ -48,7 +48,9 @@ double weighted_quantile(std::span<const std::pair<double, double>> sorted, doub
 void delay_summary::add(signal_kind s, double delay_us, double rho, bool passed) {
   auto& p = by_signal_[static_cast<std::size_t>(s)];
   ++p.rows;
-  if (passed && std::isfinite(delay_us)) p.passed.emplace_back(delay_us, std::max(0.0, std::isfinite(rho) ? rho : 0.0));
+  if (passed && std::isfinite(delay_us)) {
+    p.passed.emplace_back(delay_us, std::max(0.0, std::isfinite(rho) ? rho : 0.0));
+  }
 }
 
 void delay_summary::add(const window_row& row) {
@@ -100,13 +102,14 @@ std::string delay_summary::text(std::string_view program) const {
                     static_cast<int>(program.size()), program.data(), static_cast<int>(to_string(s).size()),
                     to_string(s).data(), static_cast<unsigned long long>(st.rows));
     } else {
-      std::snprintf(buf, sizeof buf,
-                    "%.*s: %.*s: %llu of %llu windows passed (%.1f%%); delay (B lags A if > 0), rho-weighted: "
-                    "median %.3f us, IQR %.3f us, p10 %.3f us, p90 %.3f us\n",
-                    static_cast<int>(program.size()), program.data(), static_cast<int>(to_string(s).size()),
-                    to_string(s).data(), static_cast<unsigned long long>(st.passed),
-                    static_cast<unsigned long long>(st.rows), 100 * st.pass_fraction, st.median, st.iqr, st.p10,
-                    st.p90);
+      std::snprintf(
+          buf, sizeof buf,
+          "%.*s: %.*s: %llu of %llu windows passed (%.1f%%); delay (B lags A if > 0), rho-weighted: "
+          "median %.3f us, IQR %.3f us, p10 %.3f us, p90 %.3f us\n",
+          static_cast<int>(program.size()), program.data(), static_cast<int>(to_string(s).size()),
+          to_string(s).data(), static_cast<unsigned long long>(st.passed),
+          static_cast<unsigned long long>(st.rows), 100 * st.pass_fraction, st.median, st.iqr, st.p10,
+          st.p90);
     }
     out += buf;
   }
@@ -115,7 +118,8 @@ std::string delay_summary::text(std::string_view program) const {
 
 std::string delay_summary::yaml(const analysis_options& o) const {
   std::string y;
-  y += "# itch5tde summary. Delays in microseconds; delay > 0 means B lags A. Quantiles are weighted by rho\n";
+  y +=
+      "# itch5tde summary. Delays in microseconds; delay > 0 means B lags A. Quantiles are weighted by rho\n";
   y += "# over the windows that passed (no flag).\n";
   y += "options:\n";
   y += "  sampling_period_ns: " + std::to_string(o.sampling_period.count()) + "\n";

@@ -30,7 +30,9 @@ std::size_t next_fast_length(std::size_t n) {
     }
     if (p7 >= n || p7 > max / 7) break;
   }
-  if (best == max && !is_fast_length(best)) throw std::overflow_error("next_fast_length: no fast length >= n");
+  if (best == max && !is_fast_length(best)) {
+    throw std::overflow_error("next_fast_length: no fast length >= n");
+  }
   return best;
 }
 

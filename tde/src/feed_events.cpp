@@ -55,7 +55,8 @@ bool feed_events::peek() {
               : 0.0);
       set(signal_kind::bid, change_if(p.has_bid(), c.has_bid(), p.bid_price, c.bid_price));
       set(signal_kind::offer, change_if(p.has_offer(), c.has_offer(), p.offer_price, c.offer_price));
-      set(signal_kind::bid_size, static_cast<double>((c.has_bid() ? c.bid_qty : 0) - (p.has_bid() ? p.bid_qty : 0)));
+      set(signal_kind::bid_size,
+          static_cast<double>((c.has_bid() ? c.bid_qty : 0) - (p.has_bid() ? p.bid_qty : 0)));
       set(signal_kind::offer_size,
           static_cast<double>((c.has_offer() ? c.offer_qty : 0) - (p.has_offer() ? p.offer_qty : 0)));
     }

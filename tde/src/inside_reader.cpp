@@ -40,10 +40,14 @@ std::string_view parse_inside_line(std::string_view line, inside_change& out) no
     if (i == line.size()) break;
     std::size_t start = i;
     while (i < line.size() && !is_blank(line[i])) ++i;
-    if (n == field_count) return "more than 7 fields (expected: timestamp locate symbol bid-px bid-qty offer-px offer-qty)";
+    if (n == field_count) {
+      return "more than 7 fields (expected: timestamp locate symbol bid-px bid-qty offer-px offer-qty)";
+    }
     f[n++] = line.substr(start, i - start);
   }
-  if (n < field_count) return "fewer than 7 fields (expected: timestamp locate symbol bid-px bid-qty offer-px offer-qty)";
+  if (n < field_count) {
+    return "fewer than 7 fields (expected: timestamp locate symbol bid-px bid-qty offer-px offer-qty)";
+  }
 
   std::int64_t v[field_count] = {};
   for (std::size_t k = 0; k < field_count; ++k) {
@@ -63,7 +67,9 @@ std::string_view parse_inside_line(std::string_view line, inside_change& out) no
 }
 
 inside_format_error::inside_format_error(const std::string& file, std::uint64_t line, std::string_view reason)
-    : std::runtime_error(file + ":" + std::to_string(line) + ": " + std::string(reason)), file_(file), line_(line) {}
+    : std::runtime_error(file + ":" + std::to_string(line) + ": " + std::string(reason)),
+      file_(file),
+      line_(line) {}
 
 inside_reader::inside_reader(const std::string& path) : inside_reader(itch5::open_input(path), path) {}
 
@@ -112,9 +118,10 @@ bool inside_reader::next(inside_change& out) {
     std::string_view reason = parse_inside_line(line, out);
     if (!reason.empty()) throw inside_format_error(name_, line_, reason);
     if (out.timestamp < last_timestamp_) {
-      throw inside_format_error(name_, line_,
-                                "timestamp " + std::to_string(out.timestamp) + " is earlier than the previous line's " +
-                                    std::to_string(last_timestamp_) + " (inside-change files are sorted by time)");
+      throw inside_format_error(
+          name_, line_,
+          "timestamp " + std::to_string(out.timestamp) + " is earlier than the previous line's " +
+              std::to_string(last_timestamp_) + " (inside-change files are sorted by time)");
     }
     last_timestamp_ = out.timestamp;
     ++changes_;

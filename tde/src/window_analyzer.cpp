@@ -13,7 +13,8 @@ std::string ns_text(std::chrono::nanoseconds d) { return std::to_string(d.count(
 
 void check_symbol(std::string_view s, std::string_view whole) {
   if (s.empty() || s.size() > 8 || s.find_first_of(" \t") != std::string_view::npos) {
-    throw std::invalid_argument("bad symbol '" + std::string(whole) + "' (expected SYM or SYMA:SYMB, 1 to 8 characters each)");
+    throw std::invalid_argument("bad symbol '" + std::string(whole) +
+                                "' (expected SYM or SYMA:SYMB, 1 to 8 characters each)");
   }
 }
 
@@ -35,8 +36,9 @@ void analysis_options::validate() const {
   if (sampling_period.count() <= 0) throw std::invalid_argument("sampling period must be positive");
   if (window.count() <= 0) throw std::invalid_argument("window must be positive");
   if (window.count() % sampling_period.count() != 0) {
-    throw std::invalid_argument("window (" + ns_text(window) + ") must be a whole number of sampling periods (" +
-                                ns_text(sampling_period) + ")");
+    throw std::invalid_argument("window (" + ns_text(window) +
+                                ") must be a whole number of sampling periods (" + ns_text(sampling_period) +
+                                ")");
   }
   const auto n = window.count() / sampling_period.count();
   if (n < 2) throw std::invalid_argument("window must hold at least 2 sampling periods");
@@ -157,7 +159,8 @@ void window_analyzer<T>::bin(std::span<const change_event> events, signal_kind s
 }
 
 template <fft_real T>
-void window_analyzer<T>::analyse_window(std::int64_t start, const std::function<void(const window_row&)>& sink) {
+void window_analyzer<T>::analyse_window(std::int64_t start,
+                                        const std::function<void(const window_row&)>& sink) {
   window_pairs_.clear();
   if (!options_.symbols.empty()) {
     for (std::size_t i = 0; i < options_.symbols.size(); ++i) {

@@ -26,7 +26,8 @@ class estimator_test : public ::testing::Test {};
 using real_types = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(estimator_test, real_types);
 
-tde::estimator_options options(std::size_t n, std::size_t max_lag, double smooth = 0, std::size_t upsample = 0) {
+tde::estimator_options options(std::size_t n, std::size_t max_lag, double smooth = 0,
+                               std::size_t upsample = 0) {
   tde::estimator_options o;
   o.length = n;
   o.max_lag = max_lag;
@@ -163,7 +164,9 @@ TYPED_TEST(estimator_test, correlation_matches_a_brute_force_linear_correlation)
   const std::size_t n = 300, max_lag = 120;
   auto a = tde_test::white_noise<T>(n, 5);
   auto b = tde_test::white_noise<T>(n, 6);
-  for (std::size_t i = 0; i + 40 < n; ++i) b[i + 40] += static_cast<T>(0.5) * a[i] + T(3);  // partly a, delayed 40
+  for (std::size_t i = 0; i + 40 < n; ++i) {
+    b[i + 40] += static_cast<T>(0.5) * a[i] + T(3);  // partly a, delayed 40
+  }
   tde::delay_estimator<T> e(options(n, max_lag));
   auto r = e.estimate(a, b);
   auto ca = centred(a), cb = centred(b);

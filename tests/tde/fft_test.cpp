@@ -58,7 +58,8 @@ std::vector<T> random_vector(std::size_t n, unsigned seed) {
 }
 
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("tde_test_" + std::to_string(::getpid()) + "_" + name)).string();
+  return (std::filesystem::temp_directory_path() / ("tde_test_" + std::to_string(::getpid()) + "_" + name))
+      .string();
 }
 
 TYPED_TEST(fft_test, buffers_are_aligned_zeroed_and_move_only) {
@@ -98,9 +99,11 @@ TYPED_TEST(fft_test, r2c_matches_the_direct_dft_for_even_and_odd_lengths) {
     plan.execute(in.span(), out.span());
     auto expected = direct_dft(x);
     for (std::size_t k = 0; k < expected.size(); ++k) {
-      EXPECT_NEAR(out[k].real(), static_cast<double>(expected[k].real()), tolerance<T>() * static_cast<double>(n))
+      EXPECT_NEAR(out[k].real(), static_cast<double>(expected[k].real()),
+                  tolerance<T>() * static_cast<double>(n))
           << "n=" << n << " k=" << k;
-      EXPECT_NEAR(out[k].imag(), static_cast<double>(expected[k].imag()), tolerance<T>() * static_cast<double>(n))
+      EXPECT_NEAR(out[k].imag(), static_cast<double>(expected[k].imag()),
+                  tolerance<T>() * static_cast<double>(n))
           << "n=" << n << " k=" << k;
     }
     for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(in[i], x[i]) << "r2c must not modify its input";
@@ -119,7 +122,8 @@ TYPED_TEST(fft_test, c2r_of_r2c_is_n_times_the_input) {
   fwd.execute(in.span(), spec.span());
   inv.execute(spec.span(), back.span());
   for (std::size_t i = 0; i < n; ++i) {
-    EXPECT_NEAR(static_cast<double>(back[i]) / static_cast<double>(n), static_cast<double>(x[i]), tolerance<T>());
+    EXPECT_NEAR(static_cast<double>(back[i]) / static_cast<double>(n), static_cast<double>(x[i]),
+                tolerance<T>());
   }
 }
 
@@ -176,12 +180,14 @@ TYPED_TEST(fft_test, execute_rejects_wrong_sizes_misalignment_and_in_place) {
   tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
   tde::r2c_plan<T> plan(n, std::span<T>(in.data(), n), out.span());
   EXPECT_THROW(plan.execute(std::span<const T>(in.data(), n - 1), out.span()), std::invalid_argument);
-  EXPECT_THROW(plan.execute(std::span<const T>(in.data(), n), out.span().first(n / 2)), std::invalid_argument);
+  EXPECT_THROW(plan.execute(std::span<const T>(in.data(), n), out.span().first(n / 2)),
+               std::invalid_argument);
   // One element in: the real array loses fftw_malloc's SIMD alignment.
   EXPECT_THROW(plan.execute(std::span<const T>(in.data() + 1, n), out.span()), std::invalid_argument);
   EXPECT_NO_THROW(plan.execute(std::span<const T>(in.data(), n), out.span()));
   tde::c2r_plan<T> inv(n, out.span(), back.span());
-  EXPECT_THROW(inv.execute(out.span(), std::span<T>(reinterpret_cast<T*>(out.data()), n)), std::invalid_argument);
+  EXPECT_THROW(inv.execute(out.span(), std::span<T>(reinterpret_cast<T*>(out.data()), n)),
+               std::invalid_argument);
   EXPECT_THROW(tde::r2c_plan<T>(0, in.span(), out.span()), std::invalid_argument);
   EXPECT_THROW(tde::r2c_plan<T>(n, in.span(), out.span().first(3)), std::invalid_argument);
 }
@@ -191,7 +197,9 @@ TYPED_TEST(fft_test, wisdom_round_trips_through_a_file) {
   const std::size_t n = 1260;  // 2^2 3^2 5 7
   tde::fft_buffer<T> in(n);
   tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
-  auto wisdom_only_plan = [&] { return tde::r2c_plan<T>(n, in.span(), out.span(), tde::plan_rigor::measure, true); };
+  auto wisdom_only_plan = [&] {
+    return tde::r2c_plan<T>(n, in.span(), out.span(), tde::plan_rigor::measure, true);
+  };
 
   tde::forget_wisdom<T>();
   EXPECT_THROW(wisdom_only_plan(), std::runtime_error) << "no wisdom yet";

@@ -14,7 +14,8 @@
 namespace {
 
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("tde_inside_" + std::to_string(::getpid()) + "_" + name)).string();
+  return (std::filesystem::temp_directory_path() / ("tde_inside_" + std::to_string(::getpid()) + "_" + name))
+      .string();
 }
 
 // Writes `text` to a file; a name ending in .gz is gzip-compressed (by itch5::output_file).
@@ -39,7 +40,8 @@ std::vector<owned_change> read_all(const std::string& path) {
   std::vector<owned_change> out;
   tde::inside_change c;
   while (reader.next(c)) {
-    out.push_back({c.timestamp, c.locate, std::string(c.symbol), c.bid_price, c.bid_qty, c.offer_price, c.offer_qty});
+    out.push_back(
+        {c.timestamp, c.locate, std::string(c.symbol), c.bid_price, c.bid_qty, c.offer_price, c.offer_qty});
   }
   return out;
 }
@@ -117,8 +119,9 @@ TEST(inside_reader, many_lines_across_buffer_refills) {
   std::string text;
   const int lines = 60000;  // ~2.8 MB: several 1 MiB refills with lines split across them
   for (int i = 0; i < lines; ++i) {
-    text += std::to_string(34200000000000LL + i) + " 7 SYM" + std::to_string(i % 10) + " " + std::to_string(100 + i) +
-            " " + std::to_string(i % 500 + 1) + " " + std::to_string(200 + i) + " 9\n";
+    text += std::to_string(34200000000000LL + i) + " 7 SYM" + std::to_string(i % 10) + " " +
+            std::to_string(100 + i) + " " + std::to_string(i % 500 + 1) + " " + std::to_string(200 + i) +
+            " 9\n";
   }
   std::string path = write_file("many.txt.gz", text);
   tde::inside_reader reader(path);
@@ -145,7 +148,8 @@ TEST(inside_reader, malformed_lines_are_reported_with_file_and_line_number) {
   EXPECT_EQ(line, 2u);
   EXPECT_NE(error_reading("x4200000000000 1 AAPL 1 1 2 1\n", &line).find("timestamp"), std::string::npos);
   EXPECT_EQ(line, 1u);
-  EXPECT_NE(error_reading(good + "34200000000001 70000 AAPL 1 1 2 1\n").find("stock locate"), std::string::npos);
+  EXPECT_NE(error_reading(good + "34200000000001 70000 AAPL 1 1 2 1\n").find("stock locate"),
+            std::string::npos);
   EXPECT_NE(error_reading(good + "34200000000001 1 AAPLAAPLX 1 1 2 1\n").find("symbol"), std::string::npos);
   EXPECT_NE(error_reading(good + "34200000000001 1 AAPL -1 1 2 1\n").find("bid px"), std::string::npos);
   EXPECT_NE(error_reading(good + "34200000000001 1 AAPL 1 1.5 2 1\n").find("bid qty"), std::string::npos);

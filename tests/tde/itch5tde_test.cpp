@@ -23,7 +23,8 @@ namespace {
 const std::string tool = std::string(ITCH5_TOOLS_DIR) + "/itch5tde";
 
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("tde_e2e_" + std::to_string(::getpid()) + "_" + name)).string();
+  return (std::filesystem::temp_directory_path() / ("tde_e2e_" + std::to_string(::getpid()) + "_" + name))
+      .string();
 }
 
 struct change {
@@ -33,17 +34,19 @@ struct change {
 };
 
 // Random inside changes: per symbol a Poisson stream (mean gap `gap_ns`) of quotes on a random walk.
-std::vector<change> random_changes(const std::vector<std::string>& symbols, std::int64_t begin, std::int64_t span,
-                                   double gap_ns, unsigned seed) {
+std::vector<change> random_changes(const std::vector<std::string>& symbols, std::int64_t begin,
+                                   std::int64_t span, double gap_ns, unsigned seed) {
   std::mt19937_64 rng(seed);
   std::exponential_distribution<double> wait(1.0 / gap_ns);
   std::uniform_int_distribution<int> step(-2, 2), lots(1, 9), spread(1, 2);
   std::vector<change> out;
   for (const auto& s : symbols) {
     std::int64_t bid = 1'000'000 + 10'000 * static_cast<std::int64_t>(out.size() % 7);
-    for (double t = static_cast<double>(begin) + wait(rng); t < static_cast<double>(begin + span); t += wait(rng)) {
+    for (double t = static_cast<double>(begin) + wait(rng); t < static_cast<double>(begin + span);
+         t += wait(rng)) {
       bid += 100 * step(rng);
-      out.push_back({static_cast<std::int64_t>(t), s, bid, 100 * lots(rng), bid + 100 * spread(rng), 100 * lots(rng)});
+      out.push_back(
+          {static_cast<std::int64_t>(t), s, bid, 100 * lots(rng), bid + 100 * spread(rng), 100 * lots(rng)});
     }
   }
   std::stable_sort(out.begin(), out.end(), [](const change& x, const change& y) { return x.t < y.t; });
@@ -71,8 +74,9 @@ void write(const std::string& path, const std::vector<change>& changes) {
   itch5::output_file out(path);  // .gz names are compressed
   std::string text;
   for (const auto& c : changes) {
-    text += std::to_string(c.t) + " 1 " + c.symbol + " " + std::to_string(c.bid) + " " + std::to_string(c.bid_qty) +
-            " " + std::to_string(c.offer) + " " + std::to_string(c.offer_qty) + "\n";
+    text += std::to_string(c.t) + " 1 " + c.symbol + " " + std::to_string(c.bid) + " " +
+            std::to_string(c.bid_qty) + " " + std::to_string(c.offer) + " " + std::to_string(c.offer_qty) +
+            "\n";
   }
   out.write(text);
   out.commit();
@@ -112,7 +116,9 @@ std::vector<csv_row> parse_csv(const std::string& text) {
       continue;
     }
     if (n == 3) {
-      EXPECT_EQ(line, "window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,flags");
+      EXPECT_EQ(
+          line,
+          "window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,flags");
       continue;
     }
     std::vector<std::string> f;
@@ -137,7 +143,8 @@ class itch5tde_e2e : public ::testing::Test {
     out = temp_path("out.csv");
     err = temp_path("err.txt");
     yaml = temp_path("summary.yaml");
-    auto a = random_changes({"AAA", "BBB", "CCC", "DDD"}, begin, 400'000'000, 25'000.0, 7);  // 0.4 s, ~16k each
+    auto a =
+        random_changes({"AAA", "BBB", "CCC", "DDD"}, begin, 400'000'000, 25'000.0, 7);  // 0.4 s, ~16k each
     write(a_path, a);
     write(b_path, delayed_copy(a, delay_ns, 3'000, 0.02, 8));  // +-3 us jitter, 2% dropped
   }
@@ -151,7 +158,8 @@ class itch5tde_e2e : public ::testing::Test {
 TEST_F(itch5tde_e2e, recovers_the_delay_within_two_sampling_periods_in_95_percent_of_windows) {
   ASSERT_EQ(run("'" + a_path + "' '" + b_path +
                     "' --symbols AAA,BBB,CCC,DDD --signal events,mid --sampling-period 1us --window 16.384ms "
-                    "--max-lag 1ms --smooth 2us --summary-yaml '" + yaml + "'",
+                    "--max-lag 1ms --smooth 2us --summary-yaml '" +
+                    yaml + "'",
                 out, err),
             0)
       << slurp(err);

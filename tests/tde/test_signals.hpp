@@ -30,7 +30,9 @@ struct band_limited {
     for (std::size_t i = 0; i < n; ++i) {
       double t = static_cast<double>(i) - shift;
       double v = offset;
-      for (const auto& tn : tones) v += tn.amplitude * std::cos(2 * std::numbers::pi * tn.freq * t + tn.phase);
+      for (const auto& tn : tones) {
+        v += tn.amplitude * std::cos(2 * std::numbers::pi * tn.freq * t + tn.phase);
+      }
       out[i] = static_cast<T>(v);
     }
     return out;

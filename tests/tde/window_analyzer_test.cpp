@@ -29,7 +29,8 @@ using tde::signal_kind;
 class temp_file {
  public:
   temp_file(const std::string& name, const std::string& text)
-      : path_((std::filesystem::temp_directory_path() / ("tde_wa_" + std::to_string(::getpid()) + "_" + name)).string()) {
+      : path_((std::filesystem::temp_directory_path() / ("tde_wa_" + std::to_string(::getpid()) + "_" + name))
+                  .string()) {
     std::ofstream(path_) << text;
   }
   ~temp_file() { std::filesystem::remove(path_); }
@@ -48,22 +49,23 @@ struct quote {
 std::string lines(const std::vector<quote>& quotes) {
   std::string s;
   for (const auto& q : quotes) {
-    s += std::to_string(q.t) + " 1 " + q.symbol + " " + std::to_string(q.bid) + " " + std::to_string(q.bid_qty) + " " +
-         std::to_string(q.offer) + " " + std::to_string(q.offer_qty) + "\n";
+    s += std::to_string(q.t) + " 1 " + q.symbol + " " + std::to_string(q.bid) + " " +
+         std::to_string(q.bid_qty) + " " + std::to_string(q.offer) + " " + std::to_string(q.offer_qty) + "\n";
   }
   return s;
 }
 
 TEST(feed_events, signal_values_are_changes_from_the_previous_quote) {
-  temp_file f("values.txt", lines({
-                                {100, "AAPL", 1000000, 100, 1000200, 300},     // first: only an event
-                                {200, "AAPL", 1000100, 100, 1000200, 300},     // bid +100, mid +50
-                                {300, "AAPL", 1000100, 400, 1000300, 200},     // bid size +300, offer +100 & size -100
-                                {400, "AAPL", 0, 0, 1000300, 200},             // bid gone: size -400, no price change
-                                {500, "AAPL", 1000000, 50, 2000000000, 0},     // bid back (no price change), offer gone
-                                {600, "AAPL", 1000000, 50, 1000400, 10},       // offer back
-                                {700, "AAPL", 1000200, 50, 1000600, 10},       // both +200: mid +200
-                            }));
+  temp_file f("values.txt",
+              lines({
+                  {100, "AAPL", 1000000, 100, 1000200, 300},  // first: only an event
+                  {200, "AAPL", 1000100, 100, 1000200, 300},  // bid +100, mid +50
+                  {300, "AAPL", 1000100, 400, 1000300, 200},  // bid size +300, offer +100 & size -100
+                  {400, "AAPL", 0, 0, 1000300, 200},          // bid gone: size -400, no price change
+                  {500, "AAPL", 1000000, 50, 2000000000, 0},  // bid back (no price change), offer gone
+                  {600, "AAPL", 1000000, 50, 1000400, 10},    // offer back
+                  {700, "AAPL", 1000200, 50, 1000600, 10},    // both +200: mid +200
+              }));
   tde::inside_reader reader(f.path());
   tde::feed_events feed(reader);
   feed.load_until(1000);
@@ -124,14 +126,15 @@ std::vector<collected> analyse(const std::string& a, const std::string& b, const
   tde::window_analyzer<double> wa(o, ra, rb);
   std::vector<collected> out;
   wa.run([&](const tde::window_row& r) {
-    out.push_back({r.window_start, std::string(r.symbol), r.signal, r.events_a, r.events_b, r.estimate, r.delay_us});
+    out.push_back(
+        {r.window_start, std::string(r.symbol), r.signal, r.events_a, r.events_b, r.estimate, r.delay_us});
   });
   return out;
 }
 
 // Random quote changes for `symbols` over [begin, end) ns, about one per `gap` ns per symbol.
-std::vector<quote> random_quotes(const std::vector<std::string>& symbols, std::int64_t begin, std::int64_t end,
-                                 std::int64_t gap, unsigned seed) {
+std::vector<quote> random_quotes(const std::vector<std::string>& symbols, std::int64_t begin,
+                                 std::int64_t end, std::int64_t gap, unsigned seed) {
   std::mt19937_64 rng(seed);
   std::exponential_distribution<double> wait(1.0 / static_cast<double>(gap));
   std::uniform_int_distribution<int> step(-2, 2), size(1, 9);
@@ -195,9 +198,12 @@ TEST(window_analyzer, recovers_a_shift_between_files_window_by_window) {
 
 TEST(window_analyzer, rows_for_sparse_or_one_sided_symbols_carry_flags) {
   const std::int64_t t0 = 4'096'000 * 8'000'000LL;  // a window start, so all these changes share one window
-  std::vector<quote> a = {{t0 + 100, "FEW", 1, 1, 3, 1}, {t0 + 900, "FEW", 2, 1, 3, 1}, {t0 + 1500, "FEW", 2, 2, 3, 1},
+  std::vector<quote> a = {{t0 + 100, "FEW", 1, 1, 3, 1},
+                          {t0 + 900, "FEW", 2, 1, 3, 1},
+                          {t0 + 1500, "FEW", 2, 2, 3, 1},
                           {t0 + 2000, "ONLYA", 1, 1, 3, 1}};
-  std::vector<quote> b = {{t0 + 150, "FEW", 1, 1, 3, 1}, {t0 + 950, "FEW", 2, 1, 3, 1}, {t0 + 1550, "FEW", 2, 2, 3, 1}};
+  std::vector<quote> b = {
+      {t0 + 150, "FEW", 1, 1, 3, 1}, {t0 + 950, "FEW", 2, 1, 3, 1}, {t0 + 1550, "FEW", 2, 2, 3, 1}};
   temp_file fa("fa.txt", lines(a)), fb("fb.txt", lines(b));
   auto rows = analyse(fa.path(), fb.path(), small_options());
   std::map<std::string, collected> by_symbol;
@@ -227,7 +233,10 @@ TEST(window_analyzer, skips_quiet_stretches_and_honours_the_hop) {
   for (const auto& r : rows) starts.insert(r.start);
   EXPECT_LE(starts.size(), 6u);
   EXPECT_GE(starts.size(), 2u);
-  for (auto s : starts) EXPECT_TRUE((s <= t1 + 3'005'000 && s + 4'096'000 > t1) || (s <= t2 + 3'005'000 && s + 4'096'000 > t2)) << s;
+  for (auto s : starts) {
+    EXPECT_TRUE((s <= t1 + 3'005'000 && s + 4'096'000 > t1) || (s <= t2 + 3'005'000 && s + 4'096'000 > t2))
+        << s;
+  }
 
   o.hop = 1024us;  // overlapping windows, 4 per window length
   auto overlapped = analyse(fa.path(), fb.path(), o);
@@ -322,7 +331,7 @@ TEST(delay_summary, counts_rows_and_weights_passed_delays_by_rho) {
   tde::delay_summary s;
   for (int i = 1; i <= 9; ++i) s.add(signal_kind::events, i, 0.5, true);
   s.add(signal_kind::events, 1000, 0.9, false);  // failed: not in the quantiles
-  s.add(signal_kind::mid, 3, 0.0, true);          // rho 0 everywhere: equal weights
+  s.add(signal_kind::mid, 3, 0.0, true);         // rho 0 everywhere: equal weights
   auto st = s.statistics(signal_kind::events);
   EXPECT_EQ(st.rows, 10u);
   EXPECT_EQ(st.passed, 9u);
@@ -341,7 +350,8 @@ TEST(delay_summary, counts_rows_and_weights_passed_delays_by_rho) {
 }
 
 TEST(csv_writer, header_states_the_sign_convention_and_rows_print_missing_values) {
-  const auto path = (std::filesystem::temp_directory_path() / ("tde_csv_" + std::to_string(::getpid()) + ".csv")).string();
+  const auto path =
+      (std::filesystem::temp_directory_path() / ("tde_csv_" + std::to_string(::getpid()) + ".csv")).string();
   {
     itch5::output_file out(path);
     tde::csv_writer csv(out, small_options(), 4608);

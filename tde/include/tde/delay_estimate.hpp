@@ -14,11 +14,11 @@ namespace tde {
 /// Reasons an estimate is not trusted. Any flag set means the estimate did not pass.
 enum class estimate_flag : std::uint32_t {
   few_events = 1u << 0,  ///< fewer events than the minimum in a or b (set by the caller that knows events)
-  edge = 1u << 1,        ///< the peak is at the edge of the +-max_lag search range: the true delay may be beyond
-  flat = 1u << 2,        ///< a or b has no variation after mean removal: no correlation to measure
-  low_rho = 1u << 3,     ///< normalised correlation below the minimum
-  low_psr = 1u << 4,     ///< peak-to-sidelobe ratio below the minimum
-  ambiguous = 1u << 5,   ///< a second peak nearly as high as the main one
+  edge = 1u << 1,     ///< the peak is at the edge of the +-max_lag search range: the true delay may be beyond
+  flat = 1u << 2,     ///< a or b has no variation after mean removal: no correlation to measure
+  low_rho = 1u << 3,  ///< normalised correlation below the minimum
+  low_psr = 1u << 4,  ///< peak-to-sidelobe ratio below the minimum
+  ambiguous = 1u << 5,  ///< a second peak nearly as high as the main one
 };
 
 /// A set of estimate_flag values.

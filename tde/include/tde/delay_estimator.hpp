@@ -98,7 +98,8 @@ class delay_estimator {
 
   [[nodiscard]] double load(std::span<const T> in, fft_buffer<T>& out) const;
   [[nodiscard]] double raw(std::int64_t lag) const noexcept {
-    return static_cast<double>(corr_[static_cast<std::size_t>(lag >= 0 ? lag : static_cast<std::int64_t>(m_) + lag)]);
+    return static_cast<double>(
+        corr_[static_cast<std::size_t>(lag >= 0 ? lag : static_cast<std::int64_t>(m_) + lag)]);
   }
   [[nodiscard]] double refine_upsampled(std::int64_t peak);
 

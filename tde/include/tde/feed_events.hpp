@@ -26,8 +26,8 @@
 namespace tde {
 
 struct change_event {
-  std::int64_t timestamp;                          ///< ns since midnight
-  std::array<double, signal_kind_count> value;     ///< indexed by signal_kind
+  std::int64_t timestamp;                       ///< ns since midnight
+  std::array<double, signal_kind_count> value;  ///< indexed by signal_kind
   [[nodiscard]] double operator[](signal_kind s) const noexcept { return value[static_cast<std::size_t>(s)]; }
 };
 

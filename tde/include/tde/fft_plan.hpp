@@ -64,12 +64,15 @@ class fft_plan {
   /// rigor the planner overwrites both arrays. With `wisdom_only`, the plan is made only if wisdom for
   /// this problem is loaded (see fft_wisdom.hpp). Throws std::invalid_argument for bad sizes and
   /// std::runtime_error when FFTW cannot make the plan.
-  fft_plan(std::size_t n, std::span<input_type> in, std::span<output_type> out, plan_rigor rigor = plan_rigor::estimate,
-           bool wisdom_only = false)
+  fft_plan(std::size_t n, std::span<input_type> in, std::span<output_type> out,
+           plan_rigor rigor = plan_rigor::estimate, bool wisdom_only = false)
       : n_(n) {
-    if (n == 0 || n > static_cast<std::size_t>(INT_MAX)) throw std::invalid_argument("fft_plan: length out of range");
+    if (n == 0 || n > static_cast<std::size_t>(INT_MAX)) {
+      throw std::invalid_argument("fft_plan: length out of range");
+    }
     if (in.size() < input_size() || out.size() < output_size()) {
-      throw std::invalid_argument("fft_plan: arrays too small for a transform of length " + std::to_string(n));
+      throw std::invalid_argument("fft_plan: arrays too small for a transform of length " +
+                                  std::to_string(n));
     }
     if (static_cast<const void*>(in.data()) == static_cast<const void*>(out.data())) {
       throw std::invalid_argument("fft_plan: in-place transforms are not supported");
@@ -113,18 +116,16 @@ class fft_plan {
 
   /// r2c: transforms n real samples into n/2+1 complex bins. `in` is not modified.
   void execute(std::span<const T> in, std::span<std::complex<T>> out) const
-    requires(D == fft_direction::r2c)
-  {
-    T* src = const_cast<T*>(in.data());  // FFTW's r2c signature is non-const; out-of-place r2c preserves input
+      requires(D == fft_direction::r2c) {
+    T* src =
+        const_cast<T*>(in.data());  // FFTW's r2c signature is non-const; out-of-place r2c preserves input
     check(src, in.size(), out.data(), out.size());
     api::execute_r2c(plan_, src, out.data());
   }
 
   /// c2r: transforms n/2+1 complex bins (Hermitian half-spectrum) into n real samples, unnormalised.
   /// Overwrites `in`.
-  void execute(std::span<std::complex<T>> in, std::span<T> out) const
-    requires(D == fft_direction::c2r)
-  {
+  void execute(std::span<std::complex<T>> in, std::span<T> out) const requires(D == fft_direction::c2r) {
     check(in.data(), in.size(), out.data(), out.size());
     api::execute_c2r(plan_, in.data(), out.data());
   }
@@ -153,7 +154,8 @@ class fft_plan {
       throw std::invalid_argument("fft_plan: planned out-of-place, got the same array twice");
     }
     if (alignment_of(in) != in_alignment_ || alignment_of(out) != out_alignment_) {
-      throw std::invalid_argument("fft_plan: array alignment differs from the planned arrays' (use fft_buffer)");
+      throw std::invalid_argument(
+          "fft_plan: array alignment differs from the planned arrays' (use fft_buffer)");
     }
   }
 

@@ -15,6 +15,7 @@ concept fft_real = std::same_as<T, float> || std::same_as<T, double>;
 /// An element an fft_buffer may hold: a real FFTW type or its std::complex (layout-compatible with
 /// fftw_complex / fftwf_complex, as the FFTW manual guarantees).
 template <class E>
-concept fft_element = fft_real<E> || std::same_as<E, std::complex<float>> || std::same_as<E, std::complex<double>>;
+concept fft_element =
+    fft_real<E> || std::same_as<E, std::complex<float>> || std::same_as<E, std::complex<double>>;
 
 }  // namespace tde

@@ -14,10 +14,10 @@
 namespace tde {
 
 enum class signal_kind : std::uint8_t {
-  events,      ///< 1 per inside change (the default: every change carries timing)
-  mid,         ///< signed change of the mid price (Price(4) units), when both sides are present before and after
-  bid,         ///< signed change of the best bid price, when a bid is present before and after
-  offer,       ///< signed change of the best offer price, when an offer is present before and after
+  events,  ///< 1 per inside change (the default: every change carries timing)
+  mid,     ///< signed change of the mid price (Price(4) units), when both sides are present before and after
+  bid,     ///< signed change of the best bid price, when a bid is present before and after
+  offer,   ///< signed change of the best offer price, when an offer is present before and after
   bid_size,    ///< signed change of the best bid size (an empty side has size 0)
   offer_size,  ///< signed change of the best offer size
 };

@@ -21,7 +21,9 @@ struct fftw_api;
 template <>
 struct fftw_api<double> {
   using plan_type = ::fftw_plan;
-  static ::fftw_complex* cast(std::complex<double>* p) noexcept { return reinterpret_cast<::fftw_complex*>(p); }
+  static ::fftw_complex* cast(std::complex<double>* p) noexcept {
+    return reinterpret_cast<::fftw_complex*>(p);
+  }
   static plan_type plan_r2c(int n, double* in, std::complex<double>* out, unsigned flags) {
     return ::fftw_plan_dft_r2c_1d(n, in, cast(out), flags);
   }
@@ -47,7 +49,9 @@ struct fftw_api<double> {
 template <>
 struct fftw_api<float> {
   using plan_type = ::fftwf_plan;
-  static ::fftwf_complex* cast(std::complex<float>* p) noexcept { return reinterpret_cast<::fftwf_complex*>(p); }
+  static ::fftwf_complex* cast(std::complex<float>* p) noexcept {
+    return reinterpret_cast<::fftwf_complex*>(p);
+  }
   static plan_type plan_r2c(int n, float* in, std::complex<float>* out, unsigned flags) {
     return ::fftwf_plan_dft_r2c_1d(n, in, cast(out), flags);
   }
