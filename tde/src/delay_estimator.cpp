@@ -107,9 +107,7 @@ delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<cons
   const std::int64_t lmax = static_cast<std::int64_t>(options_.max_lag);
   if (ea == 0 || eb == 0) {
     norm_ = 0;
-    r.flags.set(estimate_flag::flat);
-    r.flags.set(estimate_flag::low_rho);
-    r.flags.set(estimate_flag::low_psr);
+    r.flags.set(estimate_flag::flat);  // alone: rho and PSR mean nothing here
     r.psr = 0;
     r.second_ratio = nan;
     return r;
@@ -148,9 +146,7 @@ delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<cons
   norm_ = std::sqrt(sa * sb);
   if (!(norm_ > 0)) {
     norm_ = 0;
-    r.flags.set(estimate_flag::flat);
-    r.flags.set(estimate_flag::low_rho);
-    r.flags.set(estimate_flag::low_psr);
+    r.flags.set(estimate_flag::flat);  // alone: rho and PSR mean nothing here
     r.second_ratio = nan;
     return r;
   }
