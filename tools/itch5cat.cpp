@@ -1,5 +1,7 @@
 // itch5cat: prints ITCH 5.0 messages as readable text, or counts them by type.
 #include <array>
+#include <tuple>
+#include <type_traits>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -18,6 +20,7 @@ namespace {
 struct config {
   std::string input;
   bool counts = false;
+  bool decode = false;
   std::string types;
   std::uint64_t locate = 0;
   std::uint64_t limit = 0;
@@ -45,6 +48,21 @@ class line_buffer {
   std::size_t used_ = 0;
 };
 
+// Any decoded field as 64 bits, for the --decode checksum.
+std::uint64_t field_bits(char c) { return static_cast<unsigned char>(c); }
+template <class U>
+  requires std::is_unsigned_v<U>
+std::uint64_t field_bits(U v) { return v; }
+template <int D, class R>
+std::uint64_t field_bits(itch5::price<D, R> p) { return p.units(); }
+template <std::size_t N>
+std::uint64_t field_bits(const std::array<char, N>& a) {
+  std::uint64_t v = 0;
+  for (char c : a) v = v * 131 + static_cast<unsigned char>(c);
+  return v;
+}
+std::uint64_t field_bits(const itch5::stock_symbol& s) { return field_bits(s.raw()); }
+
 const char* type_name(unsigned char t) {
   const char* name = nullptr;
   auto find = [&]<class... M>(itch5::type_list<M...>) {
@@ -65,6 +83,12 @@ int run(const config& cfg) {
   cli::progress progress(!cfg.quiet);
   std::array<std::uint64_t, 256> counts{};
   std::uint64_t printed = 0;
+  std::uint64_t checksum = 0;  // folds every decoded field, so --decode cannot be optimised away
+  auto fold = [&checksum](const auto& m) {
+    checksum = checksum * 31 + static_cast<std::uint64_t>(m.header.timestamp.count()) + m.header.stock_locate;
+    std::apply([&](auto... f) { ((checksum = checksum * 31 + field_bits(m.*f.member)), ...); },
+               std::remove_cvref_t<decltype(m)>::layout());
+  };
 
   auto print = [&](const auto& m) {
     char* p = lines.reserve(itch5::max_message_text + 1);
@@ -80,6 +104,10 @@ int run(const config& cfg) {
     if ((reader.messages() & 0xffff) == 0) {
       progress.update(reader.input_position(), reader.input_size(), reader.messages());
     }
+    if (cfg.decode) {
+      itch5::dispatch_unchecked(msg.data(), fold);
+      continue;
+    }
     if (cfg.counts || !wanted[type]) continue;
     if (cfg.locate != 0 && itch5::detail::load_be16(msg.data() + 1) != cfg.locate) continue;
     itch5::dispatch_unchecked(msg.data(), print);
@@ -87,8 +115,8 @@ int run(const config& cfg) {
   }
   progress.finish();
 
-  if (cfg.counts) {
-    char* p = lines.reserve(256 * 64);
+  if (cfg.counts || cfg.decode) {
+    char* p = lines.reserve(256 * 64 + 64);
     std::uint64_t total = 0;
     for (unsigned t = 0; t < 256; ++t) {
       std::uint64_t n = counts[t] + reader.unknown_types()[t];
@@ -103,6 +131,7 @@ int run(const config& cfg) {
       }
     }
     p += std::snprintf(p, 64, "total %llu\n", static_cast<unsigned long long>(total));
+    if (cfg.decode) p += std::snprintf(p, 64, "checksum %016llx\n", static_cast<unsigned long long>(checksum));
     lines.commit(p);
   }
   lines.flush();
@@ -137,6 +166,9 @@ int main(int argc, char** argv) {
   opts.positional("INPUT", cfg.input, "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - "
                                       "for standard input.");
   opts.add("counts", cfg.counts, "Print 'TYPE name COUNT' per message type and a total, instead of messages.");
+  opts.add("decode", cfg.decode,
+           "Decode every field of every message and print only the counts and a checksum of all fields (a "
+           "decoder throughput test).");
   opts.add("types", cfg.types, "Print only these message types, e.g. AFDU (all when empty).").value_name("TYPES");
   opts.add("locate", cfg.locate, "Print only messages of this stock locate (0: all).", 0, 65535);
   opts.add("limit", cfg.limit, "Stop after printing this many messages (0: no limit).", 0, UINT64_MAX);

@@ -1,6 +1,7 @@
 #include <itch5/output_file.hpp>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -22,9 +23,17 @@ class output_file::impl {
       fd_ = STDOUT_FILENO;
       return;
     }
-    temp_ = path + ".tmp." + std::to_string(::getpid());
-    fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw std::runtime_error(path + ": cannot create " + temp_ + ": " + std::strerror(errno));
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+      // A device, FIFO or socket (/dev/null, a named pipe): written directly, nothing to rename.
+      fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd_ < 0) throw std::runtime_error(path + ": cannot open for writing: " + std::strerror(errno));
+      direct_ = true;
+    } else {
+      temp_ = path + ".tmp." + std::to_string(::getpid());
+      fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (fd_ < 0) throw std::runtime_error(path + ": cannot create " + temp_ + ": " + std::strerror(errno));
+    }
     if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) {
       gz_ = std::make_unique<io::filtering_ostream>();
       gz_->push(io::gzip_compressor(io::gzip_params(options.gzip_level)), 1 << 16);
@@ -90,12 +99,13 @@ class output_file::impl {
     return partial;
   }
 
-  [[nodiscard]] bool open() const noexcept { return !temp_.empty() || (fd_ == STDOUT_FILENO && !closed_); }
+  [[nodiscard]] bool open() const noexcept { return !temp_.empty() || ((fd_ == STDOUT_FILENO || direct_) && !closed_); }
 
  private:
   std::string path_;
   std::string temp_;
   int fd_ = -1;
+  bool direct_ = false;  // a non-regular file written in place
   bool closed_ = false;
   std::unique_ptr<io::filtering_ostream> gz_;
 };

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 namespace itch5 {
@@ -45,5 +46,9 @@ enum class inflate_library {
 /// Throws input_error naming the path when it cannot be opened.
 [[nodiscard]] std::unique_ptr<byte_stream> open_input(const std::string& path,
                                                       inflate_library inflater = inflate_library::zlib);
+
+/// A stream over bytes held by the caller (not copied; they must outlive the stream). Bytes starting with
+/// the gzip magic are inflated, as open_input() does for files. For tests, fuzzers and embedding.
+[[nodiscard]] std::unique_ptr<byte_stream> memory_input(std::span<const std::byte> bytes);
 
 }  // namespace itch5

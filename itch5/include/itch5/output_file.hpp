@@ -4,7 +4,8 @@
 // FILE by commit(). A run that stops early calls abandon() (the destructor does too): what was written is
 // flushed and kept as "FILE.partial", never under the final name, so a consumer that sees FILE knows it is
 // complete. Names ending in ".gz" are compressed on the fly (Boost.Iostreams' gzip_compressor over zlib).
-// Standard output ("-") is written directly; commit() and abandon() flush it.
+// Standard output ("-") and existing non-regular files (/dev/null, a FIFO) are written directly;
+// commit() and abandon() flush them.
 //
 // Callers hand over whole records (complete lines): write() never splits what it is given across a flush
 // boundary it controls, so the partial output holds complete records only.

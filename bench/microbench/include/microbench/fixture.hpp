@@ -1,0 +1,51 @@
+// What a benchmark provides: a fixture type. Its constructor sets up (not timed), its run() is one timed
+// iteration.
+//
+//   struct sum_fixture {
+//     explicit sum_fixture(const microbench::config& cfg) : data(cfg.size, 1) {}   // setup, not timed
+//     std::uint64_t run() { return std::accumulate(data.begin(), data.end(), 0ull); }  // one iteration
+//     std::uint64_t items_per_iteration() const { return data.size(); }           // optional
+//     std::vector<std::uint64_t> data;
+//   };
+//
+// Requirements (concept microbench::fixture<F, Args...>):
+//   - F is constructible from (const config&, Args...): the suite builds it once per test case, before
+//     the warm-up, and destroys it after the run. Extra arguments come from suite::add<F>(name, args...).
+//   - f.run() is valid. A non-void result is passed to do_not_optimize(), so returning a checksum is
+//     enough to keep the work from being optimised away.
+// Optional members, detected at compile time:
+//   - f.reset(): called before every iteration (warm-up and timed), outside the timed region; for
+//     fixtures whose run() consumes state (a book that must be refilled, caches to disturb).
+//   - f.items_per_iteration() const -> unsigned: how many items (messages, operations) one run()
+//     handles; the summary then adds ns/item and items/s. Read once, after construction.
+//
+// run() is called directly on the concrete type in measure(): no virtual call, no std::function.
+// Thread-safety: a fixture is used by one thread.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+
+#include <microbench/config.hpp>
+
+namespace microbench {
+
+/// A type whose run() is one iteration.
+template <class F>
+concept runnable = requires(F& f) { f.run(); };
+
+/// A benchmark fixture built from the framework's config and `Args`; see the header comment.
+template <class F, class... Args>
+concept fixture = std::constructible_from<F, const config&, Args...> && runnable<F>;
+
+/// A fixture with a per-iteration, untimed reset().
+template <class F>
+concept resettable = requires(F& f) { f.reset(); };
+
+/// A fixture that says how many items one iteration handles.
+template <class F>
+concept counts_items = requires(const F& f) {
+  { f.items_per_iteration() } -> std::convertible_to<std::uint64_t>;
+};
+
+}  // namespace microbench

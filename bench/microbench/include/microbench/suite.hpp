@@ -1,0 +1,122 @@
+// The main helper: a benchmark program registers named test cases (name -> fixture type) and hands over
+// its command line; the suite parses the options, prepares the process, runs the chosen test cases and
+// prints the results.
+//
+//   int main(int argc, char** argv) {
+//     microbench::suite s("bm_sum", "Sums vectors.");
+//     s.defaults().size = 4096;                  // program defaults, shown by --help
+//     s.add<sum_fixture>("sum");                 // sum_fixture(const microbench::config&)
+//     s.add<scaled_fixture>("sum_x3", 3);        // scaled_fixture(const microbench::config&, int)
+//     return s.main(argc, argv);
+//   }
+//
+// Output (summary on stderr, data on stdout): one summary line per test case goes to stderr, so that
+// stdout carries only data. With --verbose, stdout receives the dump: '# key: value' lines (build,
+// machine, environment, effective options), the CSV header 'testcase,nanoseconds', then per test case
+// one line per sample in the order measured, followed by '# summary: ...' repeating the summary line.
+// Readers skip lines starting with '#'. Exit status: 0 success, 1 a setup, environment or fixture
+// failure, 2 a usage error.
+//
+// Per test case: the fixture is constructed (setup, not timed) after the sample buffer has been
+// allocated and zero-filled, then measure() runs warm-up and timed iterations, then the fixture is
+// destroyed and the results printed; no output during the run. Extra program options can be added with
+// options() before main(); fixtures reach them through constructor arguments given to add() (pass
+// std::ref() for a reference to a value parsed later).
+//
+// Complexity: O(iterations) memory per test case, O(iterations log iterations) to summarise.
+// Thread-safety: one suite, one thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include <microbench/config.hpp>
+#include <microbench/environment.hpp>
+#include <microbench/fixture.hpp>
+#include <microbench/measure.hpp>
+#include <microbench/summary.hpp>
+
+namespace cli {
+class options;
+}
+
+namespace microbench {
+
+class suite {
+ public:
+  /// The results of one test case.
+  struct result {
+    std::string name;
+    std::vector<std::int64_t> samples;      ///< nanoseconds per timed iteration, in the order measured
+    std::uint64_t items_per_iteration = 0;  ///< 0 when the fixture does not count items
+    microbench::summary summary;
+  };
+
+  suite(std::string program, std::string description);
+  ~suite();
+  suite(const suite&) = delete;
+  suite& operator=(const suite&) = delete;
+
+  /// The configuration; change defaults before main(), read effective values after parsing.
+  [[nodiscard]] config& defaults() noexcept { return cfg_; }
+  [[nodiscard]] const config& current() const noexcept { return cfg_; }
+
+  /// The program's option set (itch5_cli), for options of its own; add them before main().
+  [[nodiscard]] cli::options& options() noexcept { return *opts_; }
+
+  /// Registers test case `name`: F is built as F(config, args...) when the case runs. `args` are copied.
+  template <class F, class... Args>
+    requires fixture<F, const Args&...>
+  suite& add(std::string name, Args... args) {
+    add_case(std::move(name), [... a = std::move(args)](const config& cfg, std::span<std::int64_t> samples) {
+      F f(cfg, a...);
+      std::uint64_t items = 0;
+      if constexpr (counts_items<F>) items = static_cast<std::uint64_t>(f.items_per_iteration());
+      measure(f, cfg.warmup, samples);
+      return items;
+    });
+    return *this;
+  }
+
+  /// The registered names, in registration order.
+  [[nodiscard]] std::vector<std::string> names() const;
+
+  /// Replaces the system calls used to prepare the environment (tests).
+  void set_os_calls(environment::os_calls os) { os_ = std::move(os); }
+
+  /// Runs registered test case `name` with the current configuration. Throws std::invalid_argument for an
+  /// unknown name and whatever the fixture throws.
+  [[nodiscard]] result run(std::string_view name) const;
+
+  /// Parses the command line, prepares the environment, runs the selected test cases and prints results
+  /// to `out` (data) and `err` (summaries, warnings, errors). Returns the exit status.
+  [[nodiscard]] int main(int argc, char** argv, std::ostream& out, std::ostream& err);
+  /// As above, on std::cout and std::cerr.
+  [[nodiscard]] int main(int argc, char** argv);
+
+ private:
+  using runner = std::function<std::uint64_t(const config&, std::span<std::int64_t>)>;
+  struct test_case {
+    std::string name;
+    runner run;
+  };
+
+  void add_case(std::string name, runner run);
+  [[nodiscard]] const test_case* find(std::string_view name) const noexcept;
+
+  std::string program_;
+  config cfg_;
+  bool list_ = false;
+  std::unique_ptr<cli::options> opts_;
+  std::vector<test_case> cases_;
+  environment::os_calls os_ = environment::os_calls::system();
+};
+
+}  // namespace microbench

@@ -1,0 +1,157 @@
+#include <microbench/suite.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <exception>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+#include <microbench/run_info.hpp>
+
+#include "options.hpp"
+
+namespace microbench {
+namespace {
+
+// The smallest difference between two consecutive steady_clock readings: the resolution plus the cost of
+// one reading, a floor under every sample.
+std::int64_t timer_floor_ns() {
+  using clock = std::chrono::steady_clock;
+  auto best = std::chrono::nanoseconds::max();
+  for (int i = 0; i < 1000; ++i) {
+    const auto a = clock::now();
+    const auto b = clock::now();
+    best = std::min(best, std::chrono::duration_cast<std::chrono::nanoseconds>(b - a));
+  }
+  return best.count();
+}
+
+void write_samples(std::ostream& out, std::string_view name, std::span<const std::int64_t> samples) {
+  std::string buf;
+  buf.reserve(samples.size() * (name.size() + 12));
+  char num[24];
+  for (std::int64_t s : samples) {
+    buf += name;
+    buf += ',';
+    buf.append(num, std::to_chars(num, num + sizeof num, s).ptr);
+    buf += '\n';
+  }
+  out << buf;
+}
+
+}  // namespace
+
+suite::suite(std::string program, std::string description)
+    : program_(std::move(program)),
+      opts_(std::make_unique<cli::options>(program_, "[options]", std::move(description))) {
+  add_options(*opts_, cfg_);
+  opts_->add("list", list_, "Print the names of the test cases, one per line, and exit.");
+}
+
+suite::~suite() = default;
+
+void suite::add_case(std::string name, runner run) {
+  if (name.empty() || name.find_first_of(",# \t\n") != std::string::npos) {
+    throw std::invalid_argument("microbench: test case name '" + name +
+                                "' must be non-empty without commas, '#' or spaces");
+  }
+  if (find(name) != nullptr) throw std::invalid_argument("microbench: test case '" + name + "' registered twice");
+  cases_.push_back({std::move(name), std::move(run)});
+}
+
+const suite::test_case* suite::find(std::string_view name) const noexcept {
+  for (const auto& c : cases_) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> suite::names() const {
+  std::vector<std::string> v;
+  for (const auto& c : cases_) v.push_back(c.name);
+  return v;
+}
+
+suite::result suite::run(std::string_view name) const {
+  const test_case* c = find(name);
+  if (c == nullptr) throw std::invalid_argument("unknown test case '" + std::string(name) + "'");
+  result r;
+  r.name = c->name;
+  r.samples.assign(cfg_.iterations, 0);  // allocated and touched before the fixture and the run
+  r.items_per_iteration = c->run(cfg_, r.samples);
+  r.summary = summary::of(r.samples);
+  return r;
+}
+
+int suite::main(int argc, char** argv) { return main(argc, argv, std::cout, std::cerr); }
+
+int suite::main(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  if (auto rc = opts_->parse(argc, argv)) return *rc;
+  if (list_) {
+    for (const auto& c : cases_) out << c.name << "\n";
+    return 0;
+  }
+  std::vector<const test_case*> chosen;
+  if (cfg_.testcase.empty()) {
+    for (const auto& c : cases_) chosen.push_back(&c);
+  }
+  for (const auto& want : cfg_.testcase) {
+    const test_case* c = find(want);
+    if (c == nullptr) {
+      std::string known;
+      for (const auto& k : cases_) known += (known.empty() ? "" : ", ") + k.name;
+      err << program_ << ": error: --testcase: unknown test case '" << want << "' (known: " << known << ")\n";
+      return 2;
+    }
+    if (std::find(chosen.begin(), chosen.end(), c) == chosen.end()) chosen.push_back(c);
+  }
+
+  const environment env = environment::prepare(cfg_, os_);
+  for (const auto& w : env.warnings) err << program_ << ": warning: " << w << "\n";
+  if (!env.ok) {
+    err << program_ << ": error: " << env.error << "\n";
+    return 1;
+  }
+
+  if (cfg_.verbose) {
+    run_info info = run_info::collect();
+    std::string command;
+    for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+    info.add("program", program_);
+    info.add("command", command);
+    info.add("realtime", env.realtime);
+    info.add("mlockall", env.memory);
+    info.add("affinity", env.affinity);
+    info.add("timer", "std::chrono::steady_clock, back-to-back readings >= " + std::to_string(timer_floor_ns()) +
+                          " ns");
+    std::istringstream yaml(opts_->to_yaml());
+    for (std::string line; std::getline(yaml, line);) {
+      auto colon = line.find(": ");
+      if (colon == std::string::npos) continue;
+      info.add("option." + line.substr(0, colon), line.substr(colon + 2));
+    }
+    info.write(out);
+    out << "testcase,nanoseconds\n" << std::flush;
+  }
+
+  for (const test_case* c : chosen) {
+    result r;
+    try {
+      r = run(c->name);
+    } catch (const std::exception& e) {
+      err << program_ << ": error: test case " << c->name << ": " << e.what() << "\n";
+      return 1;
+    }
+    const std::string line = r.summary.line(r.name, r.items_per_iteration);
+    if (cfg_.verbose) {
+      write_samples(out, r.name, r.samples);
+      out << "# summary: " << line << "\n" << std::flush;
+    }
+    err << line << "\n" << std::flush;
+  }
+  return 0;
+}
+
+}  // namespace microbench

@@ -1,0 +1,216 @@
+// A book side as a window of price levels in an array around the inside, with an ordered map for the
+// levels outside it (the design of JayBeams' array_based_order_book_side, written anew).
+//
+// The window holds `window_levels` consecutive grid prices (itch5/tick.hpp: $0.0001 below $1.00, $0.01
+// above), slot 0 being the best end: for bids the highest price of the window, for offers the lowest. Most
+// book events land within a few levels of the inside (p90 14 levels on real days), so most operations are
+// an array update; a bitmap of non-empty slots finds the next best or worst level with a few word scans.
+// Levels beyond the window, and prices that are not on the tick grid (possible only in malformed data),
+// live in the map. Correctness never depends on where the window is: best() and worst() compare both
+// parts. The window re-centres (best price at 1/8 of the window) when a new price beats the window's best
+// end, when the best level drifts into the last quarter, or when the window empties while the map holds
+// levels.
+//
+// Complexity: add/reduce in the window O(1), plus O(W/64) bitmap scan when the best or worst level
+// empties; map operations O(log L); a re-centre O(W/64 + levels moved). Memory: 8 bytes per window level
+// plus W/8 bytes of bitmap, allocated at the first add. Not thread-safe.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include <itch5/tick.hpp>
+
+#include <book/book_config.hpp>
+#include <book/price_level.hpp>
+#include <book/side_kind.hpp>
+
+namespace book {
+
+template <side_kind K>
+class array_book_side {
+ public:
+  static constexpr side_kind kind = K;
+
+  explicit array_book_side(const book_config& cfg = {})
+      : window_(static_cast<std::int64_t>((std::max<std::uint32_t>(cfg.window_levels, 64) + 63) / 64 * 64)) {}
+
+  void add(itch5::price4 p, std::uint64_t q) {
+    if (!itch5::on_tick_grid(p)) [[unlikely]] {
+      outside_[p] += q;
+      return;
+    }
+    const std::int64_t t = itch5::tick_index(p);
+    if (shares_.empty()) allocate();
+    if (window_count_ == 0) {
+      // Nothing in the window: anchor it at the better of this price and the map's best.
+      std::int64_t anchor = t;
+      if (!outside_.empty() && better<K>(outside_.begin()->first, p)) anchor = itch5::tick_index(outside_.begin()->first);
+      recentre(anchor);
+    } else if (slot_of(t) < 0) {
+      recentre(t);
+    }
+    const std::int64_t s = slot_of(t);
+    if (s >= 0 && s < window_) {
+      auto& level = shares_[static_cast<std::size_t>(s)];
+      if (level == 0) mark(s);
+      level += q;
+    } else {
+      outside_[p] += q;
+    }
+  }
+
+  void reduce(itch5::price4 p, std::uint64_t q) {
+    if (itch5::on_tick_grid(p) && !shares_.empty()) [[likely]] {
+      const std::int64_t s = slot_of(itch5::tick_index(p));
+      if (s >= 0 && s < window_) {
+        auto& level = shares_[static_cast<std::size_t>(s)];
+        if (level > q) {
+          level -= q;
+          return;
+        }
+        level = 0;
+        unmark(s);
+        if (window_count_ == 0) {
+          if (!outside_.empty()) recentre(itch5::tick_index(outside_.begin()->first));
+        } else if (best_slot_ >= window_ - window_ / 4) {
+          recentre(tick_of(best_slot_));
+        }
+        return;
+      }
+    }
+    auto it = outside_.find(p);
+    if (it == outside_.end()) return;  // precondition violated; the engine never does this
+    if (it->second <= q) {
+      outside_.erase(it);
+    } else {
+      it->second -= q;
+    }
+  }
+
+  [[nodiscard]] price_level best() const noexcept {
+    price_level w = window_count_ > 0 ? level_at(best_slot_) : price_level{};
+    if (outside_.empty()) return w;
+    price_level o{outside_.begin()->first, outside_.begin()->second};
+    return (w.shares == 0 || better<K>(o.price, w.price)) ? o : w;
+  }
+
+  [[nodiscard]] price_level worst() const noexcept {
+    price_level w = window_count_ > 0 ? level_at(worst_slot_) : price_level{};
+    if (outside_.empty()) return w;
+    price_level o{outside_.rbegin()->first, outside_.rbegin()->second};
+    return (w.shares == 0 || better<K>(w.price, o.price)) ? o : w;
+  }
+
+  [[nodiscard]] std::size_t level_count() const noexcept { return window_count_ + outside_.size(); }
+  [[nodiscard]] bool empty() const noexcept { return window_count_ == 0 && outside_.empty(); }
+
+  /// Levels held in the window and in the map (for tests and diagnostics).
+  [[nodiscard]] std::size_t window_level_count() const noexcept { return window_count_; }
+  [[nodiscard]] std::size_t outside_level_count() const noexcept { return outside_.size(); }
+  /// Price of the window's best end (slot 0).
+  [[nodiscard]] itch5::price4 window_best_end() const noexcept {
+    return itch5::tick_price(static_cast<std::uint32_t>(std::max<std::int64_t>(top_, 0)));
+  }
+
+ private:
+  // Slot of tick t: 0 at the window's best end, growing away from the inside.
+  [[nodiscard]] std::int64_t slot_of(std::int64_t t) const noexcept {
+    return K == side_kind::buy ? top_ - t : t - top_;
+  }
+  [[nodiscard]] std::int64_t tick_of(std::int64_t slot) const noexcept {
+    return K == side_kind::buy ? top_ - slot : top_ + slot;
+  }
+  [[nodiscard]] price_level level_at(std::int64_t slot) const noexcept {
+    return {itch5::tick_price(static_cast<std::uint32_t>(tick_of(slot))), shares_[static_cast<std::size_t>(slot)]};
+  }
+
+  void allocate() {
+    shares_.assign(static_cast<std::size_t>(window_), 0);
+    bits_.assign(static_cast<std::size_t>(window_ / 64), 0);
+  }
+
+  void mark(std::int64_t s) noexcept {
+    bits_[static_cast<std::size_t>(s >> 6)] |= std::uint64_t{1} << (s & 63);
+    if (window_count_++ == 0) {
+      best_slot_ = worst_slot_ = s;
+      return;
+    }
+    if (s < best_slot_) best_slot_ = s;
+    if (s > worst_slot_) worst_slot_ = s;
+  }
+
+  void unmark(std::int64_t s) noexcept {
+    bits_[static_cast<std::size_t>(s >> 6)] &= ~(std::uint64_t{1} << (s & 63));
+    if (--window_count_ == 0) return;
+    if (s == best_slot_) best_slot_ = next_set(s);
+    if (s == worst_slot_) worst_slot_ = prev_set(s);
+  }
+
+  // First non-empty slot after s (one exists: window_count_ > 0 and s was the best).
+  [[nodiscard]] std::int64_t next_set(std::int64_t s) const noexcept {
+    std::int64_t w = (s + 1) >> 6;
+    std::uint64_t word = (s + 1) < window_ ? bits_[static_cast<std::size_t>(w)] & (~std::uint64_t{0} << ((s + 1) & 63)) : 0;
+    while (word == 0) word = bits_[static_cast<std::size_t>(++w)];
+    return (w << 6) + std::countr_zero(word);
+  }
+
+  // Last non-empty slot before s (one exists).
+  [[nodiscard]] std::int64_t prev_set(std::int64_t s) const noexcept {
+    std::int64_t w = (s - 1) >> 6;
+    std::uint64_t word = bits_[static_cast<std::size_t>(w)] & (~std::uint64_t{0} >> (63 - ((s - 1) & 63)));
+    while (word == 0) word = bits_[static_cast<std::size_t>(--w)];
+    return (w << 6) + 63 - std::countl_zero(word);
+  }
+
+  // Moves the window so that tick `anchor` sits at slot window/8, exchanging levels with the map.
+  void recentre(std::int64_t anchor) {
+    const std::int64_t margin = window_ / 8;
+    const std::int64_t new_top = K == side_kind::buy ? anchor + margin : anchor - margin;
+    if (new_top == top_ && window_count_ > 0) return;
+    // Window levels to the map (they are re-inserted below when they stay in range).
+    for (std::size_t w = 0; w < bits_.size(); ++w) {
+      for (std::uint64_t word = bits_[w]; word != 0; word &= word - 1) {
+        std::int64_t s = static_cast<std::int64_t>(w << 6) + std::countr_zero(word);
+        outside_.emplace(itch5::tick_price(static_cast<std::uint32_t>(tick_of(s))), shares_[static_cast<std::size_t>(s)]);
+        shares_[static_cast<std::size_t>(s)] = 0;
+      }
+      bits_[w] = 0;
+    }
+    window_count_ = 0;
+    top_ = new_top;
+    // Map levels on the grid and inside the new range come into the window. The range in price order:
+    // from the best end (slot 0) to the worst end (slot window - 1); better_first orders the map the same way.
+    const std::int64_t best_tick = tick_of(0), worst_tick = tick_of(window_ - 1);
+    if (K == side_kind::sell ? worst_tick < 0 : best_tick < 0) return;
+    auto clamp_price = [](std::int64_t t) {
+      return itch5::tick_price(static_cast<std::uint32_t>(std::max<std::int64_t>(t, 0)));
+    };
+    auto it = outside_.lower_bound(clamp_price(best_tick));
+    const itch5::price4 last = clamp_price(worst_tick);
+    while (it != outside_.end() && !better<K>(last, it->first)) {
+      if (!itch5::on_tick_grid(it->first)) {
+        ++it;
+        continue;
+      }
+      const std::int64_t s = slot_of(itch5::tick_index(it->first));
+      shares_[static_cast<std::size_t>(s)] = it->second;
+      mark(s);
+      it = outside_.erase(it);
+    }
+  }
+
+  std::int64_t window_;
+  std::int64_t top_ = 0;  // tick of slot 0
+  std::vector<std::uint64_t> shares_;
+  std::vector<std::uint64_t> bits_;
+  std::size_t window_count_ = 0;
+  std::int64_t best_slot_ = 0;
+  std::int64_t worst_slot_ = 0;
+  std::map<itch5::price4, std::uint64_t, better_first<K>> outside_;
+};
+
+}  // namespace book

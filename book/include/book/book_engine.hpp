@@ -1,0 +1,254 @@
+// Order tracking and per-symbol books for an ITCH 5.0 stream, with inside-change detection.
+//
+//   book::book_engine<book::array_book, my_observer> engine(config, observer);
+//   ... itch5::dispatch_unchecked(msg.data(), engine);   // for every message
+//
+// The engine is an itch5 dispatch handler. It tracks live orders by reference number (A/F add; E, C, X
+// reduce; D deletes; U removes the original and adds the new reference with the same side and stock) in an
+// order_table, and keeps one order_book per stock locate in a vector indexed by the locate. After every
+// applied book message it hands a book_event to the observer, which learns whether the symbol's inside
+// (best bid and offer, price and size) changed. Inconsistent input is counted by kind (anomaly_counts)
+// and skipped; processing always goes on. Every message's timestamp is checked (backwards, beyond 24 h).
+//
+// Observer requirements: `void on_book_event(const book_event&, const order_book<Book>&)`, and an optional
+// `static constexpr bool wants_book_depth` (default false) to have book_event::book_depth computed.
+//
+// Complexity per message: O(1) expected for the order table, plus the book side's cost (see the side
+// types). Memory: the order table (proportional to peak live orders) plus one book per announced locate.
+// Not thread-safe: one engine per stream, used from one thread.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <itch5/messages.hpp>
+#include <itch5/tick.hpp>
+
+#include <book/anomaly_counts.hpp>
+#include <book/book_config.hpp>
+#include <book/book_event.hpp>
+#include <book/order_book.hpp>
+#include <book/order_table.hpp>
+
+namespace book {
+
+template <class Book, class Observer>
+class book_engine {
+ public:
+  using book_type = order_book<Book>;
+
+  book_engine(const book_config& cfg, Observer& observer) : config_(cfg), observer_(observer) {}
+
+  // Messages that do not touch the book: only their timestamp is checked.
+  template <itch5::message M>
+  void operator()(const M& m) noexcept {
+    check_timestamp(m.header.timestamp);
+  }
+
+  void operator()(const itch5::stock_directory& m) {
+    check_timestamp(m.header.timestamp);
+    book_type& b = book_at(m.header.stock_locate);
+    b.symbol = m.stock;
+    b.announced = true;
+  }
+
+  void operator()(const itch5::add_order& m) { add('A', m.header, m.order_ref, m.side, m.shares, m.stock, m.price); }
+  void operator()(const itch5::add_order_mpid& m) {
+    add('F', m.header, m.order_ref, m.side, m.shares, m.stock, m.price);
+  }
+  void operator()(const itch5::order_executed& m) { reduce('E', m.header, m.order_ref, m.executed_shares); }
+  void operator()(const itch5::order_executed_with_price& m) {
+    reduce('C', m.header, m.order_ref, m.executed_shares);
+  }
+  void operator()(const itch5::order_cancel& m) { reduce('X', m.header, m.order_ref, m.cancelled_shares); }
+  void operator()(const itch5::order_delete& m) { remove(m.header, m.order_ref); }
+  void operator()(const itch5::order_replace& m) {
+    replace(m.header, m.original_order_ref, m.new_order_ref, m.shares, m.price);
+  }
+
+  [[nodiscard]] const anomaly_counts& anomalies() const noexcept { return anomalies_; }
+  [[nodiscard]] std::uint64_t book_events() const noexcept { return book_events_; }
+  [[nodiscard]] std::uint64_t inside_changes() const noexcept { return inside_changes_; }
+  [[nodiscard]] const order_table& orders() const noexcept { return orders_; }
+  /// The book of `locate`, or nullptr if the locate was never seen.
+  [[nodiscard]] const book_type* find_book(std::uint16_t locate) const noexcept {
+    return locate < books_.size() ? &books_[locate] : nullptr;
+  }
+  [[nodiscard]] std::size_t book_slots() const noexcept { return books_.size(); }
+
+ private:
+  static constexpr bool wants_book_depth = [] {
+    if constexpr (requires { Observer::wants_book_depth; }) {
+      return static_cast<bool>(Observer::wants_book_depth);
+    } else {
+      return false;
+    }
+  }();
+
+  book_type& book_at(std::uint16_t locate) {
+    if (locate >= books_.size()) [[unlikely]] {
+      books_.reserve(std::size_t{locate} + 1);
+      while (books_.size() <= locate) books_.emplace_back(config_);
+    }
+    return books_[locate];
+  }
+
+  void check_timestamp(itch5::timestamp ts) noexcept {
+    if (ts < last_timestamp_) [[unlikely]] anomalies_.count(anomaly::timestamp_backwards);
+    if (ts >= itch5::one_day) [[unlikely]] anomalies_.count(anomaly::timestamp_beyond_day);
+    last_timestamp_ = ts;
+  }
+
+  static bool valid_price(itch5::price4 p) noexcept { return p.units() != 0 && p <= itch5::max_price4; }
+
+  static std::uint32_t depth_from(side_kind side, itch5::price4 p, const inside& before) noexcept {
+    const price_level& best = side == side_kind::buy ? before.bid : before.offer;
+    if (best.shares == 0) return 0;
+    bool at_or_better = side == side_kind::buy ? p >= best.price : p <= best.price;
+    return at_or_better ? 0 : itch5::levels_between(p, best.price);
+  }
+
+  template <class F>
+  decltype(auto) on_side(book_type& b, side_kind side, F&& f) {
+    if (side == side_kind::buy) return f(b.bids);
+    return f(b.offers);
+  }
+
+  void add(char type, const itch5::message_header& h, std::uint64_t ref, char side_code, std::uint32_t shares,
+           const itch5::stock_symbol& stock, itch5::price4 price) {
+    check_timestamp(h.timestamp);
+    side_kind side;
+    if (side_code == 'B') {
+      side = side_kind::buy;
+    } else if (side_code == 'S') {
+      side = side_kind::sell;
+    } else [[unlikely]] {
+      anomalies_.count(anomaly::invalid_side);
+      return;
+    }
+    if (shares == 0) [[unlikely]] {
+      anomalies_.count(anomaly::zero_shares);
+      return;
+    }
+    if (!valid_price(price)) [[unlikely]] {
+      anomalies_.count(anomaly::invalid_price);
+      return;
+    }
+    book_type& b = book_at(h.stock_locate);
+    if (!b.announced) [[unlikely]] {
+      anomalies_.count(anomaly::unannounced_locate);
+      if (b.symbol == itch5::stock_symbol{}) b.symbol = stock;
+    }
+    if (orders_.insert(ref, shares, price, h.stock_locate, side) == nullptr) [[unlikely]] {
+      anomalies_.count(anomaly::duplicate_order);
+      return;
+    }
+    on_side(b, side, [&](auto& s) { s.add(price, shares); });
+    finish(type, h.timestamp, h.stock_locate, b, side, depth_from(side, price, b.last));
+  }
+
+  void reduce(char type, const itch5::message_header& h, std::uint64_t ref, std::uint32_t shares) {
+    check_timestamp(h.timestamp);
+    order* o = orders_.find(ref);
+    if (o == nullptr) [[unlikely]] {
+      anomalies_.count(anomaly::unknown_order);
+      return;
+    }
+    if (shares == 0) [[unlikely]] {
+      anomalies_.count(anomaly::zero_shares);
+      return;
+    }
+    if (shares > o->shares) [[unlikely]] {
+      anomalies_.count(anomaly::reduce_exceeds_order);
+      shares = o->shares;
+    }
+    const side_kind side = o->side;
+    const itch5::price4 price = o->price;
+    const std::uint16_t locate = o->locate;
+    book_type& b = books_[locate];
+    on_side(b, side, [&](auto& s) { s.reduce(price, shares); });
+    o->shares -= shares;
+    if (o->shares == 0) orders_.erase(o);
+    finish(type, h.timestamp, locate, b, side, depth_from(side, price, b.last));
+  }
+
+  void remove(const itch5::message_header& h, std::uint64_t ref) {
+    check_timestamp(h.timestamp);
+    order* o = orders_.find(ref);
+    if (o == nullptr) [[unlikely]] {
+      anomalies_.count(anomaly::unknown_order);
+      return;
+    }
+    const side_kind side = o->side;
+    const itch5::price4 price = o->price;
+    const std::uint16_t locate = o->locate;
+    book_type& b = books_[locate];
+    on_side(b, side, [&](auto& s) { s.reduce(price, o->shares); });
+    orders_.erase(o);
+    finish('D', h.timestamp, locate, b, side, depth_from(side, price, b.last));
+  }
+
+  void replace(const itch5::message_header& h, std::uint64_t original, std::uint64_t ref, std::uint32_t shares,
+               itch5::price4 price) {
+    check_timestamp(h.timestamp);
+    order* o = orders_.find(original);
+    if (o == nullptr) [[unlikely]] {
+      anomalies_.count(anomaly::unknown_order);
+      return;
+    }
+    const side_kind side = o->side;
+    const itch5::price4 old_price = o->price;
+    const std::uint16_t locate = o->locate;
+    book_type& b = books_[locate];
+    on_side(b, side, [&](auto& s) { s.reduce(old_price, o->shares); });
+    orders_.erase(o);
+    if (shares == 0) [[unlikely]] {
+      anomalies_.count(anomaly::zero_shares);
+    } else if (!valid_price(price)) [[unlikely]] {
+      anomalies_.count(anomaly::invalid_price);
+    } else if (orders_.insert(ref, shares, price, locate, side) == nullptr) [[unlikely]] {
+      anomalies_.count(anomaly::duplicate_order);
+    } else {
+      on_side(b, side, [&](auto& s) { s.add(price, shares); });
+    }
+    finish('U', h.timestamp, locate, b, side, depth_from(side, price, b.last));
+  }
+
+  void finish(char type, itch5::timestamp ts, std::uint16_t locate, book_type& b, side_kind side,
+              std::uint32_t event_depth) {
+    const inside now = b.current();
+    book_event e;
+    e.timestamp = ts;
+    e.locate = locate;
+    e.type = type;
+    e.side = side;
+    e.event_depth = event_depth;
+    e.inside_changed = !(now == b.last);
+    if (e.inside_changed) {
+      b.last = now;
+      ++inside_changes_;
+      const bool crossed = now.bid.shares != 0 && now.offer.shares != 0 && now.bid.price >= now.offer.price;
+      if (crossed && !b.crossed) [[unlikely]] anomalies_.count(anomaly::crossed_book);
+      b.crossed = crossed;
+    }
+    if constexpr (wants_book_depth) {
+      e.book_depth = on_side(b, side, [](const auto& s) -> std::uint32_t {
+        if (s.empty()) return 0;
+        return itch5::levels_between(s.best().price, s.worst().price);
+      });
+    }
+    ++book_events_;
+    observer_.on_book_event(e, b);
+  }
+
+  book_config config_;
+  Observer& observer_;
+  order_table orders_;
+  std::vector<book_type> books_;
+  anomaly_counts anomalies_;
+  itch5::timestamp last_timestamp_{0};
+  std::uint64_t book_events_ = 0;
+  std::uint64_t inside_changes_ = 0;
+};
+
+}  // namespace book

@@ -1,0 +1,35 @@
+// The compile-time interface every book side implements (map_book_side, array_book_side, ...).
+//
+// A book side aggregates resting orders into price levels for one side (side_kind) of one symbol. The
+// order book engine tracks the orders themselves; a side only sees "add q shares at p" and "remove q
+// shares at p" and answers best / worst level queries. Implementations must be exact: for any sequence of
+// operations every implementation returns the same levels, which the typed test suite and the
+// differential test verify. Preconditions (the engine guarantees them): reduce() never removes more shares
+// than the level holds, and prices are in (0, 200,000.0000].
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+
+#include <itch5/price.hpp>
+
+#include <book/book_config.hpp>
+#include <book/price_level.hpp>
+#include <book/side_kind.hpp>
+
+namespace book {
+
+template <class S>
+concept book_side = std::constructible_from<S, const book_config&> &&
+    requires(S s, const S cs, itch5::price4 p, std::uint64_t q) {
+  { S::kind } -> std::convertible_to<side_kind>;
+  s.add(p, q);     // add q > 0 shares at p
+  s.reduce(p, q);  // remove 0 < q <= shares at p; the level disappears at zero
+  { cs.best() } -> std::same_as<price_level>;   // best level, or {0, 0} when empty
+  { cs.worst() } -> std::same_as<price_level>;  // worst level, or {0, 0} when empty
+  { cs.level_count() } -> std::convertible_to<std::size_t>;
+  { cs.empty() } -> std::convertible_to<bool>;
+};
+
+}  // namespace book

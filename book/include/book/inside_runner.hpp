@@ -1,0 +1,72 @@
+// The itch5inside job as a library call: read a stream, keep every book, write one line per inside change,
+// and optionally collect feed statistics and depth histograms.
+//
+//   book::inside_options opt;                 // book type, window, symbol filter, statistics wanted
+//   book::inside_result r = book::run_inside(reader, opt, sink, on_progress);
+//
+// Lines go to `sink` in chunks of complete lines (inside_line.hpp format), so a consumer never sees half a
+// line, also when the input turns out to be corrupt halfway: the run stops at the first read error, hands
+// over everything produced before it, and reports the error in the result. The book type is chosen at run
+// time by name among book::all_book_types; the message loop is instantiated per book type and per
+// statistics configuration, so the default run pays for no clock reads or depth queries.
+//
+// Processing time (with statistics on) is the steady-clock time from before decoding a message to after
+// its book update, inside-change detection and output formatting.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <itch5/message_reader.hpp>
+
+#include <book/anomaly_counts.hpp>
+#include <book/book_config.hpp>
+
+namespace book {
+
+struct inside_options {
+  std::string book = "array";        ///< a name from book_type_names()
+  book_config books;                 ///< tuning of the book sides
+  std::vector<std::string> symbols;  ///< restrict output and statistics to these symbols (empty: all)
+  bool stats = false;                ///< collect feed statistics (result.stats_csv)
+  bool stats_all_events = false;     ///< statistics sample every book event instead of inside changes
+  bool depth = false;                ///< collect depth histograms (result.depth_csv)
+};
+
+/// Receives output in chunks of complete lines.
+class line_sink {
+ public:
+  virtual ~line_sink() = default;
+  virtual void write(std::string_view lines) = 0;
+};
+
+struct inside_result {
+  std::array<std::uint64_t, 256> messages_by_type{};  ///< framed messages of known types, by type byte
+  std::uint64_t messages = 0;                         ///< all framed messages (unknown types included)
+  std::uint64_t unknown_types = 0;
+  std::uint64_t oversized = 0;
+  std::uint64_t book_events = 0;
+  std::uint64_t inside_changes = 0;  ///< all symbols
+  std::uint64_t lines = 0;           ///< lines written (after the symbol filter)
+  anomaly_counts anomalies;
+  std::size_t peak_live_orders = 0;
+  std::size_t order_table_bytes = 0;
+  itch5::read_status status = itch5::read_status::end_of_input;
+  itch5::read_error error;                 ///< when status == error
+  bool data_after_end_of_session = false;  ///< when status == end_of_session
+  std::string stats_csv;                   ///< when options.stats (also after an error: covers what was read)
+  std::string depth_csv;                   ///< when options.depth
+};
+
+/// Called about every 64 Ki messages with the reader, for progress reports.
+using progress_callback = std::function<void(const itch5::message_reader&)>;
+
+/// Runs the job. Throws std::invalid_argument for an unknown book type; never throws for bad input.
+[[nodiscard]] inside_result run_inside(itch5::message_reader& reader, const inside_options& options, line_sink& out,
+                                       const progress_callback& progress = {});
+
+}  // namespace book

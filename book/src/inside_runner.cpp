@@ -1,0 +1,170 @@
+#include <book/inside_runner.hpp>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <unordered_set>
+
+#include <itch5/dispatch.hpp>
+
+#include <book/book_engine.hpp>
+#include <book/book_types.hpp>
+#include <book/depth_statistics.hpp>
+#include <book/feed_statistics.hpp>
+#include <book/inside_line.hpp>
+
+namespace book {
+namespace {
+
+// The symbol as printed: trailing spaces trimmed, anything unprintable or a space inside replaced by '?',
+// so a malformed symbol can never break the space-separated line format.
+std::string printable_symbol(const itch5::stock_symbol& s) {
+  std::string out(s.str());
+  if (out.empty()) return "?";
+  for (char& c : out) {
+    auto u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || u >= 0x7f) c = '?';
+  }
+  return out;
+}
+
+template <class Book, bool Timed, bool Depth>
+class observer {
+ public:
+  static constexpr bool wants_book_depth = Depth;
+
+  observer(const inside_options& opt, line_sink& sink, feed_statistics* stats, depth_statistics* depth)
+      : sink_(sink), stats_all_(opt.stats_all_events), depth_(depth), stats_(stats),
+        filter_(opt.symbols.begin(), opt.symbols.end()),
+        buffer_(std::make_unique_for_overwrite<char[]>(buffer_size)) {}
+
+  void on_book_event(const book_event& e, const order_book<Book>& b) {
+    symbol_info& info = symbol_at(e.locate, b);
+    if (!info.wanted) return;
+    if (e.inside_changed) {
+      if (used_ + max_inside_line > buffer_size) flush();
+      char* end = format_inside_line(buffer_.get() + used_, e.timestamp, e.locate, info.text, b.last);
+      used_ = static_cast<std::size_t>(end - buffer_.get());
+      ++lines_;
+    }
+    if constexpr (Depth) depth_->record(e.locate, e.event_depth, e.book_depth);
+    if constexpr (Timed) {
+      if (stats_all_ || e.inside_changed) {
+        pending_ = true;
+        pending_locate_ = e.locate;
+        pending_time_ = e.timestamp;
+      }
+    }
+  }
+
+  // After a timed message: records its processing time if it produced a sampled event.
+  void end_message(std::chrono::nanoseconds took) {
+    if (!pending_) return;
+    pending_ = false;
+    stats_->record(pending_locate_, pending_time_, took);
+  }
+
+  void flush() {
+    if (used_ > 0) sink_.write({buffer_.get(), used_});
+    used_ = 0;
+  }
+
+  [[nodiscard]] std::uint64_t lines() const noexcept { return lines_; }
+
+  [[nodiscard]] std::string name_of(std::uint16_t locate) const {
+    return locate < symbols_.size() && symbols_[locate].known ? symbols_[locate].text : "?";
+  }
+
+ private:
+  static constexpr std::size_t buffer_size = std::size_t{1} << 18;
+
+  struct symbol_info {
+    bool known = false;
+    bool wanted = false;
+    std::string text;
+  };
+
+  symbol_info& symbol_at(std::uint16_t locate, const order_book<Book>& b) {
+    if (locate >= symbols_.size()) [[unlikely]] symbols_.resize(std::size_t{locate} + 1);
+    symbol_info& info = symbols_[locate];
+    if (!info.known) [[unlikely]] {
+      info.known = true;
+      info.text = printable_symbol(b.symbol);
+      info.wanted = filter_.empty() || filter_.count(std::string(b.symbol.str())) > 0;
+    }
+    return info;
+  }
+
+  line_sink& sink_;
+  bool stats_all_;
+  depth_statistics* depth_;
+  feed_statistics* stats_;
+  std::unordered_set<std::string> filter_;
+  std::vector<symbol_info> symbols_;
+  std::unique_ptr<char[]> buffer_;
+  std::size_t used_ = 0;
+  std::uint64_t lines_ = 0;
+  bool pending_ = false;
+  std::uint16_t pending_locate_ = 0;
+  itch5::timestamp pending_time_{};
+};
+
+template <class Book, bool Timed, bool Depth>
+void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sink& sink,
+              const progress_callback& progress, inside_result& r) {
+  std::unique_ptr<feed_statistics> stats = Timed ? std::make_unique<feed_statistics>() : nullptr;
+  std::unique_ptr<depth_statistics> depth = Depth ? std::make_unique<depth_statistics>() : nullptr;
+  observer<Book, Timed, Depth> obs(opt, sink, stats.get(), depth.get());
+  book_engine<Book, observer<Book, Timed, Depth>> engine(opt.books, obs);
+
+  std::span<const std::byte> msg;
+  while (reader.next(msg) == itch5::read_status::message) {
+    ++r.messages_by_type[static_cast<unsigned char>(msg[0])];
+    if constexpr (Timed) {
+      const auto t0 = std::chrono::steady_clock::now();
+      itch5::dispatch_unchecked(msg.data(), engine);
+      obs.end_message(std::chrono::steady_clock::now() - t0);
+    } else {
+      itch5::dispatch_unchecked(msg.data(), engine);
+    }
+    if ((reader.messages() & 0xffff) == 0 && progress) [[unlikely]] progress(reader);
+  }
+  obs.flush();
+
+  r.status = reader.status();
+  if (r.status == itch5::read_status::error) r.error = reader.error();
+  if (r.status == itch5::read_status::end_of_session) r.data_after_end_of_session = reader.data_after_end_of_session();
+  r.messages = reader.messages();
+  r.unknown_types = reader.unknown_total();
+  r.oversized = reader.oversized();
+  r.book_events = engine.book_events();
+  r.inside_changes = engine.inside_changes();
+  r.lines = obs.lines();
+  r.anomalies = engine.anomalies();
+  r.peak_live_orders = engine.orders().peak_size();
+  r.order_table_bytes = engine.orders().memory_bytes();
+  auto name_of = [&obs](std::uint16_t locate) { return obs.name_of(locate); };
+  if (stats) r.stats_csv = stats->finish_csv(name_of);
+  if (depth) r.depth_csv = depth->csv(name_of);
+}
+
+}  // namespace
+
+inside_result run_inside(itch5::message_reader& reader, const inside_options& options, line_sink& out,
+                         const progress_callback& progress) {
+  inside_result r;
+  with_book_type(options.book, [&]<class Book>() {
+    if (options.stats && options.depth) {
+      run_loop<Book, true, true>(reader, options, out, progress, r);
+    } else if (options.stats) {
+      run_loop<Book, true, false>(reader, options, out, progress, r);
+    } else if (options.depth) {
+      run_loop<Book, false, true>(reader, options, out, progress, r);
+    } else {
+      run_loop<Book, false, false>(reader, options, out, progress, r);
+    }
+  });
+  return r;
+}
+
+}  // namespace book

@@ -1,0 +1,283 @@
+// The book engine on small hand-made streams, for every book family: exact insides after each message,
+// event depths, book depths, and every kind of anomaly.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include <book/book_engine.hpp>
+#include <book/book_types.hpp>
+
+#include "message_builders.hpp"
+
+namespace {
+
+using namespace testing_messages;
+using book::anomaly;
+using book::price_level;
+using itch5::price4;
+
+struct recorded {
+  book::book_event event;
+  book::inside in;
+};
+
+template <class Book>
+struct recorder {
+  static constexpr bool wants_book_depth = true;
+  std::vector<recorded> events;
+  void on_book_event(const book::book_event& e, const book::order_book<Book>& b) { events.push_back({e, b.last}); }
+};
+
+template <class Book>
+class BookEngineTest : public ::testing::Test {
+ protected:
+  BookEngineTest() {
+    engine(directory(1, "AAPL"));
+    engine(directory(2, "PENNY"));
+  }
+
+  // Feeds one message and returns the event it produced (fails the test if none).
+  template <class M>
+  recorded feed(const M& m) {
+    std::size_t before = rec.events.size();
+    engine(m);
+    EXPECT_EQ(rec.events.size(), before + 1) << "expected exactly one book event";
+    return rec.events.empty() ? recorded{} : rec.events.back();
+  }
+  // Feeds one message that must produce no book event.
+  template <class M>
+  void feed_skipped(const M& m) {
+    std::size_t before = rec.events.size();
+    engine(m);
+    EXPECT_EQ(rec.events.size(), before) << "expected the message to be skipped";
+  }
+
+  static book::inside in(std::uint32_t bp, std::uint64_t bq, std::uint32_t op, std::uint64_t oq) {
+    return {bq ? price_level{price4(bp), bq} : price_level{}, oq ? price_level{price4(op), oq} : price_level{}};
+  }
+
+  book::book_config cfg{64};
+  recorder<Book> rec;
+  book::book_engine<Book, recorder<Book>> engine{cfg, rec};
+};
+
+using families = ::testing::Types<book::array_book, book::map_book>;
+TYPED_TEST_SUITE(BookEngineTest, families);
+
+TYPED_TEST(BookEngineTest, FirstBidAndFirstOfferChangeTheInside) {
+  auto r = this->feed(add(10, 1, 1, 'B', 100, 1000000));
+  EXPECT_TRUE(r.event.inside_changed);
+  EXPECT_EQ(r.in, this->in(1000000, 100, 0, 0));
+  EXPECT_EQ(r.event.locate, 1);
+  EXPECT_EQ(r.event.timestamp.count(), 10);
+  EXPECT_EQ(r.event.type, 'A');
+  r = this->feed(add(11, 1, 2, 'S', 200, 1000100));
+  EXPECT_TRUE(r.event.inside_changed);
+  EXPECT_EQ(r.in, this->in(1000000, 100, 1000100, 200));
+}
+
+TYPED_TEST(BookEngineTest, OrdersBehindTheInsideDoNotChangeIt) {
+  this->feed(add(1, 1, 1, 'B', 100, 1000000));
+  auto r = this->feed(add(2, 1, 2, 'B', 100, 999700));  // 3 cents below
+  EXPECT_FALSE(r.event.inside_changed);
+  EXPECT_EQ(r.event.event_depth, 3u);
+  EXPECT_EQ(r.event.book_depth, 3u);
+  r = this->feed(del(3, 1, 2));
+  EXPECT_FALSE(r.event.inside_changed);
+  EXPECT_EQ(r.event.event_depth, 3u);
+  EXPECT_EQ(r.event.book_depth, 0u);
+}
+
+TYPED_TEST(BookEngineTest, JoiningTheBestLevelChangesItsSize) {
+  this->feed(add(1, 1, 1, 'S', 100, 1000000));
+  auto r = this->feed(add(2, 1, 2, 'S', 50, 1000000));
+  EXPECT_TRUE(r.event.inside_changed);
+  EXPECT_EQ(r.in, this->in(0, 0, 1000000, 150));
+  EXPECT_EQ(r.event.event_depth, 0u);
+}
+
+TYPED_TEST(BookEngineTest, ExecutionsAndCancelsAtTheInside) {
+  this->feed(add(1, 1, 1, 'B', 300, 1000000));
+  this->feed(add(2, 1, 2, 'B', 100, 999900));
+  auto r = this->feed(exec(3, 1, 1, 100));
+  EXPECT_TRUE(r.event.inside_changed);
+  EXPECT_EQ(r.in, this->in(1000000, 200, 0, 0));
+  r = this->feed(exec_price(4, 1, 1, 50, 1000500));  // the trade price does not move the book
+  EXPECT_EQ(r.in, this->in(1000000, 150, 0, 0));
+  EXPECT_EQ(r.event.type, 'C');
+  r = this->feed(cancel(5, 1, 1, 100));
+  EXPECT_EQ(r.in, this->in(1000000, 50, 0, 0));
+  EXPECT_EQ(r.event.type, 'X');
+  r = this->feed(exec(6, 1, 1, 50));  // fully executed: the next level becomes the best
+  EXPECT_EQ(r.in, this->in(999900, 100, 0, 0));
+  this->feed_skipped(del(7, 1, 1));    // order 1 is gone
+  EXPECT_EQ(this->engine.anomalies()[anomaly::unknown_order], 1u);
+}
+
+TYPED_TEST(BookEngineTest, DeleteThatEmptiesTheBestLevel) {
+  this->feed(add(1, 1, 1, 'S', 100, 1000000));
+  this->feed(add(2, 1, 2, 'S', 100, 1000300));
+  auto r = this->feed(del(3, 1, 1));
+  EXPECT_TRUE(r.event.inside_changed);
+  EXPECT_EQ(r.in, this->in(0, 0, 1000300, 100));
+  r = this->feed(del(4, 1, 2));
+  EXPECT_TRUE(r.event.inside_changed);
+  EXPECT_EQ(r.in, this->in(0, 0, 0, 0));
+}
+
+TYPED_TEST(BookEngineTest, ReplaceThatMovesAnOrderToANewBestPrice) {
+  // Order 2 rests behind the inside; its replacement improves on the best bid: the inside must change.
+  this->feed(add(1, 1, 1, 'B', 100, 1000000));
+  this->feed(add(2, 1, 2, 'B', 300, 999000));
+  auto r = this->feed(replace(3, 1, 2, 3, 300, 1000100));
+  EXPECT_TRUE(r.event.inside_changed);
+  EXPECT_EQ(r.in, this->in(1000100, 300, 0, 0));
+  EXPECT_EQ(r.event.type, 'U');
+  EXPECT_EQ(r.event.side, book::side_kind::buy);
+  EXPECT_EQ(r.event.event_depth, 0u);  // the new price beats the best before the replace
+  // The new reference is live with the original's side; the original is gone.
+  r = this->feed(exec(4, 1, 3, 100));
+  EXPECT_EQ(r.in, this->in(1000100, 200, 0, 0));
+  this->feed_skipped(del(5, 1, 2));
+}
+
+TYPED_TEST(BookEngineTest, ReplaceOfTheBestOrderToAWorsePriceAndAcrossTheWindow) {
+  this->feed(add(1, 1, 1, 'S', 100, 1000000));
+  this->feed(add(2, 1, 2, 'S', 100, 1000500));
+  auto r = this->feed(replace(3, 1, 1, 3, 100, 1002000));  // 20 cents worse than the old best
+  EXPECT_EQ(r.in, this->in(0, 0, 1000500, 100));
+  EXPECT_EQ(r.event.event_depth, 20u);  // from the best before the replace
+  r = this->feed(replace(4, 1, 3, 4, 40, 980000));  // 200 levels better than the window edge
+  EXPECT_EQ(r.in, this->in(0, 0, 980000, 40));
+  r = this->feed(replace(5, 1, 4, 5, 60, 980000));  // same price, new size
+  EXPECT_TRUE(r.event.inside_changed);
+  EXPECT_EQ(r.in, this->in(0, 0, 980000, 60));
+}
+
+TYPED_TEST(BookEngineTest, SubDollarBooksUseTheFinerTick) {
+  this->feed(add(1, 2, 1, 'B', 1000, 5000));  // $0.5000
+  auto r = this->feed(add(2, 2, 2, 'B', 1000, 4990));
+  EXPECT_EQ(r.event.event_depth, 10u);  // ten $0.0001 levels
+  r = this->feed(add(3, 2, 3, 'S', 500, 5003));
+  EXPECT_EQ(r.in, this->in(5000, 1000, 5003, 500));
+}
+
+TYPED_TEST(BookEngineTest, EventDepthIsZeroOnAnEmptySideAndForBetterPrices) {
+  auto r = this->feed(add(1, 1, 1, 'B', 100, 1000000));
+  EXPECT_EQ(r.event.event_depth, 0u);
+  r = this->feed(add(2, 1, 2, 'B', 100, 1010000));
+  EXPECT_EQ(r.event.event_depth, 0u);
+  r = this->feed(add(3, 1, 3, 'S', 100, 1200000));  // the offer side was empty
+  EXPECT_EQ(r.event.event_depth, 0u);
+}
+
+TYPED_TEST(BookEngineTest, BadAddsAreCountedAndSkipped) {
+  this->feed(add(1, 1, 1, 'B', 100, 1000000));
+  this->feed_skipped(add(2, 1, 1, 'B', 100, 1000100));  // duplicate reference
+  this->feed_skipped(add(3, 1, 2, 'B', 0, 1000100));    // zero shares
+  this->feed_skipped(add(4, 1, 3, 'B', 10, 0));         // zero price
+  this->feed_skipped(add(5, 1, 4, 'S', 10, 2000000001));  // above $200,000.0000
+  this->feed_skipped(add(6, 1, 5, 'Z', 10, 1000100));  // no such side
+  const auto& a = this->engine.anomalies();
+  EXPECT_EQ(a[anomaly::duplicate_order], 1u);
+  EXPECT_EQ(a[anomaly::zero_shares], 1u);
+  EXPECT_EQ(a[anomaly::invalid_price], 2u);
+  EXPECT_EQ(a[anomaly::invalid_side], 1u);
+  EXPECT_EQ(this->engine.find_book(1)->last, this->in(1000000, 100, 0, 0));
+  // The largest valid price is accepted.
+  auto r = this->feed(add(7, 1, 6, 'S', 10, 2000000000));
+  EXPECT_EQ(r.in, this->in(1000000, 100, 2000000000, 10));
+}
+
+TYPED_TEST(BookEngineTest, ReductionsOfUnknownOrdersOrTooManySharesAreCounted) {
+  this->feed_skipped(exec(1, 1, 99, 10));
+  this->feed_skipped(exec_price(2, 1, 99, 10, 1));
+  this->feed_skipped(cancel(3, 1, 99, 10));
+  this->feed_skipped(del(4, 1, 99));
+  this->feed_skipped(replace(5, 1, 99, 100, 10, 1000000));
+  EXPECT_EQ(this->engine.anomalies()[anomaly::unknown_order], 5u);
+  this->feed(add(6, 1, 1, 'B', 100, 1000000));
+  auto r = this->feed(exec(7, 1, 1, 150));  // more than the order has: the order is removed
+  EXPECT_EQ(this->engine.anomalies()[anomaly::reduce_exceeds_order], 1u);
+  EXPECT_EQ(r.in, this->in(0, 0, 0, 0));
+  this->feed_skipped(del(8, 1, 1));
+}
+
+TYPED_TEST(BookEngineTest, ReplaceWithABadNewOrderStillRemovesTheOriginal) {
+  this->feed(add(1, 1, 1, 'B', 100, 1000000));
+  this->feed(add(2, 1, 2, 'B', 100, 990000));
+  this->feed(add(3, 1, 3, 'B', 100, 980000));
+  auto r = this->feed(replace(4, 1, 1, 10, 0, 1000000));  // zero shares
+  EXPECT_EQ(r.in, this->in(990000, 100, 0, 0));
+  r = this->feed(replace(5, 1, 2, 11, 100, 0));  // invalid price
+  EXPECT_EQ(r.in, this->in(980000, 100, 0, 0));
+  r = this->feed(replace(6, 1, 3, 3, 100, 970000));  // the "new" reference is the original itself: fine
+  EXPECT_EQ(r.in, this->in(970000, 100, 0, 0));
+  this->feed(add(7, 1, 20, 'B', 5, 960000));
+  r = this->feed(replace(8, 1, 3, 20, 100, 970000));  // new reference already live
+  EXPECT_EQ(r.in, this->in(960000, 5, 0, 0));
+  const auto& a = this->engine.anomalies();
+  EXPECT_EQ(a[anomaly::zero_shares], 1u);
+  EXPECT_EQ(a[anomaly::invalid_price], 1u);
+  EXPECT_EQ(a[anomaly::duplicate_order], 1u);
+}
+
+TYPED_TEST(BookEngineTest, CrossedBooksAreCountedOnEntry) {
+  this->feed(add(1, 1, 1, 'B', 100, 1000000));
+  this->feed(add(2, 1, 2, 'S', 100, 1000000));  // locked: bid == offer
+  EXPECT_EQ(this->engine.anomalies()[anomaly::crossed_book], 1u);
+  this->feed(add(3, 1, 3, 'S', 100, 990000));  // still crossed: not counted again
+  EXPECT_EQ(this->engine.anomalies()[anomaly::crossed_book], 1u);
+  this->feed(del(4, 1, 1));  // uncrossed
+  this->feed(add(5, 1, 4, 'B', 10, 995000));  // crossed again
+  EXPECT_EQ(this->engine.anomalies()[anomaly::crossed_book], 2u);
+}
+
+TYPED_TEST(BookEngineTest, UnannouncedLocatesAreCountedAndNamedByTheAdd) {
+  auto r = this->feed(add(1, 77, 1, 'B', 100, 1000000, "ZZZ"));
+  EXPECT_TRUE(r.event.inside_changed);
+  EXPECT_EQ(this->engine.anomalies()[anomaly::unannounced_locate], 1u);
+  EXPECT_EQ(this->engine.find_book(77)->symbol.str(), "ZZZ");
+  this->feed(add(2, 1, 2, 'B', 100, 1000000));
+  EXPECT_EQ(this->engine.anomalies()[anomaly::unannounced_locate], 1u) << "locate 1 was announced";
+}
+
+TYPED_TEST(BookEngineTest, TimestampsGoingBackwardsOrBeyondTheDay) {
+  this->feed(add(1000, 1, 1, 'B', 100, 1000000));
+  this->feed(add(999, 1, 2, 'B', 100, 1000000));
+  EXPECT_EQ(this->engine.anomalies()[anomaly::timestamp_backwards], 1u);
+  itch5::system_event s{};
+  s.header = hdr(0, 86'400'000'000'000);
+  this->engine(s);
+  EXPECT_EQ(this->engine.anomalies()[anomaly::timestamp_beyond_day], 1u);
+  this->feed(add(2000, 1, 3, 'B', 100, 1000000));
+  EXPECT_EQ(this->engine.anomalies()[anomaly::timestamp_backwards], 2u);
+}
+
+TYPED_TEST(BookEngineTest, BooksAreKeptPerLocate) {
+  this->feed(add(1, 1, 1, 'B', 100, 1000000));
+  auto r = this->feed(add(2, 2, 2, 'B', 7, 5000));
+  EXPECT_TRUE(r.event.inside_changed);
+  EXPECT_EQ(r.event.locate, 2);
+  EXPECT_EQ(r.in, this->in(5000, 7, 0, 0));
+  EXPECT_EQ(this->engine.find_book(1)->last, this->in(1000000, 100, 0, 0));
+  r = this->feed(del(3, 1, 2));  // the order knows its locate
+  EXPECT_EQ(r.event.locate, 2);
+  EXPECT_EQ(this->engine.find_book(2)->last, this->in(0, 0, 0, 0));
+}
+
+TYPED_TEST(BookEngineTest, NonBookMessagesProduceNoEvents) {
+  itch5::trade p{};
+  p.header = hdr(1, 5);
+  p.order_ref = 1;
+  p.side = 'B';
+  p.shares = 100;
+  p.price = price4(1000000);
+  this->feed_skipped(p);
+  itch5::cross_trade q{};
+  q.header = hdr(1, 6);
+  this->feed_skipped(q);
+  EXPECT_EQ(this->engine.book_events(), 0u);
+}
+
+}  // namespace

@@ -1,0 +1,243 @@
+// One typed suite run on every book side implementation, for both sides, plus a randomized comparison of
+// each against a plain std::map. The array side is given a 64-level window so that the tests cross its
+// edges and force re-centring in both directions.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <random>
+
+#include <book/array_book_side.hpp>
+#include <book/book_side.hpp>
+#include <book/map_book_side.hpp>
+
+namespace {
+
+using book::side_kind;
+using itch5::price4;
+
+template <class S>
+class BookSideTest : public ::testing::Test {
+ protected:
+  static constexpr side_kind K = S::kind;
+  book::book_config cfg{64};
+  S side{cfg};
+
+  // A price `levels` cent ticks away from `base` towards the inside (better) or away from it (worse).
+  static price4 better_by(price4 base, std::uint32_t cents) {
+    return K == side_kind::buy ? price4(base.units() + 100 * cents) : price4(base.units() - 100 * cents);
+  }
+  static price4 worse_by(price4 base, std::uint32_t cents) {
+    return K == side_kind::buy ? price4(base.units() - 100 * cents) : price4(base.units() + 100 * cents);
+  }
+};
+
+using side_types = ::testing::Types<book::array_book_side<side_kind::buy>, book::array_book_side<side_kind::sell>,
+                                    book::map_book_side<side_kind::buy>, book::map_book_side<side_kind::sell>>;
+TYPED_TEST_SUITE(BookSideTest, side_types);
+
+const price4 ten{100000};  // $10.0000
+
+TYPED_TEST(BookSideTest, EmptySideHasNoLevels) {
+  EXPECT_TRUE(this->side.empty());
+  EXPECT_EQ(this->side.level_count(), 0u);
+  EXPECT_EQ(this->side.best(), (book::price_level{}));
+  EXPECT_EQ(this->side.worst(), (book::price_level{}));
+}
+
+TYPED_TEST(BookSideTest, AddsAtOnePriceAggregate) {
+  this->side.add(ten, 100);
+  this->side.add(ten, 250);
+  EXPECT_EQ(this->side.best(), (book::price_level{ten, 350}));
+  EXPECT_EQ(this->side.worst(), (book::price_level{ten, 350}));
+  EXPECT_EQ(this->side.level_count(), 1u);
+  EXPECT_FALSE(this->side.empty());
+}
+
+TYPED_TEST(BookSideTest, BestIsTheBetterPriceOfTheSide) {
+  const price4 worse = this->worse_by(ten, 3);
+  this->side.add(worse, 100);
+  this->side.add(ten, 200);
+  EXPECT_EQ(this->side.best(), (book::price_level{ten, 200}));
+  EXPECT_EQ(this->side.worst(), (book::price_level{worse, 100}));
+  EXPECT_EQ(this->side.level_count(), 2u);
+}
+
+TYPED_TEST(BookSideTest, PartialReduceKeepsTheLevelAndFullReduceRemovesIt) {
+  const price4 worse = this->worse_by(ten, 1);
+  this->side.add(ten, 300);
+  this->side.add(worse, 100);
+  this->side.reduce(ten, 100);
+  EXPECT_EQ(this->side.best(), (book::price_level{ten, 200}));
+  this->side.reduce(ten, 200);
+  EXPECT_EQ(this->side.best(), (book::price_level{worse, 100}));
+  EXPECT_EQ(this->side.level_count(), 1u);
+  this->side.reduce(worse, 100);
+  EXPECT_TRUE(this->side.empty());
+  EXPECT_EQ(this->side.best(), (book::price_level{}));
+}
+
+TYPED_TEST(BookSideTest, SubDollarPricesUseHundredthOfCentTicks) {
+  const price4 a{5000}, b{5001}, c{4999};  // $0.5000, $0.5001, $0.4999: three distinct levels
+  this->side.add(a, 1);
+  this->side.add(b, 2);
+  this->side.add(c, 3);
+  EXPECT_EQ(this->side.level_count(), 3u);
+  if constexpr (TypeParam::kind == side_kind::buy) {
+    EXPECT_EQ(this->side.best(), (book::price_level{b, 2}));
+    EXPECT_EQ(this->side.worst(), (book::price_level{c, 3}));
+  } else {
+    EXPECT_EQ(this->side.best(), (book::price_level{c, 3}));
+    EXPECT_EQ(this->side.worst(), (book::price_level{b, 2}));
+  }
+  this->side.reduce(b, 2);
+  this->side.reduce(c, 3);
+  EXPECT_EQ(this->side.best(), (book::price_level{a, 1}));
+}
+
+TYPED_TEST(BookSideTest, LevelsAcrossOneDollar) {
+  const price4 below{9999}, dollar{10000}, above{10100};
+  this->side.add(below, 10);
+  this->side.add(above, 30);
+  this->side.add(dollar, 20);
+  EXPECT_EQ(this->side.level_count(), 3u);
+  const price4 best = TypeParam::kind == side_kind::buy ? above : below;
+  const price4 worst = TypeParam::kind == side_kind::buy ? below : above;
+  EXPECT_EQ(this->side.best().price, best);
+  EXPECT_EQ(this->side.worst().price, worst);
+  this->side.reduce(best, this->side.best().shares);
+  EXPECT_EQ(this->side.best(), (book::price_level{dollar, 20}));
+}
+
+TYPED_TEST(BookSideTest, NewBestFarBeyondTheWindowEdge) {
+  // 64-level window: a price 200 ticks better must move the window (array) and become the best.
+  const price4 far = this->better_by(ten, 200);
+  this->side.add(ten, 100);
+  this->side.add(far, 5);
+  EXPECT_EQ(this->side.best(), (book::price_level{far, 5}));
+  EXPECT_EQ(this->side.worst(), (book::price_level{ten, 100}));
+  this->side.reduce(far, 5);
+  EXPECT_EQ(this->side.best(), (book::price_level{ten, 100}));
+  EXPECT_EQ(this->side.level_count(), 1u);
+}
+
+TYPED_TEST(BookSideTest, InsideWalksAwayThroughManyLevels) {
+  // 300 consecutive levels from $10.00 away from the inside; removing them best-first must walk the best
+  // through the window and into the levels held beyond it.
+  for (std::uint32_t i = 0; i < 300; ++i) this->side.add(this->worse_by(ten, i), i + 1);
+  EXPECT_EQ(this->side.level_count(), 300u);
+  EXPECT_EQ(this->side.worst(), (book::price_level{this->worse_by(ten, 299), 300}));
+  for (std::uint32_t i = 0; i < 300; ++i) {
+    ASSERT_EQ(this->side.best(), (book::price_level{this->worse_by(ten, i), i + 1})) << "step " << i;
+    this->side.reduce(this->worse_by(ten, i), i + 1);
+  }
+  EXPECT_TRUE(this->side.empty());
+}
+
+TYPED_TEST(BookSideTest, InsideWalksTowardsBetterPricesLevelByLevel) {
+  for (std::uint32_t i = 0; i < 300; ++i) {
+    this->side.add(this->better_by(ten, i), 7);
+    ASSERT_EQ(this->side.best(), (book::price_level{this->better_by(ten, i), 7}));
+    ASSERT_EQ(this->side.worst(), (book::price_level{ten, 7}));
+  }
+  // Remove from the worst end: the best stays put, the worst moves towards it.
+  for (std::uint32_t i = 0; i < 299; ++i) {
+    this->side.reduce(this->better_by(ten, i), 7);
+    ASSERT_EQ(this->side.worst(), (book::price_level{this->better_by(ten, i + 1), 7}));
+    ASSERT_EQ(this->side.best(), (book::price_level{this->better_by(ten, 299), 7}));
+  }
+}
+
+TYPED_TEST(BookSideTest, PricesOffTheCentGridAreDistinctLevels) {
+  // $10.0050 is not a whole cent; malformed data may still carry it. It must neither merge with $10.00
+  // nor with $10.01.
+  const price4 off{100050}, cent_up{100100};
+  this->side.add(ten, 1);
+  this->side.add(off, 2);
+  this->side.add(cent_up, 3);
+  EXPECT_EQ(this->side.level_count(), 3u);
+  if constexpr (TypeParam::kind == side_kind::buy) {
+    EXPECT_EQ(this->side.best(), (book::price_level{cent_up, 3}));
+    this->side.reduce(cent_up, 3);
+    EXPECT_EQ(this->side.best(), (book::price_level{off, 2}));
+  } else {
+    EXPECT_EQ(this->side.best(), (book::price_level{ten, 1}));
+    this->side.reduce(ten, 1);
+    EXPECT_EQ(this->side.best(), (book::price_level{off, 2}));
+  }
+}
+
+TYPED_TEST(BookSideTest, EmptiedAndRefilledFarAway) {
+  this->side.add(ten, 1);
+  this->side.reduce(ten, 1);
+  const price4 far{5000000};  // $500.00
+  this->side.add(far, 9);
+  EXPECT_EQ(this->side.best(), (book::price_level{far, 9}));
+  this->side.add(price4(50), 4);  // $0.0050
+  EXPECT_EQ(this->side.level_count(), 2u);
+  EXPECT_EQ(this->side.best().price, TypeParam::kind == side_kind::buy ? far : price4(50));
+}
+
+// Random operations compared with a plain ordered map after every step: a random walk of the inside,
+// heavy-tailed distances (up to thousands of levels), sub-dollar and dollar prices, off-grid prices.
+TYPED_TEST(BookSideTest, MatchesPlainMapOnRandomOperations) {
+  std::mt19937_64 rng(12345);
+  std::map<price4, std::uint64_t, book::better_first<TypeParam::kind>> ref;
+  std::int64_t centre = 1'000'000;  // $100.00
+  for (int step = 0; step < 200'000; ++step) {
+    if (step % 50'000 == 0) centre = step == 100'000 ? 9'000 : 1'000'000 + step;  // also visit sub-dollar
+    centre += static_cast<std::int64_t>(rng() % 3) - 1;
+    const bool do_add = ref.empty() || rng() % 100 < 52;
+    if (do_add) {
+      const std::uint64_t r = rng() % 1000;
+      std::int64_t dist = r < 600 ? static_cast<std::int64_t>(rng() % 5) : r < 950 ? static_cast<std::int64_t>(rng() % 100)
+                                                                       : static_cast<std::int64_t>(rng() % 3000);
+      if (rng() % 10 == 0) dist = -dist;  // better than the centre
+      const std::int64_t tick = centre < 10000 ? 1 : 100;
+      std::int64_t units = centre + (TypeParam::kind == side_kind::buy ? -dist : dist) * tick;
+      if (rng() % 200 == 0) units += 37;  // off the grid
+      units = std::clamp<std::int64_t>(units, 1, 2'000'000'000);
+      const price4 p(static_cast<std::uint32_t>(units));
+      const std::uint64_t q = 1 + rng() % 500;
+      this->side.add(p, q);
+      ref[p] += q;
+    } else {
+      auto it = ref.begin();
+      std::advance(it, static_cast<std::ptrdiff_t>(rng() % std::min<std::size_t>(ref.size(), rng() % 8 == 0 ? ref.size() : 4)));
+      const std::uint64_t q = rng() % 3 == 0 ? it->second : 1 + rng() % it->second;
+      this->side.reduce(it->first, q);
+      if ((it->second -= q) == 0) ref.erase(it);
+    }
+    ASSERT_EQ(this->side.level_count(), ref.size()) << "step " << step;
+    const book::price_level best = ref.empty() ? book::price_level{} : book::price_level{ref.begin()->first, ref.begin()->second};
+    const book::price_level worst = ref.empty() ? book::price_level{} : book::price_level{ref.rbegin()->first, ref.rbegin()->second};
+    ASSERT_EQ(this->side.best(), best) << "step " << step;
+    ASSERT_EQ(this->side.worst(), worst) << "step " << step;
+  }
+}
+
+TEST(ArrayBookSide, KeepsLevelsNearTheInsideInTheWindow) {
+  // The first level anchors the 128-level window with the best at slot 128/8 = 16; the 99 worse levels
+  // below it take slots 17..115, all inside the window.
+  book::array_book_side<side_kind::buy> side(book::book_config{128});
+  for (std::uint32_t i = 0; i < 100; ++i) side.add(price4(1000000 - 100 * i), 1);  // from $100.00 down
+  EXPECT_EQ(side.window_level_count(), 100u);
+  EXPECT_EQ(side.outside_level_count(), 0u);
+  side.add(price4(1000000 - 100 * 5000), 1);  // $50.00, 5000 levels deep: beyond the window
+  EXPECT_EQ(side.window_level_count(), 100u);
+  EXPECT_EQ(side.outside_level_count(), 1u);
+  EXPECT_EQ(side.best().price, price4(1000000));
+}
+
+TEST(ArrayBookSide, WindowSizeIsRoundedUpToWholeBitmapWords) {
+  book::array_book_side<side_kind::sell> side(book::book_config{100});
+  for (std::uint32_t i = 0; i < 128; ++i) side.add(price4(100000 + 100 * i), 1);
+  // 100 rounds up to 128 levels; the best sits at slot 16, so 112 of these levels fit the window.
+  EXPECT_EQ(side.window_level_count(), 112u);
+  EXPECT_EQ(side.outside_level_count(), 16u);
+}
+
+static_assert(book::book_side<book::array_book_side<side_kind::buy>>);
+static_assert(book::book_side<book::map_book_side<side_kind::sell>>);
+
+}  // namespace
