@@ -56,8 +56,7 @@ delay_estimator<T>::delay_estimator(const estimator_options& options)
       corr_(m_),
       fa_(m_ / 2 + 1),
       fb_(m_ / 2 + 1),
-      cross_(m_ / 2 + 1),
-      weight_(m_ / 2 + 1, T(1)) {
+      weight_(options.smooth_sigma > 0 ? m_ / 2 + 1 : 0) {
   if (options_.upsample >= 2) {
     kept_ = fft_buffer<std::complex<double>>(m_ / 2 + 1);
     grid_.assign(2 * options_.upsample + 1, 0.0);
@@ -72,7 +71,7 @@ delay_estimator<T>::delay_estimator(const estimator_options& options)
     }
   }
   forward_ = r2c_plan<T>(m_, a_.span(), fa_.span(), options_.rigor);
-  inverse_ = c2r_plan<T>(m_, cross_.span(), corr_.span(), options_.rigor);
+  inverse_ = c2r_plan<T>(m_, fb_.span(), corr_.span(), options_.rigor);
   // Measuring planners scribble on the arrays; the padding of a_ and b_ must be zero from here on
   // (r2c never writes its input, so it stays zero).
   std::fill(a_.begin(), a_.end(), T(0));
@@ -116,33 +115,47 @@ delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<cons
   forward_.execute(a_.span(), fa_.span());
   forward_.execute(b_.span(), fb_.span());
 
-  // Cross spectrum conj(A) B |H|^2 and the (smoothed) energies by Parseval: every bin but 0 and the Nyquist
-  // bin of an even length stands for a Hermitian pair, so the sums count all bins twice and then take the
-  // single ones back.
+  // Cross spectrum conj(A) B |H|^2, written over B, and the (smoothed) energies by Parseval: every bin but 0
+  // and the Nyquist bin of an even length stands for a Hermitian pair, so the loop counts every bin twice
+  // and the single ones are taken back once (measured before the loop overwrites them).
   const std::size_t bins = m_ / 2 + 1;
   const complex_type* fa = fa_.data();
-  const complex_type* fb = fb_.data();
-  const T* weight = weight_.data();
-  complex_type* cross = cross_.data();
+  complex_type* fb = fb_.data();
+  double single_a = 0, single_b = 0;
+  for (std::size_t k : {std::size_t{0}, m_ % 2 == 0 ? bins - 1 : std::size_t{0}}) {
+    const double w = weight_.empty() ? 1.0 : static_cast<double>(weight_[k]);
+    single_a += w * static_cast<double>(std::norm(fa[k]));
+    single_b += w * static_cast<double>(std::norm(fb[k]));
+    if (m_ % 2 != 0) break;  // no Nyquist bin
+  }
   double sa = 0, sb = 0;
-  for (std::size_t k = 0; k < bins; ++k) {
-    const T ar = fa[k].real(), ai = fa[k].imag(), br = fb[k].real(), bi = fb[k].imag(), w = weight[k];
-    sa += static_cast<double>(w * (ar * ar + ai * ai));
-    sb += static_cast<double>(w * (br * br + bi * bi));
-    cross[k] = complex_type(w * (ar * br + ai * bi), w * (ar * bi - ai * br));
-  }
-  auto single = [&](std::size_t k) {
-    sa -= static_cast<double>(weight[k] * std::norm(fa[k]));
-    sb -= static_cast<double>(weight[k] * std::norm(fb[k]));
+  auto cross_spectrum = [&]<bool smooth>(std::bool_constant<smooth>) {
+    for (std::size_t k = 0; k < bins; ++k) {
+      const T ar = fa[k].real(), ai = fa[k].imag(), br = fb[k].real(), bi = fb[k].imag();
+      T pa = ar * ar + ai * ai, pb = br * br + bi * bi, re = ar * br + ai * bi, im = ar * bi - ai * br;
+      if constexpr (smooth) {
+        const T w = weight_[k];
+        pa *= w;
+        pb *= w;
+        re *= w;
+        im *= w;
+      }
+      sa += static_cast<double>(pa);
+      sb += static_cast<double>(pb);
+      fb[k] = complex_type(re, im);
+    }
   };
-  sa *= 2;
-  sb *= 2;
-  single(0);
-  if (m_ % 2 == 0) single(bins - 1);
-  if (!kept_.empty()) {
-    for (std::size_t k = 0; k < bins; ++k) kept_[k] = std::complex<double>(cross_[k]);
+  if (weight_.empty()) {
+    cross_spectrum(std::false_type{});
+  } else {
+    cross_spectrum(std::true_type{});
   }
-  inverse_.execute(cross_.span(), corr_.span());
+  sa = 2 * sa - single_a;
+  sb = 2 * sb - single_b;
+  if (!kept_.empty()) {
+    for (std::size_t k = 0; k < bins; ++k) kept_[k] = std::complex<double>(fb[k]);
+  }
+  inverse_.execute(fb_.span(), corr_.span());
   norm_ = std::sqrt(sa * sb);
   if (!(norm_ > 0)) {
     norm_ = 0;

@@ -106,9 +106,9 @@ class delay_estimator {
   estimator_options options_;
   std::size_t m_ = 0;
   fft_buffer<T> a_, b_, corr_;
-  fft_buffer<complex_type> fa_, fb_, cross_;
-  fft_buffer<std::complex<double>> kept_;  // cross spectrum kept for upsampling (c2r destroys cross_)
-  std::vector<T> weight_;                  // |H(k)|^2 of the smoothing (all 1 without)
+  fft_buffer<complex_type> fa_, fb_;      // spectra; fb_ then holds the cross spectrum (destroyed by c2r)
+  fft_buffer<std::complex<double>> kept_;  // cross spectrum kept for upsampling
+  std::vector<T> weight_;                  // |H(k)|^2 of the smoothing (empty without)
   std::vector<double> grid_;               // the 2U+1 interpolated values around the peak
   r2c_plan<T> forward_;
   c2r_plan<T> inverse_;
