@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace tde {
 
@@ -17,7 +18,13 @@ void append_number(std::string& out, double v, const char* format) {
   } else {
     char buf[64];
     int n = std::snprintf(buf, sizeof buf, format, v);
-    out.append(buf, static_cast<std::size_t>(n));
+    // A value that rounds to zero prints without a sign ("-0.0000" reads as a direction).
+    const char* text = buf;
+    if (buf[0] == '-' && std::strspn(buf + 1, "0.") == static_cast<std::size_t>(n - 1)) {
+      ++text;
+      --n;
+    }
+    out.append(text, static_cast<std::size_t>(n));
   }
 }
 

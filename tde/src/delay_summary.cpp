@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace tde {
@@ -16,7 +17,8 @@ std::string number(double v, const char* format = "%.6g") {
   if (std::isinf(v)) return v > 0 ? ".inf" : "-.inf";
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);
-  return buf;
+  const bool negative_zero = buf[0] == '-' && std::strspn(buf + 1, "0.") == std::strlen(buf + 1);
+  return negative_zero ? buf + 1 : buf;
 }
 
 }  // namespace
@@ -98,13 +100,13 @@ std::string delay_summary::text(std::string_view program) const {
     auto st = statistics(s);
     char buf[512];
     if (st.passed == 0) {
-      std::snprintf(buf, sizeof buf, "%.*s: %.*s: 0 of %llu windows passed; no delay estimate\n",
+      std::snprintf(buf, sizeof buf, "%.*s: %.*s: 0 of %llu symbol windows passed; no delay estimate\n",
                     static_cast<int>(program.size()), program.data(), static_cast<int>(to_string(s).size()),
                     to_string(s).data(), static_cast<unsigned long long>(st.rows));
     } else {
       std::snprintf(
           buf, sizeof buf,
-          "%.*s: %.*s: %llu of %llu windows passed (%.1f%%); delay (B lags A if > 0), rho-weighted: "
+          "%.*s: %.*s: %llu of %llu symbol windows passed (%.1f%%); delay (B lags A if > 0), rho-weighted: "
           "median %.3f us, IQR %.3f us, p10 %.3f us, p90 %.3f us\n",
           static_cast<int>(program.size()), program.data(), static_cast<int>(to_string(s).size()),
           to_string(s).data(), static_cast<unsigned long long>(st.passed),
@@ -138,7 +140,7 @@ std::string delay_summary::yaml(const analysis_options& o) const {
   for (auto s : sigs) {
     auto st = statistics(s);
     y += "  " + std::string(to_string(s)) + ":\n";
-    y += "    windows: " + std::to_string(st.rows) + "\n";
+    y += "    symbol_windows: " + std::to_string(st.rows) + "\n";
     y += "    passed: " + std::to_string(st.passed) + "\n";
     y += "    pass_fraction: " + number(st.pass_fraction) + "\n";
     y += "    median_us: " + number(st.median, "%.6f") + "\n";

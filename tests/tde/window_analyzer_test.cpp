@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -343,7 +344,7 @@ TEST(delay_summary, counts_rows_and_weights_passed_delays_by_rho) {
   EXPECT_DOUBLE_EQ(s.statistics(signal_kind::mid).median, 3);
   EXPECT_EQ(s.signals(), (std::vector<signal_kind>{signal_kind::events, signal_kind::mid}));
   auto text = s.text("itch5tde");
-  EXPECT_NE(text.find("itch5tde: events: 9 of 10 windows passed"), std::string::npos) << text;
+  EXPECT_NE(text.find("itch5tde: events: 9 of 10 symbol windows passed"), std::string::npos) << text;
   auto yaml = s.yaml(small_options());
   EXPECT_NE(yaml.find("    median_us: 5.000000"), std::string::npos) << yaml;
   EXPECT_NE(yaml.find("B lags A"), std::string::npos);
@@ -374,6 +375,13 @@ TEST(csv_writer, header_states_the_sign_convention_and_rows_print_missing_values
     row.estimate.second_ratio = 0.25;
     row.delay_us = -3.25;
     csv.write(row);
+    row.estimate.lag = 0;
+    row.estimate.delay = -1e-9;
+    row.delay_us = -1e-9;
+    row.estimate.rho = 1;
+    row.estimate.psr = std::numeric_limits<double>::infinity();
+    row.estimate.second_ratio = -0.0;
+    csv.write(row);
     csv.flush();
     out.commit();
   }
@@ -381,12 +389,13 @@ TEST(csv_writer, header_states_the_sign_convention_and_rows_print_missing_values
   std::vector<std::string> got;
   for (std::string line; std::getline(in, line);) got.push_back(line);
   std::filesystem::remove(path);
-  ASSERT_EQ(got.size(), 5u);
+  ASSERT_EQ(got.size(), 6u);
   EXPECT_EQ(got[0].rfind("# itch5tde: delay > 0 means B lags A", 0), 0u);
   EXPECT_NE(got[1].find("sampling_period_ns=1000 window_ns=4096000"), std::string::npos) << got[1];
   EXPECT_EQ(got[2], tde::csv_writer::columns);
   EXPECT_EQ(got[3], "34200000000000,AAPL,bid-size,12,0,nan,nan,0.0000,0.00,0.000,few_events|flat");
   EXPECT_EQ(got[4], "34200000000000,AAPL,bid-size,12,11,-3,-3.2500,0.5000,12.35,0.250,ok");
+  EXPECT_EQ(got[5], "34200000000000,AAPL,bid-size,12,11,0,0.0000,1.0000,inf,0.000,ok") << "no -0.0000";
 }
 
 }  // namespace
