@@ -1,0 +1,121 @@
+// delay_estimator<T>: estimates the delay between two equally long, uniformly sampled series by linear
+// cross-correlation computed with FFTW, with a confidence for each estimate.
+//
+// Method, per pair (a, b) of N samples:
+//   1. remove each series' mean; zero-pad both to M = next_fast_length(N + max_lag + 1 + ceil(8 sigma)), so
+//      the circular correlation FFTW computes equals the linear one at every searched lag (no wrap-around);
+//   2. r2c both, multiply conj(A) * B (times |H|^2 of the optional Gaussian smoothing of width sigma samples,
+//      applied to both series in the frequency domain), c2r: c[k] = sum_n a[n] b[n + k];
+//   3. take the maximum of c over k in [-max_lag, max_lag] (the integer lag), refine it to a sub-sample delay
+//      by parabolic interpolation through the three samples around the peak, or, with `upsample` U >= 2, by
+//      evaluating the band-limited (DFT) interpolation of c on a 1/U grid around the peak and fitting the
+//      parabola there;
+//   4. confidence: rho = c[peak] / sqrt(sum a^2 * sum b^2) (energies after mean removal and smoothing,
+//      computed from the spectra, so the FFT's factor M cancels), the peak-to-sidelobe ratio and the second
+//      peak / peak ratio (see delay_estimate), and flags (edge, flat, low_rho, low_psr, ambiguous).
+// Sign convention: a positive lag/delay means b lags a (b[n] ~ a[n - delay]).
+//
+// Plan once, execute many: the constructor allocates every buffer and plans both transforms; estimate()
+// performs two r2c and one c2r transform plus O(M) work and never allocates. The batch overload runs many
+// pairs (symbols x signals) through the same plans and buffers. Complexity O(M log M) per pair, plus
+// O((2U+1) M) with upsampling.
+//
+// Thread-safety: an estimator owns mutable work buffers, so one thread at a time per instance; separate
+// instances may run concurrently. Construction plans with FFTW (serialised by a process-wide mutex, see
+// fft_plan.hpp); plan on one thread up front and reuse the estimator. Move-only.
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <tde/delay_estimate.hpp>
+#include <tde/fft_buffer.hpp>
+#include <tde/fft_plan.hpp>
+#include <tde/fft_real.hpp>
+
+namespace tde {
+
+struct estimator_options {
+  /// N: samples per series (>= 2).
+  std::size_t length = 0;
+  /// Largest |lag| searched, in samples (< length).
+  std::size_t max_lag = 0;
+  /// Gaussian smoothing of both series, standard deviation in samples (0: none). Smoothing at the scale of
+  /// the jitter between two feeds turns misaligned impulses back into overlapping bumps.
+  double smooth_sigma = 0;
+  /// 0 or 1: parabolic interpolation on the integer lags; U >= 2: band-limited interpolation on a 1/U grid.
+  std::size_t upsample = 0;
+  plan_rigor rigor = plan_rigor::estimate;
+  /// Acceptance thresholds; failing one sets low_rho, low_psr or ambiguous.
+  double min_rho = 0.1;
+  double min_psr = 6.0;
+  double max_second_ratio = 0.9;
+};
+
+template <fft_real T>
+struct series_pair {
+  std::span<const T> a;
+  std::span<const T> b;
+};
+
+template <fft_real T>
+class delay_estimator {
+ public:
+  /// Allocates and plans. Throws std::invalid_argument for inconsistent options.
+  explicit delay_estimator(const estimator_options& options);
+
+  delay_estimator(delay_estimator&&) noexcept = default;
+  delay_estimator& operator=(delay_estimator&&) noexcept = default;
+  delay_estimator(const delay_estimator&) = delete;
+  delay_estimator& operator=(const delay_estimator&) = delete;
+  ~delay_estimator() = default;
+
+  /// Estimates how much `b` lags `a` (both of options().length samples; throws std::invalid_argument
+  /// otherwise). Never allocates.
+  [[nodiscard]] delay_estimate estimate(std::span<const T> a, std::span<const T> b);
+
+  /// Estimates every pair of `batch` into `out` (same size), reusing the plans and buffers.
+  void estimate(std::span<const series_pair<T>> batch, std::span<delay_estimate> out);
+
+  [[nodiscard]] const estimator_options& options() const noexcept { return options_; }
+  /// M, the padded transform length.
+  [[nodiscard]] std::size_t fft_length() const noexcept { return m_; }
+  /// The M the constructor would choose for `options`.
+  [[nodiscard]] static std::size_t fft_length_for(const estimator_options& options);
+
+  /// The last estimate's normalised correlation (the scale of rho) at integer `lag`, |lag| <= max_lag + 1.
+  /// NaN when the last pair was flat.
+  [[nodiscard]] double correlation(std::int64_t lag) const;
+  /// The band-limited interpolation of that correlation at fractional lag `t` (only with upsample >= 2;
+  /// throws std::logic_error otherwise). O(M).
+  [[nodiscard]] double interpolated_correlation(double t) const;
+
+ private:
+  using complex_type = std::complex<T>;
+
+  [[nodiscard]] double load(std::span<const T> in, fft_buffer<T>& out) const;
+  [[nodiscard]] double raw(std::int64_t lag) const noexcept {
+    return static_cast<double>(
+        corr_[static_cast<std::size_t>(lag >= 0 ? lag : static_cast<std::int64_t>(m_) + lag)]);
+  }
+  [[nodiscard]] double refine_upsampled(std::int64_t peak);
+
+  estimator_options options_;
+  std::size_t m_ = 0;
+  fft_buffer<T> a_, b_, corr_;
+  fft_buffer<complex_type> fa_, fb_;      // spectra; fb_ then holds the cross spectrum (destroyed by c2r)
+  fft_buffer<std::complex<double>> kept_;  // cross spectrum kept for upsampling
+  std::vector<T> weight_;                  // |H(k)|^2 of the smoothing (empty without)
+  std::vector<double> grid_;               // the 2U+1 interpolated values around the peak
+  r2c_plan<T> forward_;
+  c2r_plan<T> inverse_;
+  double norm_ = 0;  // sqrt(S_a S_b), the spectral energies times M
+};
+
+extern template class delay_estimator<float>;
+extern template class delay_estimator<double>;
+
+}  // namespace tde

@@ -1,0 +1,68 @@
+// inside_reader: streams the changes of an inside-change file, plain or gzip-compressed (detected from the
+// bytes by itch5::open_input), or standard input ("-").
+//
+// Blank lines and lines starting with '#' are skipped. A malformed line, or a timestamp earlier than the
+// previous line's (the files are sorted by time, ties allowed), throws inside_format_error naming the
+// file and the 1-based line number. I/O and gzip errors surface as itch5::input_error.
+// next() is amortised O(line length) and does not allocate after the first block; the symbol view in the
+// returned record stays valid until the next call to next(). One thread at a time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <itch5/byte_stream.hpp>
+#include <tde/inside_change.hpp>
+
+namespace tde {
+
+/// A malformed inside-change line: what() reads "FILE:LINE: reason".
+class inside_format_error : public std::runtime_error {
+ public:
+  inside_format_error(const std::string& file, std::uint64_t line, std::string_view reason);
+  [[nodiscard]] const std::string& file() const noexcept { return file_; }
+  [[nodiscard]] std::uint64_t line() const noexcept { return line_; }
+
+ private:
+  std::string file_;
+  std::uint64_t line_;
+};
+
+class inside_reader {
+ public:
+  /// Opens `path` ("-": standard input). Throws itch5::input_error when it cannot be opened.
+  explicit inside_reader(const std::string& path);
+  /// Reads from `stream`; `name` is used in error messages.
+  inside_reader(std::unique_ptr<itch5::byte_stream> stream, std::string name);
+
+  /// The next change; false at the end of the input.
+  [[nodiscard]] bool next(inside_change& out);
+
+  /// 1-based number of the line last returned (or being read when an error is thrown).
+  [[nodiscard]] std::uint64_t line_number() const noexcept { return line_; }
+  [[nodiscard]] std::uint64_t changes() const noexcept { return changes_; }
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
+
+  /// Lines longer than this are rejected as malformed.
+  static constexpr std::size_t max_line = 4096;
+
+ private:
+  bool next_line(std::string_view& line);
+
+  std::unique_ptr<itch5::byte_stream> stream_;
+  std::string name_;
+  std::vector<char> buf_;
+  std::size_t begin_ = 0;
+  std::size_t end_ = 0;
+  bool eof_ = false;
+  std::uint64_t line_ = 0;
+  std::uint64_t changes_ = 0;
+  std::int64_t last_timestamp_ = 0;
+};
+
+}  // namespace tde

@@ -1,0 +1,304 @@
+#include <tde/delay_estimator.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+#include <tde/fast_length.hpp>
+
+namespace tde {
+
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+// Vertex offset of the parabola through (-1, y0), (0, y1), (1, y2), clamped to [-0.5, 0.5]; 0 when the
+// three points do not bend downwards.
+double parabolic_offset(double y0, double y1, double y2) noexcept {
+  double denom = y0 - 2 * y1 + y2;
+  if (!(denom < 0)) return 0;
+  return std::clamp(0.5 * (y0 - y2) / denom, -0.5, 0.5);
+}
+
+void validate(const estimator_options& o) {
+  if (o.length < 2) throw std::invalid_argument("delay_estimator: series length must be at least 2");
+  if (o.max_lag >= o.length) {
+    throw std::invalid_argument("delay_estimator: max_lag (" + std::to_string(o.max_lag) +
+                                " samples) must be below the series length (" + std::to_string(o.length) +
+                                ")");
+  }
+  if (!(o.smooth_sigma >= 0) || !std::isfinite(o.smooth_sigma) || o.smooth_sigma > 1e9) {
+    throw std::invalid_argument("delay_estimator: smoothing width must be a finite number >= 0");
+  }
+  if (o.upsample > 1024) throw std::invalid_argument("delay_estimator: upsample factor above 1024");
+}
+
+}  // namespace
+
+template <fft_real T>
+std::size_t delay_estimator<T>::fft_length_for(const estimator_options& o) {
+  validate(o);
+  // N + max_lag + 1 makes lags up to max_lag + 1 (the parabola's neighbours) free of wrap-around; the
+  // Gaussian spreads each series by ~4 sigma on either side, hence 8 sigma more.
+  auto margin = static_cast<std::size_t>(std::ceil(8 * o.smooth_sigma));
+  return next_fast_length(o.length + o.max_lag + 1 + margin);
+}
+
+template <fft_real T>
+delay_estimator<T>::delay_estimator(const estimator_options& options)
+    : options_(options),
+      m_(fft_length_for(options)),
+      a_(m_),
+      b_(m_),
+      corr_(m_),
+      fa_(m_ / 2 + 1),
+      fb_(m_ / 2 + 1),
+      weight_(options.smooth_sigma > 0 ? m_ / 2 + 1 : 0) {
+  if (options_.upsample >= 2) {
+    kept_ = fft_buffer<std::complex<double>>(m_ / 2 + 1);
+    grid_.assign(2 * options_.upsample + 1, 0.0);
+  }
+  if (options_.smooth_sigma > 0) {
+    // Smoothing both series by a Gaussian of sigma samples multiplies the cross spectrum by
+    // |H(f)|^2 = exp(-4 pi^2 sigma^2 f^2), f = k / M cycles per sample.
+    const double s = 2 * std::numbers::pi * options_.smooth_sigma / static_cast<double>(m_);
+    for (std::size_t k = 0; k < weight_.size(); ++k) {
+      double x = s * static_cast<double>(k);
+      weight_[k] = static_cast<T>(std::exp(-x * x));
+    }
+  }
+  forward_ = r2c_plan<T>(m_, a_.span(), fa_.span(), options_.rigor);
+  inverse_ = c2r_plan<T>(m_, fb_.span(), corr_.span(), options_.rigor);
+  // Measuring planners scribble on the arrays; the padding of a_ and b_ must be zero from here on
+  // (r2c never writes its input, so it stays zero).
+  std::fill(a_.begin(), a_.end(), T(0));
+  std::fill(b_.begin(), b_.end(), T(0));
+}
+
+template <fft_real T>
+double delay_estimator<T>::load(std::span<const T> in, fft_buffer<T>& out) const {
+  if (in.size() != options_.length) {
+    throw std::invalid_argument("delay_estimator: series of " + std::to_string(in.size()) +
+                                " samples, expected " + std::to_string(options_.length));
+  }
+  double sum = 0, sum2 = 0;
+  for (T v : in) {
+    const auto x = static_cast<double>(v);
+    sum += x;
+    sum2 += x * x;
+  }
+  const double mean = sum / static_cast<double>(in.size());
+  T* dst = out.data();
+  for (std::size_t i = 0; i < in.size(); ++i) dst[i] = static_cast<T>(static_cast<double>(in[i]) - mean);
+  // Energy left after removing the mean; a constant series leaves only rounding (relative ~1e-16).
+  const double centred2 = sum2 - sum * mean;
+  return centred2 > sum2 * 1e-10 ? centred2 : 0;
+}
+
+template <fft_real T>
+delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<const T> b) {
+  delay_estimate r;
+  const double ea = load(a, a_);
+  const double eb = load(b, b_);
+  const std::int64_t lmax = static_cast<std::int64_t>(options_.max_lag);
+  if (ea == 0 || eb == 0) {
+    norm_ = 0;
+    r.flags.set(estimate_flag::flat);  // alone: rho and PSR mean nothing here
+    r.psr = 0;
+    r.second_ratio = nan;
+    return r;
+  }
+
+  forward_.execute(a_.span(), fa_.span());
+  forward_.execute(b_.span(), fb_.span());
+
+  // Cross spectrum conj(A) B |H|^2, written over B, and the (smoothed) energies by Parseval: every bin but 0
+  // and the Nyquist bin of an even length stands for a Hermitian pair, so the loop counts every bin twice
+  // and the single ones are taken back once (measured before the loop overwrites them).
+  const std::size_t bins = m_ / 2 + 1;
+  const complex_type* fa = fa_.data();
+  complex_type* fb = fb_.data();
+  double single_a = 0, single_b = 0;
+  for (std::size_t k : {std::size_t{0}, m_ % 2 == 0 ? bins - 1 : std::size_t{0}}) {
+    const double w = weight_.empty() ? 1.0 : static_cast<double>(weight_[k]);
+    single_a += w * static_cast<double>(std::norm(fa[k]));
+    single_b += w * static_cast<double>(std::norm(fb[k]));
+    if (m_ % 2 != 0) break;  // no Nyquist bin
+  }
+  double sa = 0, sb = 0;
+  auto cross_spectrum = [&]<bool smooth>(std::bool_constant<smooth>) {
+    for (std::size_t k = 0; k < bins; ++k) {
+      const T ar = fa[k].real(), ai = fa[k].imag(), br = fb[k].real(), bi = fb[k].imag();
+      T pa = ar * ar + ai * ai, pb = br * br + bi * bi, re = ar * br + ai * bi, im = ar * bi - ai * br;
+      if constexpr (smooth) {
+        const T w = weight_[k];
+        pa *= w;
+        pb *= w;
+        re *= w;
+        im *= w;
+      }
+      sa += static_cast<double>(pa);
+      sb += static_cast<double>(pb);
+      fb[k] = complex_type(re, im);
+    }
+  };
+  if (weight_.empty()) {
+    cross_spectrum(std::false_type{});
+  } else {
+    cross_spectrum(std::true_type{});
+  }
+  sa = 2 * sa - single_a;
+  sb = 2 * sb - single_b;
+  if (!kept_.empty()) {
+    for (std::size_t k = 0; k < bins; ++k) kept_[k] = std::complex<double>(fb[k]);
+  }
+  inverse_.execute(fb_.span(), corr_.span());
+  norm_ = std::sqrt(sa * sb);
+  if (!(norm_ > 0)) {
+    norm_ = 0;
+    r.flags.set(estimate_flag::flat);  // alone: rho and PSR mean nothing here
+    r.second_ratio = nan;
+    return r;
+  }
+
+  // Peak over [-max_lag, max_lag]: lags 0..L sit at the start of corr_, lags -L..-1 at its end.
+  const T* c = corr_.data();
+  const std::size_t l = options_.max_lag;
+  std::int64_t peak = 0;
+  T best_value = c[0];
+  for (std::size_t k = m_ - l; k < m_; ++k) {
+    if (c[k] > best_value) {
+      best_value = c[k];
+      peak = static_cast<std::int64_t>(k) - static_cast<std::int64_t>(m_);
+    }
+  }
+  for (std::size_t k = 1; k <= l; ++k) {
+    if (c[k] > best_value) {
+      best_value = c[k];
+      peak = static_cast<std::int64_t>(k);
+    }
+  }
+  const double best = static_cast<double>(best_value);
+
+  // Main lobe: the monotonically falling region on either side of the peak; the rest of the search range
+  // is the sidelobe region.
+  std::int64_t lo = peak, hi = peak;
+  while (lo > -lmax && raw(lo - 1) < raw(lo)) --lo;
+  while (hi < lmax && raw(hi + 1) < raw(hi)) ++hi;
+  double n = 0, sum = 0, sum2 = 0, side_max = -std::numeric_limits<double>::infinity();
+  auto side = [&](std::int64_t from, std::int64_t to) {  // lags [from, to), all of one sign
+    if (from >= to) return;
+    const std::size_t first =
+        static_cast<std::size_t>(from >= 0 ? from : static_cast<std::int64_t>(m_) + from);
+    const auto count = static_cast<std::size_t>(to - from);
+    T top = c[first];
+    double s1 = 0, s2 = 0;
+    for (std::size_t k = first; k < first + count; ++k) {
+      const auto v = static_cast<double>(c[k]);
+      s1 += v;
+      s2 += v * v;
+      top = std::max(top, c[k]);
+    }
+    n += static_cast<double>(count);
+    sum += s1;
+    sum2 += s2;
+    side_max = std::max(side_max, static_cast<double>(top));
+  };
+  // Split each side at lag 0, where the storage wraps.
+  side(-lmax, std::min<std::int64_t>(lo, 0));
+  side(std::max<std::int64_t>(-lmax, 0), lo);
+  side(hi + 1, std::min<std::int64_t>(lmax + 1, 0));
+  side(std::max<std::int64_t>(hi + 1, 0), lmax + 1);
+
+  // The same statistics on the raw correlation: the ratios do not depend on the scale.
+  r.lag = peak;
+  r.rho = best / norm_;
+  if (n >= 2) {
+    const double mean = sum / n;
+    const double var = std::max(0.0, sum2 / n - mean * mean);
+    r.psr = var > 0 ? (best - mean) / std::sqrt(var) : std::numeric_limits<double>::infinity();
+  } else {
+    r.psr = std::numeric_limits<double>::infinity();
+  }
+  if (n == 0) {
+    r.second_ratio = 0;
+  } else {
+    r.second_ratio = best > 0 ? side_max / best : 1.0;
+  }
+
+  if (options_.upsample >= 2) {
+    r.delay = refine_upsampled(peak);
+  } else {
+    r.delay = static_cast<double>(peak) + parabolic_offset(raw(peak - 1), best, raw(peak + 1));
+  }
+
+  if (peak == -lmax || peak == lmax) r.flags.set(estimate_flag::edge);
+  if (!(r.rho >= options_.min_rho)) r.flags.set(estimate_flag::low_rho);
+  if (!(r.psr >= options_.min_psr)) r.flags.set(estimate_flag::low_psr);
+  if (r.second_ratio > options_.max_second_ratio) r.flags.set(estimate_flag::ambiguous);
+  return r;
+}
+
+template <fft_real T>
+void delay_estimator<T>::estimate(std::span<const series_pair<T>> batch, std::span<delay_estimate> out) {
+  if (out.size() != batch.size()) {
+    throw std::invalid_argument("delay_estimator: batch and output sizes differ");
+  }
+  for (std::size_t i = 0; i < batch.size(); ++i) out[i] = estimate(batch[i].a, batch[i].b);
+}
+
+template <fft_real T>
+double delay_estimator<T>::correlation(std::int64_t lag) const {
+  const auto limit = static_cast<std::int64_t>(options_.max_lag) + 1;
+  if (lag < -limit || lag > limit) throw std::out_of_range("delay_estimator::correlation: lag out of range");
+  if (norm_ == 0) return nan;
+  return raw(lag) / norm_;
+}
+
+template <fft_real T>
+double delay_estimator<T>::interpolated_correlation(double t) const {
+  if (kept_.empty()) throw std::logic_error("delay_estimator: interpolation needs upsample >= 2");
+  if (norm_ == 0) return nan;
+  // c(t) = sum over all M bins of X_k e^{2 pi i k t / M}, folded onto the half spectrum: X_0 + 2 Re(...) for
+  // the interior bins + Re(X_{M/2} e^{i pi t}) for an even M. The rotation is renewed every 64 bins to keep
+  // the recurrence's rounding error small.
+  const std::size_t bins = m_ / 2 + 1;
+  const std::size_t last_single = (m_ % 2 == 0) ? bins - 1 : 0;
+  const double theta = 2 * std::numbers::pi * t / static_cast<double>(m_);
+  const std::complex<double> step = std::polar(1.0, theta);
+  std::complex<double> rot(1, 0);
+  double acc = kept_[0].real();
+  for (std::size_t k = 1; k < bins; ++k) {
+    if ((k & 63) == 0) {
+      rot = std::polar(1.0, theta * static_cast<double>(k));
+    } else {
+      rot *= step;
+    }
+    const double re = kept_[k].real() * rot.real() - kept_[k].imag() * rot.imag();
+    acc += (k == last_single ? 1.0 : 2.0) * re;
+  }
+  return acc / norm_;
+}
+
+template <fft_real T>
+double delay_estimator<T>::refine_upsampled(std::int64_t peak) {
+  // Grid maximum over [peak - 1, peak + 1] in steps of 1/U, then a parabola through it and its neighbours.
+  const auto u = static_cast<std::int64_t>(options_.upsample);
+  const double h = 1.0 / static_cast<double>(u);
+  const double centre = static_cast<double>(peak);
+  for (std::int64_t j = -u; j <= u; ++j) {
+    grid_[static_cast<std::size_t>(j + u)] = interpolated_correlation(centre + static_cast<double>(j) * h);
+  }
+  const auto top = static_cast<std::int64_t>(std::max_element(grid_.begin(), grid_.end()) - grid_.begin());
+  if (top == 0 || top == 2 * u) return centre + static_cast<double>(top - u) * h;
+  const auto i = static_cast<std::size_t>(top);
+  return centre + (static_cast<double>(top - u) + parabolic_offset(grid_[i - 1], grid_[i], grid_[i + 1])) * h;
+}
+
+template class delay_estimator<float>;
+template class delay_estimator<double>;
+
+}  // namespace tde

@@ -1,0 +1,133 @@
+#include <tde/inside_reader.hpp>
+
+#include <array>
+#include <charconv>
+#include <cstring>
+
+namespace tde {
+
+namespace {
+
+constexpr std::size_t field_count = 7;
+
+// Reasons by field, static so parse_inside_line() can return views of them.
+constexpr std::array<std::string_view, field_count> bad_field = {
+    "timestamp: expected a non-negative integer (nanoseconds since midnight)",
+    "stock locate: expected an integer from 0 to 65535",
+    "symbol: expected 1 to 8 characters",
+    "bid px: expected a non-negative integer (Price(4) units)",
+    "bid qty: expected a non-negative integer",
+    "offer px: expected a non-negative integer (Price(4) units)",
+    "offer qty: expected a non-negative integer",
+};
+
+bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
+
+bool parse_count(std::string_view s, std::int64_t& out) noexcept {
+  if (s.empty() || s[0] < '0' || s[0] > '9') return false;  // no sign
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+}  // namespace
+
+std::string_view parse_inside_line(std::string_view line, inside_change& out) noexcept {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  std::array<std::string_view, field_count> f;
+  std::size_t n = 0, i = 0;
+  while (true) {
+    while (i < line.size() && is_blank(line[i])) ++i;
+    if (i == line.size()) break;
+    std::size_t start = i;
+    while (i < line.size() && !is_blank(line[i])) ++i;
+    if (n == field_count) {
+      return "more than 7 fields (expected: timestamp locate symbol bid-px bid-qty offer-px offer-qty)";
+    }
+    f[n++] = line.substr(start, i - start);
+  }
+  if (n < field_count) {
+    return "fewer than 7 fields (expected: timestamp locate symbol bid-px bid-qty offer-px offer-qty)";
+  }
+
+  std::int64_t v[field_count] = {};
+  for (std::size_t k = 0; k < field_count; ++k) {
+    if (k == 2) continue;
+    if (!parse_count(f[k], v[k])) return bad_field[k];
+  }
+  if (v[1] > 65535) return bad_field[1];
+  if (f[2].size() > 8) return bad_field[2];
+  out.timestamp = v[0];
+  out.locate = static_cast<std::uint16_t>(v[1]);
+  out.symbol = f[2];
+  out.bid_price = v[3];
+  out.bid_qty = v[4];
+  out.offer_price = v[5];
+  out.offer_qty = v[6];
+  return {};
+}
+
+inside_format_error::inside_format_error(const std::string& file, std::uint64_t line, std::string_view reason)
+    : std::runtime_error(file + ":" + std::to_string(line) + ": " + std::string(reason)),
+      file_(file),
+      line_(line) {}
+
+inside_reader::inside_reader(const std::string& path) : inside_reader(itch5::open_input(path), path) {}
+
+inside_reader::inside_reader(std::unique_ptr<itch5::byte_stream> stream, std::string name)
+    : stream_(std::move(stream)), name_(std::move(name)), buf_(std::size_t{1} << 20) {}
+
+bool inside_reader::next_line(std::string_view& line) {
+  while (true) {
+    if (begin_ < end_) {
+      const void* nl = std::memchr(buf_.data() + begin_, '\n', end_ - begin_);
+      if (nl != nullptr) {
+        auto stop = static_cast<std::size_t>(static_cast<const char*>(nl) - buf_.data());
+        line = std::string_view(buf_.data() + begin_, stop - begin_);
+        begin_ = stop + 1;
+        ++line_;
+        if (line.size() > max_line) throw inside_format_error(name_, line_, "line longer than 4096 bytes");
+        return true;
+      }
+    }
+    if (eof_) {
+      if (begin_ == end_) return false;
+      line = std::string_view(buf_.data() + begin_, end_ - begin_);  // last line without a newline
+      begin_ = end_;
+      ++line_;
+      return true;
+    }
+    // Keep the partial line, then fill the rest of the buffer.
+    if (begin_ > 0) {
+      std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+      end_ -= begin_;
+      begin_ = 0;
+    }
+    if (end_ > max_line) throw inside_format_error(name_, line_ + 1, "line longer than 4096 bytes");
+    std::size_t got = stream_->read(reinterpret_cast<std::byte*>(buf_.data() + end_), buf_.size() - end_);
+    if (got == 0) eof_ = true;
+    end_ += got;
+  }
+}
+
+bool inside_reader::next(inside_change& out) {
+  std::string_view line;
+  while (next_line(line)) {
+    std::size_t i = 0;
+    while (i < line.size() && (is_blank(line[i]) || line[i] == '\r')) ++i;
+    if (i == line.size() || line[i] == '#') continue;
+    std::string_view reason = parse_inside_line(line, out);
+    if (!reason.empty()) throw inside_format_error(name_, line_, reason);
+    if (out.timestamp < last_timestamp_) {
+      throw inside_format_error(
+          name_, line_,
+          "timestamp " + std::to_string(out.timestamp) + " is earlier than the previous line's " +
+              std::to_string(last_timestamp_) + " (inside-change files are sorted by time)");
+    }
+    last_timestamp_ = out.timestamp;
+    ++changes_;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace tde

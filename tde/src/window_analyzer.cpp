@@ -1,0 +1,231 @@
+#include <tde/window_analyzer.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace tde {
+
+namespace {
+
+std::string ns_text(std::chrono::nanoseconds d) { return std::to_string(d.count()) + " ns"; }
+
+void check_symbol(std::string_view s, std::string_view whole) {
+  if (s.empty() || s.size() > 8 || s.find_first_of(" \t") != std::string_view::npos) {
+    throw std::invalid_argument("bad symbol '" + std::string(whole) +
+                                "' (expected SYM or SYMA:SYMB, 1 to 8 characters each)");
+  }
+}
+
+}  // namespace
+
+symbol_pair parse_symbol_pair(std::string_view text) {
+  auto colon = text.find(':');
+  if (colon == std::string_view::npos) {
+    check_symbol(text, text);
+    return {std::string(text), std::string(text)};
+  }
+  std::string_view a = text.substr(0, colon), b = text.substr(colon + 1);
+  check_symbol(a, text);
+  check_symbol(b, text);
+  return {std::string(a), std::string(b)};
+}
+
+void analysis_options::validate() const {
+  if (sampling_period.count() <= 0) throw std::invalid_argument("sampling period must be positive");
+  if (window.count() <= 0) throw std::invalid_argument("window must be positive");
+  if (window.count() % sampling_period.count() != 0) {
+    throw std::invalid_argument("window (" + ns_text(window) +
+                                ") must be a whole number of sampling periods (" + ns_text(sampling_period) +
+                                ")");
+  }
+  const auto n = window.count() / sampling_period.count();
+  if (n < 2) throw std::invalid_argument("window must hold at least 2 sampling periods");
+  if (n > (std::int64_t{1} << 26)) {
+    throw std::invalid_argument("window holds " + std::to_string(n) + " samples; at most 2^26 are supported");
+  }
+  if (hop.count() < 0) throw std::invalid_argument("hop must not be negative");
+  if (max_lag < sampling_period) throw std::invalid_argument("max lag must be at least one sampling period");
+  if (max_lag >= window) {
+    throw std::invalid_argument("max lag (" + ns_text(max_lag) + ") must be shorter than the window (" +
+                                ns_text(window) + ")");
+  }
+  if (smooth.count() < 0) throw std::invalid_argument("smoothing width must not be negative");
+  if (smooth >= window) throw std::invalid_argument("smoothing width must be shorter than the window");
+  if (signals.empty()) throw std::invalid_argument("no signal chosen");
+  for (std::size_t i = 0; i < signals.size(); ++i) {
+    if (std::find(signals.begin(), signals.begin() + static_cast<std::ptrdiff_t>(i), signals[i]) !=
+        signals.begin() + static_cast<std::ptrdiff_t>(i)) {
+      throw std::invalid_argument("signal '" + std::string(to_string(signals[i])) + "' chosen twice");
+    }
+  }
+  for (std::size_t i = 0; i < symbols.size(); ++i) {
+    const std::string label = symbols[i].label();
+    (void)parse_symbol_pair(label);
+    for (std::size_t j = 0; j < i; ++j) {
+      if (symbols[j].label() == label) throw std::invalid_argument("symbol '" + label + "' chosen twice");
+    }
+  }
+  if (upsample > 1024) throw std::invalid_argument("upsample factor above 1024");
+  if (!(min_rho >= -1 && min_rho <= 1)) throw std::invalid_argument("minimum rho must be within [-1, 1]");
+  if (!(min_psr >= 0)) throw std::invalid_argument("minimum PSR must not be negative");
+  if (!(max_second_ratio >= 0)) throw std::invalid_argument("maximum second-peak ratio must not be negative");
+}
+
+std::size_t analysis_options::samples() const {
+  return static_cast<std::size_t>(window.count() / sampling_period.count());
+}
+
+estimator_options analysis_options::estimator() const {
+  estimator_options o;
+  o.length = samples();
+  o.max_lag = static_cast<std::size_t>(max_lag.count() / sampling_period.count());
+  o.smooth_sigma = static_cast<double>(smooth.count()) / static_cast<double>(sampling_period.count());
+  o.upsample = upsample;
+  o.rigor = rigor;
+  o.min_rho = min_rho;
+  o.min_psr = min_psr;
+  o.max_second_ratio = max_second_ratio;
+  return o;
+}
+
+namespace {
+
+std::vector<std::string> side(const std::vector<symbol_pair>& pairs, bool a) {
+  std::vector<std::string> out;
+  for (const auto& p : pairs) out.push_back(a ? p.a : p.b);
+  return out;
+}
+
+}  // namespace
+
+template <fft_real T>
+analysis_options window_analyzer<T>::validated(analysis_options o) {
+  o.validate();
+  return o;
+}
+
+template <fft_real T>
+window_analyzer<T>::window_analyzer(analysis_options options, inside_reader& a, inside_reader& b)
+    : options_(validated(std::move(options))),
+      n_(options_.samples()),
+      a_(a, side(options_.symbols, true)),
+      b_(b, side(options_.symbols, false)),
+      estimator_(options_.estimator()) {
+  for (const auto& p : options_.symbols) labels_.push_back(p.label());
+}
+
+template <fft_real T>
+void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink) {
+  const std::int64_t w = options_.window.count(), h = options_.hop_ns();
+  // The first window k * h (k >= 0) that ends after t.
+  auto first_window_for = [&](std::int64_t t) -> std::int64_t { return t < w ? 0 : (t - w) / h + 1; };
+  auto next_change = [&]() -> std::optional<std::int64_t> {
+    auto ta = a_.next_timestamp(), tb = b_.next_timestamp();
+    if (!ta) return tb;
+    if (!tb) return ta;
+    return std::min(*ta, *tb);
+  };
+
+  auto first = next_change();
+  if (!first) return;
+  std::int64_t k = first_window_for(*first);
+  while (true) {
+    const std::int64_t start = k * h, end = start + w;
+    a_.load_until(end);
+    b_.load_until(end);
+    a_.drop_before(start);
+    b_.drop_before(start);
+    if (a_.empty() && b_.empty()) {
+      auto t = next_change();
+      if (!t) break;
+      k = std::max(k + 1, first_window_for(*t));
+      continue;
+    }
+    analyse_window(start, sink);
+    ++k;
+  }
+}
+
+template <fft_real T>
+void window_analyzer<T>::bin(std::span<const change_event> events, signal_kind s, std::int64_t start,
+                             std::span<T> out) const {
+  std::fill(out.begin(), out.end(), T(0));
+  const std::int64_t period = options_.sampling_period.count();
+  for (const change_event& e : events) {
+    out[static_cast<std::size_t>((e.timestamp - start) / period)] += static_cast<T>(e[s]);
+  }
+}
+
+template <fft_real T>
+void window_analyzer<T>::analyse_window(std::int64_t start,
+                                        const std::function<void(const window_row&)>& sink) {
+  window_pairs_.clear();
+  if (!options_.symbols.empty()) {
+    for (std::size_t i = 0; i < options_.symbols.size(); ++i) {
+      window_pairs_.push_back({options_.symbols[i].a, options_.symbols[i].b, labels_[i]});
+    }
+  } else {
+    names_ = a_.active_symbols();
+    auto more = b_.active_symbols();
+    names_.insert(names_.end(), more.begin(), more.end());
+    std::sort(names_.begin(), names_.end());
+    names_.erase(std::unique(names_.begin(), names_.end()), names_.end());
+    for (auto name : names_) window_pairs_.push_back({name, name, name});
+  }
+
+  rows_.clear();
+  std::size_t estimated = 0;
+  for (std::size_t p = 0; p < window_pairs_.size(); ++p) {
+    const auto na = a_.events(window_pairs_[p].a).size(), nb = b_.events(window_pairs_[p].b).size();
+    if (na == 0 && nb == 0) continue;
+    for (signal_kind s : options_.signals) {
+      std::ptrdiff_t index = -1;
+      if (na > 0 && nb > 0) index = static_cast<std::ptrdiff_t>(estimated++);
+      rows_.push_back({p, s, na, nb, index});
+    }
+  }
+  if (rows_.empty()) return;
+  ++windows_;
+
+  if (series_.size() < 2 * estimated * n_) series_.resize(2 * estimated * n_);
+  batch_.resize(estimated);
+  results_.resize(estimated);
+  for (const row_info& r : rows_) {
+    if (r.batch_index < 0) continue;
+    const auto i = static_cast<std::size_t>(r.batch_index);
+    std::span<T> sa(series_.data() + 2 * i * n_, n_), sb(series_.data() + (2 * i + 1) * n_, n_);
+    bin(a_.events(window_pairs_[r.pair].a), r.signal, start, sa);
+    bin(b_.events(window_pairs_[r.pair].b), r.signal, start, sb);
+    batch_[i] = {sa, sb};
+  }
+  estimator_.estimate(std::span<const series_pair<T>>(batch_), std::span<delay_estimate>(results_));
+
+  const double us_per_sample = static_cast<double>(options_.sampling_period.count()) / 1000.0;
+  window_row row;
+  row.window_start = start;
+  for (const row_info& r : rows_) {
+    row.symbol = window_pairs_[r.pair].label;
+    row.signal = r.signal;
+    row.events_a = r.events_a;
+    row.events_b = r.events_b;
+    if (r.batch_index >= 0) {
+      row.estimate = results_[static_cast<std::size_t>(r.batch_index)];
+    } else {
+      row.estimate = delay_estimate{};
+      row.estimate.flags.set(estimate_flag::flat);
+      row.estimate.second_ratio = std::numeric_limits<double>::quiet_NaN();
+    }
+    if (r.events_a < options_.min_events || r.events_b < options_.min_events) {
+      row.estimate.flags.set(estimate_flag::few_events);
+    }
+    row.delay_us = row.estimate.delay * us_per_sample;
+    sink(row);
+  }
+}
+
+template class window_analyzer<float>;
+template class window_analyzer<double>;
+
+}  // namespace tde

@@ -1,0 +1,268 @@
+// The FFTW wrappers: buffers, plans (move-only, new-array execution, misuse checks), wisdom, fast lengths.
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <unistd.h>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <tde/fast_length.hpp>
+#include <tde/fft_buffer.hpp>
+#include <tde/fft_plan.hpp>
+#include <tde/fft_wisdom.hpp>
+
+namespace {
+
+template <class T>
+class fft_test : public ::testing::Test {};
+using real_types = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(fft_test, real_types);
+
+template <class T>
+double tolerance() {
+  return std::is_same_v<T, float> ? 1e-4 : 1e-10;
+}
+
+// The textbook O(n^2) DFT in long double, bins 0..n/2.
+template <class T>
+std::vector<std::complex<long double>> direct_dft(const std::vector<T>& x) {
+  const std::size_t n = x.size();
+  std::vector<std::complex<long double>> out(n / 2 + 1);
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    std::complex<long double> s = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      long double angle = -2 * std::numbers::pi_v<long double> * static_cast<long double>((k * j) % n) /
+                          static_cast<long double>(n);
+      s += static_cast<long double>(x[j]) * std::polar(1.0L, angle);
+    }
+    out[k] = s;
+  }
+  return out;
+}
+
+template <class T>
+std::vector<T> random_vector(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> d(-1, 1);
+  std::vector<T> v(n);
+  for (auto& x : v) x = static_cast<T>(d(rng));
+  return v;
+}
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("tde_test_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+TYPED_TEST(fft_test, buffers_are_aligned_zeroed_and_move_only) {
+  using T = TypeParam;
+  static_assert(!std::is_copy_constructible_v<tde::fft_buffer<T>>);
+  static_assert(!std::is_copy_assignable_v<tde::fft_buffer<T>>);
+  static_assert(std::is_nothrow_move_constructible_v<tde::fft_buffer<T>>);
+  tde::fft_buffer<T> a(1001);
+  ASSERT_EQ(a.size(), 1001u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % 16, 0u);
+  for (T v : a) EXPECT_EQ(v, T(0));
+  tde::fft_buffer<std::complex<T>> c(7);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(c.data()) % 16, 0u);
+  EXPECT_EQ(c[6], std::complex<T>(0, 0));
+
+  a[3] = T(42);
+  T* p = a.data();
+  tde::fft_buffer<T> b(std::move(a));
+  EXPECT_EQ(b.data(), p);
+  EXPECT_EQ(b[3], T(42));
+  EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): the moved-from state is specified
+  EXPECT_EQ(a.data(), nullptr);
+  tde::fft_buffer<T> d(5);
+  d = std::move(b);
+  EXPECT_EQ(d.size(), 1001u);
+  EXPECT_EQ(d[3], T(42));
+}
+
+TYPED_TEST(fft_test, r2c_matches_the_direct_dft_for_even_and_odd_lengths) {
+  using T = TypeParam;
+  for (std::size_t n : {1u, 2u, 12u, 35u, 64u, 105u}) {
+    auto x = random_vector<T>(n, static_cast<unsigned>(n));
+    tde::fft_buffer<T> in(n);
+    tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
+    tde::r2c_plan<T> plan(n, in.span(), out.span());
+    std::copy(x.begin(), x.end(), in.begin());
+    plan.execute(in.span(), out.span());
+    auto expected = direct_dft(x);
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      EXPECT_NEAR(out[k].real(), static_cast<double>(expected[k].real()),
+                  tolerance<T>() * static_cast<double>(n))
+          << "n=" << n << " k=" << k;
+      EXPECT_NEAR(out[k].imag(), static_cast<double>(expected[k].imag()),
+                  tolerance<T>() * static_cast<double>(n))
+          << "n=" << n << " k=" << k;
+    }
+    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(in[i], x[i]) << "r2c must not modify its input";
+  }
+}
+
+TYPED_TEST(fft_test, c2r_of_r2c_is_n_times_the_input) {
+  using T = TypeParam;
+  const std::size_t n = 360;
+  auto x = random_vector<T>(n, 7);
+  tde::fft_buffer<T> in(n), back(n);
+  tde::fft_buffer<std::complex<T>> spec(n / 2 + 1);
+  tde::r2c_plan<T> fwd(n, in.span(), spec.span(), tde::plan_rigor::measure);
+  tde::c2r_plan<T> inv(n, spec.span(), back.span(), tde::plan_rigor::measure);
+  std::copy(x.begin(), x.end(), in.begin());  // after planning: measure overwrites the arrays
+  fwd.execute(in.span(), spec.span());
+  inv.execute(spec.span(), back.span());
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_NEAR(static_cast<double>(back[i]) / static_cast<double>(n), static_cast<double>(x[i]),
+                tolerance<T>());
+  }
+}
+
+TYPED_TEST(fft_test, one_plan_executes_on_other_buffers_of_the_same_size) {
+  using T = TypeParam;
+  const std::size_t n = 48;
+  tde::fft_buffer<T> plan_in(n);
+  tde::fft_buffer<std::complex<T>> plan_out(n / 2 + 1);
+  tde::r2c_plan<T> plan(n, plan_in.span(), plan_out.span());
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    auto x = random_vector<T>(n, seed);
+    tde::fft_buffer<T> in(n);
+    tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
+    std::copy(x.begin(), x.end(), in.begin());
+    plan.execute(in.span(), out.span());
+    auto expected = direct_dft(x);
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      auto error = std::abs(std::complex<long double>(out[k].real(), out[k].imag()) - expected[k]);
+      EXPECT_NEAR(static_cast<double>(error), 0.0, tolerance<T>() * 50);
+    }
+    for (auto v : plan_out) EXPECT_EQ(v, std::complex<T>(0, 0)) << "the planning buffers are not touched";
+  }
+}
+
+TYPED_TEST(fft_test, plans_are_move_only_and_a_moved_plan_still_works) {
+  using T = TypeParam;
+  static_assert(!std::is_copy_constructible_v<tde::r2c_plan<T>>);
+  static_assert(!std::is_copy_assignable_v<tde::c2r_plan<T>>);
+  static_assert(std::is_nothrow_move_constructible_v<tde::r2c_plan<T>>);
+  static_assert(std::is_nothrow_move_assignable_v<tde::c2r_plan<T>>);
+  const std::size_t n = 16;
+  tde::fft_buffer<T> in(n);
+  tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
+  tde::r2c_plan<T> a(n, in.span(), out.span());
+  tde::r2c_plan<T> b(std::move(a));
+  EXPECT_FALSE(static_cast<bool>(a));  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(a.size(), 0u);
+  EXPECT_THROW(a.execute(in.span(), out.span()), std::invalid_argument);
+  ASSERT_TRUE(static_cast<bool>(b));
+  EXPECT_EQ(b.size(), n);
+  in[0] = T(1);  // an impulse: flat spectrum of ones
+  b.execute(in.span(), out.span());
+  for (auto v : out) EXPECT_NEAR(std::abs(v - std::complex<T>(1, 0)), 0.0, tolerance<T>());
+  tde::r2c_plan<T> c;
+  c = std::move(b);
+  EXPECT_FALSE(static_cast<bool>(b));  // NOLINT(bugprone-use-after-move)
+  EXPECT_NO_THROW(c.execute(in.span(), out.span()));
+}
+
+TYPED_TEST(fft_test, execute_rejects_wrong_sizes_misalignment_and_in_place) {
+  using T = TypeParam;
+  const std::size_t n = 64;
+  tde::fft_buffer<T> in(n + 1), back(n);
+  tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
+  tde::r2c_plan<T> plan(n, std::span<T>(in.data(), n), out.span());
+  EXPECT_THROW(plan.execute(std::span<const T>(in.data(), n - 1), out.span()), std::invalid_argument);
+  EXPECT_THROW(plan.execute(std::span<const T>(in.data(), n), out.span().first(n / 2)),
+               std::invalid_argument);
+  // One element in: the real array loses fftw_malloc's SIMD alignment.
+  EXPECT_THROW(plan.execute(std::span<const T>(in.data() + 1, n), out.span()), std::invalid_argument);
+  EXPECT_NO_THROW(plan.execute(std::span<const T>(in.data(), n), out.span()));
+  tde::c2r_plan<T> inv(n, out.span(), back.span());
+  EXPECT_THROW(inv.execute(out.span(), std::span<T>(reinterpret_cast<T*>(out.data()), n)),
+               std::invalid_argument);
+  EXPECT_THROW(tde::r2c_plan<T>(0, in.span(), out.span()), std::invalid_argument);
+  EXPECT_THROW(tde::r2c_plan<T>(n, in.span(), out.span().first(3)), std::invalid_argument);
+}
+
+TYPED_TEST(fft_test, wisdom_round_trips_through_a_file) {
+  using T = TypeParam;
+  const std::size_t n = 1260;  // 2^2 3^2 5 7
+  tde::fft_buffer<T> in(n);
+  tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
+  auto wisdom_only_plan = [&] {
+    return tde::r2c_plan<T>(n, in.span(), out.span(), tde::plan_rigor::measure, true);
+  };
+
+  tde::forget_wisdom<T>();
+  EXPECT_THROW(wisdom_only_plan(), std::runtime_error) << "no wisdom yet";
+  { tde::r2c_plan<T> measured(n, in.span(), out.span(), tde::plan_rigor::measure); }
+  EXPECT_NO_THROW(wisdom_only_plan()) << "measuring leaves wisdom behind";
+
+  const std::string path = temp_path(std::string("wisdom_") + (std::is_same_v<T, float> ? "f" : "d"));
+  tde::export_wisdom<T>(path);
+  ASSERT_TRUE(std::filesystem::exists(path));
+  tde::forget_wisdom<T>();
+  EXPECT_THROW(wisdom_only_plan(), std::runtime_error) << "forgotten";
+  EXPECT_TRUE(tde::import_wisdom<T>(path));
+  EXPECT_NO_THROW(wisdom_only_plan()) << "restored from the file";
+
+  // The other precision's planner does not accept this file.
+  using other = std::conditional_t<std::is_same_v<T, float>, double, float>;
+  EXPECT_THROW(tde::import_wisdom<other>(path), std::runtime_error);
+  std::filesystem::remove(path);
+
+  EXPECT_FALSE(tde::import_wisdom<T>(path)) << "a missing file is the first run, not an error";
+  {
+    std::ofstream junk(path);
+    junk << "not wisdom\n";
+  }
+  EXPECT_THROW(tde::import_wisdom<T>(path), std::runtime_error);
+  std::filesystem::remove(path);
+}
+
+TEST(plan_rigor, parses_its_names) {
+  for (auto r : {tde::plan_rigor::estimate, tde::plan_rigor::measure, tde::plan_rigor::patient,
+                 tde::plan_rigor::exhaustive}) {
+    EXPECT_EQ(tde::parse_plan_rigor(tde::to_string(r)), r);
+  }
+  EXPECT_THROW((void)tde::parse_plan_rigor("quick"), std::invalid_argument);
+}
+
+// Largest prime factor by trial division, independent of the library's code.
+std::size_t largest_prime_factor(std::size_t n) {
+  std::size_t largest = 1;
+  for (std::size_t p = 2; p * p <= n; ++p) {
+    while (n % p == 0) {
+      largest = p;
+      n /= p;
+    }
+  }
+  return n > 1 ? std::max(largest, n) : largest;
+}
+
+TEST(fast_length, is_the_smallest_7_smooth_number_not_below_n) {
+  std::size_t expected = 1;
+  for (std::size_t n = 1; n <= 20000; ++n) {
+    if (expected < n) {
+      expected = n;
+      while (largest_prime_factor(expected) > 7) ++expected;
+    }
+    ASSERT_EQ(tde::next_fast_length(n), expected) << "n=" << n;
+  }
+  EXPECT_EQ(tde::next_fast_length(0), 1u);
+  const std::size_t big = (std::size_t{1} << 40) + 1;
+  std::size_t m = tde::next_fast_length(big);
+  EXPECT_GE(m, big);
+  EXPECT_LE(largest_prime_factor(m), 7u);
+  EXPECT_LT(m, big + big / 50);
+}
+
+}  // namespace

@@ -1,0 +1,194 @@
+// Reading inside-change files: the line format, gzip input, and errors that name the file and the line.
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <itch5/output_file.hpp>
+#include <tde/inside_reader.hpp>
+
+namespace {
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("tde_inside_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+// Writes `text` to a file; a name ending in .gz is gzip-compressed (by itch5::output_file).
+std::string write_file(const std::string& name, const std::string& text) {
+  std::string path = temp_path(name);
+  itch5::output_file out(path);
+  out.write(text);
+  out.commit();
+  return path;
+}
+
+struct owned_change {
+  std::int64_t timestamp;
+  unsigned locate;
+  std::string symbol;
+  std::int64_t bid_price, bid_qty, offer_price, offer_qty;
+  bool operator==(const owned_change&) const = default;
+};
+
+std::vector<owned_change> read_all(const std::string& path) {
+  tde::inside_reader reader(path);
+  std::vector<owned_change> out;
+  tde::inside_change c;
+  while (reader.next(c)) {
+    out.push_back(
+        {c.timestamp, c.locate, std::string(c.symbol), c.bid_price, c.bid_qty, c.offer_price, c.offer_qty});
+  }
+  return out;
+}
+
+// The message of the inside_format_error reading `text` throws.
+std::string error_reading(const std::string& text, std::uint64_t* line = nullptr) {
+  std::string path = write_file("bad.txt", text);
+  try {
+    (void)read_all(path);
+  } catch (const tde::inside_format_error& e) {
+    std::filesystem::remove(path);
+    if (line != nullptr) *line = e.line();
+    EXPECT_EQ(e.file(), path);
+    std::string msg = e.what();
+    EXPECT_EQ(msg.rfind(path + ":" + std::to_string(e.line()) + ": ", 0), 0u) << msg;
+    return msg;
+  }
+  std::filesystem::remove(path);
+  ADD_FAILURE() << "no error for: " << text;
+  return {};
+}
+
+const std::string sample =
+    "34200000012345 13 AAPL 1902500 300 1902600 100\n"
+    "34200000012345 14 MSFT 0 0 2000000000 0\n"
+    "34200000099999 13 AAPL 1902500 200 1902600 100\n";
+
+const std::vector<owned_change> sample_changes = {
+    {34200000012345, 13, "AAPL", 1902500, 300, 1902600, 100},
+    {34200000012345, 14, "MSFT", 0, 0, 2000000000, 0},
+    {34200000099999, 13, "AAPL", 1902500, 200, 1902600, 100},
+};
+
+TEST(inside_reader, reads_every_field) {
+  std::string path = write_file("plain.txt", sample);
+  EXPECT_EQ(read_all(path), sample_changes);
+  std::filesystem::remove(path);
+}
+
+TEST(inside_reader, reads_gzip_input) {
+  std::string path = write_file("sample.txt.gz", sample);
+  {
+    std::ifstream raw(path, std::ios::binary);
+    ASSERT_EQ(raw.get(), 0x1f) << "the test file must really be gzip";
+  }
+  EXPECT_EQ(read_all(path), sample_changes);
+  std::filesystem::remove(path);
+}
+
+TEST(inside_reader, empty_sides_comments_blank_lines_crlf_and_a_missing_final_newline) {
+  std::string path = write_file("mixed.txt",
+                                "# itch5inside output\r\n"
+                                "\n"
+                                "34200000012345 14 MSFT 0 0 2000000000 0\r\n"
+                                "   \n"
+                                "34200000012346\t14  MSFT 3000000 5 2000000000 0");
+  tde::inside_reader reader(path);
+  tde::inside_change c;
+  ASSERT_TRUE(reader.next(c));
+  EXPECT_FALSE(c.has_bid());
+  EXPECT_FALSE(c.has_offer());
+  EXPECT_EQ(reader.line_number(), 3u);
+  ASSERT_TRUE(reader.next(c));
+  EXPECT_EQ(c.symbol, "MSFT");
+  EXPECT_TRUE(c.has_bid());
+  EXPECT_FALSE(c.has_offer());
+  EXPECT_EQ(c.offer_qty, 0);
+  EXPECT_EQ(reader.line_number(), 5u);
+  EXPECT_FALSE(reader.next(c));
+  EXPECT_EQ(reader.changes(), 2u);
+  std::filesystem::remove(path);
+}
+
+TEST(inside_reader, many_lines_across_buffer_refills) {
+  std::string text;
+  const int lines = 60000;  // ~2.8 MB: several 1 MiB refills with lines split across them
+  for (int i = 0; i < lines; ++i) {
+    text += std::to_string(34200000000000LL + i) + " 7 SYM" + std::to_string(i % 10) + " " +
+            std::to_string(100 + i) + " " + std::to_string(i % 500 + 1) + " " + std::to_string(200 + i) +
+            " 9\n";
+  }
+  std::string path = write_file("many.txt.gz", text);
+  tde::inside_reader reader(path);
+  tde::inside_change c;
+  int n = 0;
+  while (reader.next(c)) {
+    ASSERT_EQ(c.timestamp, 34200000000000LL + n);
+    ASSERT_EQ(c.bid_price, 100 + n);
+    ASSERT_EQ(c.symbol, "SYM" + std::to_string(n % 10));
+    ++n;
+  }
+  EXPECT_EQ(n, lines);
+  std::filesystem::remove(path);
+}
+
+TEST(inside_reader, malformed_lines_are_reported_with_file_and_line_number) {
+  const std::string good = "34200000000000 1 AAPL 1 1 2 1\n";
+  std::uint64_t line = 0;
+  EXPECT_NE(error_reading(good + good + "34200000000001 1 AAPL 1 1 2\n", &line).find("fewer than 7 fields"),
+            std::string::npos);
+  EXPECT_EQ(line, 3u);
+  EXPECT_NE(error_reading(good + "34200000000001 1 AAPL 1 1 2 1 9\n", &line).find("more than 7 fields"),
+            std::string::npos);
+  EXPECT_EQ(line, 2u);
+  EXPECT_NE(error_reading("x4200000000000 1 AAPL 1 1 2 1\n", &line).find("timestamp"), std::string::npos);
+  EXPECT_EQ(line, 1u);
+  EXPECT_NE(error_reading(good + "34200000000001 70000 AAPL 1 1 2 1\n").find("stock locate"),
+            std::string::npos);
+  EXPECT_NE(error_reading(good + "34200000000001 1 AAPLAAPLX 1 1 2 1\n").find("symbol"), std::string::npos);
+  EXPECT_NE(error_reading(good + "34200000000001 1 AAPL -1 1 2 1\n").find("bid px"), std::string::npos);
+  EXPECT_NE(error_reading(good + "34200000000001 1 AAPL 1 1.5 2 1\n").find("bid qty"), std::string::npos);
+  EXPECT_NE(error_reading(good + "34200000000001 1 AAPL 1 1 2x 1\n").find("offer px"), std::string::npos);
+  EXPECT_NE(error_reading(good + "34200000000001 1 AAPL 1 1 2 +1\n").find("offer qty"), std::string::npos);
+  EXPECT_NE(error_reading(good + "34200000000001 1 AAPL 1 1 2 99999999999999999999\n").find("offer qty"),
+            std::string::npos);
+  EXPECT_NE(error_reading(good + std::string(5000, '1') + "\n").find("longer than"), std::string::npos);
+}
+
+TEST(inside_reader, timestamps_going_backwards_are_an_error) {
+  std::uint64_t line = 0;
+  std::string msg = error_reading(
+      "34200000000005 1 AAPL 1 1 2 1\n"
+      "34200000000005 1 AAPL 1 2 2 1\n"
+      "34200000000004 1 AAPL 1 3 2 1\n",
+      &line);
+  EXPECT_EQ(line, 3u);
+  EXPECT_NE(msg.find("earlier than the previous line"), std::string::npos) << msg;
+}
+
+TEST(inside_reader, a_missing_file_is_an_input_error_naming_it) {
+  const std::string path = temp_path("does-not-exist.txt");
+  try {
+    tde::inside_reader reader(path);
+    FAIL() << "opened a missing file";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+TEST(parse_inside_line, accepts_the_documented_example) {
+  tde::inside_change c;
+  EXPECT_TRUE(tde::parse_inside_line("34200000012345 13 AAPL 1902500 300 1902600 100", c).empty());
+  EXPECT_EQ(c.timestamp, 34200000012345);
+  EXPECT_EQ(c.locate, 13);
+  EXPECT_EQ(c.symbol, "AAPL");
+  EXPECT_EQ(c.offer_price, 1902600);
+  EXPECT_FALSE(tde::parse_inside_line("", c).empty());
+}
+
+}  // namespace

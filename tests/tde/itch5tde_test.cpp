@@ -1,0 +1,264 @@
+// itch5tde end to end: two inside-change files built here with a known delay (B = A shifted, jittered, a few
+// lines dropped), the built tool run on them, its CSV and YAML checked against the delay put in.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <itch5/output_file.hpp>
+
+namespace {
+
+const std::string tool = std::string(ITCH5_TOOLS_DIR) + "/itch5tde";
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("tde_e2e_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+struct change {
+  std::int64_t t;
+  std::string symbol;
+  std::int64_t bid, bid_qty, offer, offer_qty;
+};
+
+// Random inside changes: per symbol a Poisson stream (mean gap `gap_ns`) of quotes on a random walk.
+std::vector<change> random_changes(const std::vector<std::string>& symbols, std::int64_t begin,
+                                   std::int64_t span, double gap_ns, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::exponential_distribution<double> wait(1.0 / gap_ns);
+  std::uniform_int_distribution<int> step(-2, 2), lots(1, 9), spread(1, 2);
+  std::vector<change> out;
+  for (const auto& s : symbols) {
+    std::int64_t bid = 1'000'000 + 10'000 * static_cast<std::int64_t>(out.size() % 7);
+    for (double t = static_cast<double>(begin) + wait(rng); t < static_cast<double>(begin + span);
+         t += wait(rng)) {
+      bid += 100 * step(rng);
+      out.push_back(
+          {static_cast<std::int64_t>(t), s, bid, 100 * lots(rng), bid + 100 * spread(rng), 100 * lots(rng)});
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const change& x, const change& y) { return x.t < y.t; });
+  return out;
+}
+
+// B: every change of A `delay_ns` later plus a uniform jitter in [-jitter_ns, jitter_ns], with a fraction
+// `drop` of the lines missing; re-sorted by time as a feed would deliver them.
+std::vector<change> delayed_copy(const std::vector<change>& a, std::int64_t delay_ns, std::int64_t jitter_ns,
+                                 double drop, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::int64_t> jitter(-jitter_ns, jitter_ns);
+  std::bernoulli_distribution dropped(drop);
+  std::vector<change> b;
+  for (const auto& c : a) {
+    if (dropped(rng)) continue;
+    b.push_back(c);
+    b.back().t += delay_ns + jitter(rng);
+  }
+  std::stable_sort(b.begin(), b.end(), [](const change& x, const change& y) { return x.t < y.t; });
+  return b;
+}
+
+void write(const std::string& path, const std::vector<change>& changes) {
+  itch5::output_file out(path);  // .gz names are compressed
+  std::string text;
+  for (const auto& c : changes) {
+    text += std::to_string(c.t) + " 1 " + c.symbol + " " + std::to_string(c.bid) + " " +
+            std::to_string(c.bid_qty) + " " + std::to_string(c.offer) + " " + std::to_string(c.offer_qty) +
+            "\n";
+  }
+  out.write(text);
+  out.commit();
+}
+
+int run(const std::string& args, const std::string& out, const std::string& err) {
+  std::string cmd = "'" + tool + "' " + args + " >'" + out + "' 2>'" + err + "'";
+  int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct csv_row {
+  std::int64_t start;
+  std::string symbol, signal;
+  std::uint64_t events_a, events_b;
+  double delay_us, rho;
+  std::string flags;
+};
+
+// Parses the tool's CSV; fails the test on anything but the two comment lines, the column line and rows.
+std::vector<csv_row> parse_csv(const std::string& text) {
+  std::vector<csv_row> rows;
+  std::istringstream in(text);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (n <= 2) {
+      EXPECT_EQ(line.rfind("# ", 0), 0u) << line;
+      continue;
+    }
+    if (n == 3) {
+      EXPECT_EQ(
+          line,
+          "window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,flags");
+      continue;
+    }
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+    EXPECT_EQ(f.size(), 11u) << line;
+    if (f.size() != 11) continue;
+    rows.push_back({std::stoll(f[0]), f[1], f[2], std::stoull(f[3]), std::stoull(f[4]), std::stod(f[6]),
+                    std::stod(f[7]), f[10]});
+  }
+  return rows;
+}
+
+class itch5tde_e2e : public ::testing::Test {
+ protected:
+  static constexpr std::int64_t delay_ns = 250'000;  // B lags A by 250 us
+  static constexpr std::int64_t begin = 34'200'000'000'000;
+
+  void SetUp() override {
+    a_path = temp_path("a.txt");
+    b_path = temp_path("b.txt.gz");
+    out = temp_path("out.csv");
+    err = temp_path("err.txt");
+    yaml = temp_path("summary.yaml");
+    auto a =
+        random_changes({"AAA", "BBB", "CCC", "DDD"}, begin, 400'000'000, 25'000.0, 7);  // 0.4 s, ~16k each
+    write(a_path, a);
+    write(b_path, delayed_copy(a, delay_ns, 3'000, 0.02, 8));  // +-3 us jitter, 2% dropped
+  }
+  void TearDown() override {
+    for (const auto& p : {a_path, b_path, out, err, yaml}) std::filesystem::remove(p);
+  }
+
+  std::string a_path, b_path, out, err, yaml;
+};
+
+TEST_F(itch5tde_e2e, recovers_the_delay_within_two_sampling_periods_in_95_percent_of_windows) {
+  ASSERT_EQ(run("'" + a_path + "' '" + b_path +
+                    "' --symbols AAA,BBB,CCC,DDD --signal events,mid --sampling-period 1us --window 16.384ms "
+                    "--max-lag 1ms --smooth 2us --summary-yaml '" +
+                    yaml + "'",
+                out, err),
+            0)
+      << slurp(err);
+  auto rows = parse_csv(slurp(out));  // stdout: the CSV and nothing else
+  ASSERT_GE(rows.size(), 4u * 2 * 20);
+  int within = 0;
+  for (const auto& r : rows) {
+    EXPECT_TRUE(r.signal == "events" || r.signal == "mid");
+    EXPECT_EQ(r.start % 16'384'000, 0);
+    if (std::abs(r.delay_us - 250.0) <= 2.0) ++within;
+  }
+  EXPECT_GE(within, static_cast<int>(std::ceil(0.95 * static_cast<double>(rows.size()))))
+      << within << " of " << rows.size();
+
+  std::string summary = slurp(yaml);
+  auto value = [&](const std::string& signal, const std::string& key) {
+    auto at = summary.find("  " + signal + ":\n");
+    EXPECT_NE(at, std::string::npos) << summary;
+    auto k = summary.find("    " + key + ": ", at);
+    return std::stod(summary.substr(k + key.size() + 6));
+  };
+  EXPECT_NEAR(value("events", "median_us"), 250.0, 1.0);
+  EXPECT_NEAR(value("mid", "median_us"), 250.0, 1.0);
+  EXPECT_GE(value("events", "pass_fraction"), 0.95);
+  std::string stderr_text = slurp(err);
+  EXPECT_NE(stderr_text.find("itch5tde: events:"), std::string::npos) << stderr_text;
+}
+
+TEST_F(itch5tde_e2e, swapping_the_files_flips_the_sign) {
+  ASSERT_EQ(run("'" + b_path + "' '" + a_path + "' --smooth 2us -q -o '" + out + "'", err, err + ".2"), 0);
+  std::filesystem::remove(err + ".2");
+  auto rows = parse_csv(slurp(out));
+  ASSERT_FALSE(rows.empty());
+  int within = 0;
+  for (const auto& r : rows) within += std::abs(r.delay_us + 250.0) <= 2.0 ? 1 : 0;
+  EXPECT_GE(within, static_cast<int>(std::ceil(0.95 * static_cast<double>(rows.size()))));
+  EXPECT_TRUE(slurp(err).empty()) << "with -o FILE, nothing goes to stdout";
+}
+
+TEST_F(itch5tde_e2e, float_precision_upsampling_and_a_wisdom_file) {
+  const std::string wisdom = temp_path("wisdom");
+  const std::string args = "'" + a_path + "' '" + b_path + "' --symbols AAA --smooth 2us --precision float " +
+                           "--upsample 4 --plan measure --wisdom '" + wisdom + "' -o '" + out + "'";
+  ASSERT_EQ(run(args, err + ".o", err), 0) << slurp(err);
+  ASSERT_TRUE(std::filesystem::exists(wisdom));
+  EXPECT_EQ(slurp(err).find("loaded FFTW wisdom"), std::string::npos);
+  ASSERT_EQ(run(args, err + ".o", err), 0) << slurp(err);
+  EXPECT_NE(slurp(err).find("loaded FFTW wisdom from " + wisdom), std::string::npos) << slurp(err);
+  auto rows = parse_csv(slurp(out));
+  ASSERT_FALSE(rows.empty());
+  for (const auto& r : rows) {
+    EXPECT_EQ(r.symbol, "AAA");
+    EXPECT_NEAR(r.delay_us, 250.0, 2.0);
+  }
+  std::filesystem::remove(wisdom);
+  std::filesystem::remove(err + ".o");
+}
+
+TEST_F(itch5tde_e2e, a_malformed_line_is_reported_with_file_and_line) {
+  const std::string bad = temp_path("bad.txt");
+  {
+    std::ofstream f(bad);
+    f << "34200000000000 1 AAA 1000000 100 1000100 100\n"
+      << "34200000000100 1 AAA 1000000 100 1000100 100\n"
+      << "34200000000200 1 AAA 1000000 1x0 1000100 100\n";
+  }
+  EXPECT_EQ(run("'" + a_path + "' '" + bad + "' -o '" + out + "'", err + ".o", err), 1);
+  std::string msg = slurp(err);
+  EXPECT_NE(msg.find(bad + ":3: bid qty"), std::string::npos) << msg;
+  EXPECT_FALSE(std::filesystem::exists(out)) << "no half-written output under the final name";
+  std::filesystem::remove(bad);
+  std::filesystem::remove(out + ".partial");
+  std::filesystem::remove(err + ".o");
+}
+
+TEST_F(itch5tde_e2e, usage_errors_exit_with_2) {
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --window 16.3845ms", out, err), 2);
+  EXPECT_NE(slurp(err).find("whole number of sampling periods"), std::string::npos) << slurp(err);
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --signal levels", out, err), 2);
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --max-lag 20ms", out, err), 2);
+  EXPECT_EQ(run("'" + a_path + "'", out, err), 2);
+  EXPECT_TRUE(slurp(out).empty());
+}
+
+TEST_F(itch5tde_e2e, options_come_from_a_yaml_config_too) {
+  const std::string config = temp_path("config.yaml");
+  {
+    std::ofstream f(config);
+    f << "symbols: [BBB, CCC]\nsignal: mid\nsmooth: 2us\nwindow: 8.192ms\nmax-lag: 500us\n";
+  }
+  ASSERT_EQ(run("'" + a_path + "' '" + b_path + "' --config '" + config + "' -q", out, err), 0) << slurp(err);
+  auto rows = parse_csv(slurp(out));
+  ASSERT_FALSE(rows.empty());
+  for (const auto& r : rows) {
+    EXPECT_TRUE(r.symbol == "BBB" || r.symbol == "CCC") << r.symbol;
+    EXPECT_EQ(r.signal, "mid");
+    EXPECT_EQ(r.start % 8'192'000, 0);
+  }
+  std::filesystem::remove(config);
+}
+
+}  // namespace

@@ -1,0 +1,401 @@
+// Signals from inside-change files, windowing, flags, the summary and the CSV output.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <itch5/output_file.hpp>
+#include <tde/csv_writer.hpp>
+#include <tde/delay_summary.hpp>
+#include <tde/feed_events.hpp>
+#include <tde/window_analyzer.hpp>
+
+namespace {
+
+using namespace std::chrono_literals;
+using tde::estimate_flag;
+using tde::signal_kind;
+
+class temp_file {
+ public:
+  temp_file(const std::string& name, const std::string& text)
+      : path_((std::filesystem::temp_directory_path() / ("tde_wa_" + std::to_string(::getpid()) + "_" + name))
+                  .string()) {
+    std::ofstream(path_) << text;
+  }
+  ~temp_file() { std::filesystem::remove(path_); }
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+struct quote {
+  std::int64_t t;
+  std::string symbol;
+  std::int64_t bid, bid_qty, offer, offer_qty;
+};
+
+std::string lines(const std::vector<quote>& quotes) {
+  std::string s;
+  for (const auto& q : quotes) {
+    s += std::to_string(q.t) + " 1 " + q.symbol + " " + std::to_string(q.bid) + " " +
+         std::to_string(q.bid_qty) + " " + std::to_string(q.offer) + " " + std::to_string(q.offer_qty) + "\n";
+  }
+  return s;
+}
+
+TEST(feed_events, signal_values_are_changes_from_the_previous_quote) {
+  temp_file f("values.txt",
+              lines({
+                  {100, "AAPL", 1000000, 100, 1000200, 300},  // first: only an event
+                  {200, "AAPL", 1000100, 100, 1000200, 300},  // bid +100, mid +50
+                  {300, "AAPL", 1000100, 400, 1000300, 200},  // bid size +300, offer +100 & size -100
+                  {400, "AAPL", 0, 0, 1000300, 200},          // bid gone: size -400, no price change
+                  {500, "AAPL", 1000000, 50, 2000000000, 0},  // bid back (no price change), offer gone
+                  {600, "AAPL", 1000000, 50, 1000400, 10},    // offer back
+                  {700, "AAPL", 1000200, 50, 1000600, 10},    // both +200: mid +200
+              }));
+  tde::inside_reader reader(f.path());
+  tde::feed_events feed(reader);
+  feed.load_until(1000);
+  auto ev = feed.events("AAPL");
+  ASSERT_EQ(ev.size(), 7u);
+  auto row = [&](std::size_t i) {
+    std::vector<double> v;
+    for (auto s : tde::all_signal_kinds) v.push_back(ev[i][s]);
+    return v;
+  };
+  //                 events mid  bid  offer  bid-size offer-size
+  EXPECT_EQ(row(0), (std::vector<double>{1, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(row(1), (std::vector<double>{1, 50, 100, 0, 0, 0}));
+  EXPECT_EQ(row(2), (std::vector<double>{1, 50, 0, 100, 300, -100}));
+  EXPECT_EQ(row(3), (std::vector<double>{1, 0, 0, 0, -400, 0}));
+  EXPECT_EQ(row(4), (std::vector<double>{1, 0, 0, 0, 50, -200}));
+  EXPECT_EQ(row(5), (std::vector<double>{1, 0, 0, 0, 0, 10}));
+  EXPECT_EQ(row(6), (std::vector<double>{1, 200, 200, 200, 0, 0}));
+}
+
+TEST(feed_events, keeps_chosen_symbols_and_slides) {
+  temp_file f("slide.txt", lines({{10, "A", 1, 1, 2, 1},
+                                  {20, "B", 1, 1, 2, 1},
+                                  {30, "C", 1, 1, 2, 1},
+                                  {40, "A", 1, 2, 2, 1},
+                                  {50, "B", 1, 2, 2, 1}}));
+  tde::inside_reader reader(f.path());
+  tde::feed_events feed(reader, {"A", "B"});
+  EXPECT_EQ(feed.next_timestamp(), 10);
+  feed.load_until(40);
+  EXPECT_EQ(feed.events("A").size(), 1u);
+  EXPECT_EQ(feed.events("B").size(), 1u);
+  EXPECT_TRUE(feed.events("C").empty()) << "not chosen";
+  EXPECT_EQ(feed.next_timestamp(), 40);
+  feed.drop_before(15);
+  EXPECT_TRUE(feed.events("A").empty());
+  auto active = feed.active_symbols();
+  EXPECT_EQ(active, std::vector<std::string_view>{"B"});
+  feed.load_until(100);
+  feed.drop_before(45);
+  EXPECT_TRUE(feed.events("A").empty());
+  ASSERT_EQ(feed.events("B").size(), 1u);
+  EXPECT_EQ(feed.events("B")[0].timestamp, 50);
+  EXPECT_FALSE(feed.next_timestamp().has_value());
+}
+
+struct collected {
+  std::int64_t start;
+  std::string symbol;
+  signal_kind signal;
+  std::uint64_t events_a, events_b;
+  tde::delay_estimate est;
+  double delay_us;
+};
+
+std::vector<collected> analyse(const std::string& a, const std::string& b, const tde::analysis_options& o) {
+  tde::inside_reader ra(a), rb(b);
+  tde::window_analyzer<double> wa(o, ra, rb);
+  std::vector<collected> out;
+  wa.run([&](const tde::window_row& r) {
+    out.push_back(
+        {r.window_start, std::string(r.symbol), r.signal, r.events_a, r.events_b, r.estimate, r.delay_us});
+  });
+  return out;
+}
+
+// Random quote changes for `symbols` over [begin, end) ns, about one per `gap` ns per symbol.
+std::vector<quote> random_quotes(const std::vector<std::string>& symbols, std::int64_t begin,
+                                 std::int64_t end, std::int64_t gap, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::exponential_distribution<double> wait(1.0 / static_cast<double>(gap));
+  std::uniform_int_distribution<int> step(-2, 2), size(1, 9);
+  std::vector<quote> out;
+  for (const auto& s : symbols) {
+    std::int64_t bid = 1000000;
+    for (double t = static_cast<double>(begin) + wait(rng); t < static_cast<double>(end); t += wait(rng)) {
+      bid += 100 * step(rng);
+      out.push_back({static_cast<std::int64_t>(t), s, bid, 100 * size(rng), bid + 100 * (1 + size(rng) % 2),
+                     100 * size(rng)});
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const quote& x, const quote& y) { return x.t < y.t; });
+  return out;
+}
+
+std::vector<quote> shifted(std::vector<quote> q, std::int64_t by) {
+  for (auto& x : q) x.t += by;
+  return q;
+}
+
+tde::analysis_options small_options() {
+  tde::analysis_options o;
+  o.sampling_period = 1us;
+  o.window = 4096us;
+  o.max_lag = 200us;
+  o.min_events = 10;
+  return o;
+}
+
+TEST(window_analyzer, recovers_a_shift_between_files_window_by_window) {
+  const std::int64_t begin = 34'200'000'000'000, end = begin + 40'000'000;  // 40 ms
+  auto a = random_quotes({"AAA", "BBB"}, begin, end, 20'000, 1);
+  temp_file fa("a.txt", lines(a)), fb("b.txt", lines(shifted(a, 37'000)));  // B lags A by 37 us
+  auto o = small_options();
+  o.signals = {signal_kind::events, signal_kind::mid};
+  auto rows = analyse(fa.path(), fb.path(), o);
+  ASSERT_FALSE(rows.empty());
+  std::map<std::int64_t, std::map<std::string, std::uint64_t>> count_a;
+  for (const auto& q : a) count_a[q.t / 4'096'000 * 4'096'000][q.symbol]++;
+  int passed = 0;
+  std::int64_t last_start = -1;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    EXPECT_EQ(r.start % 4'096'000, 0) << "windows are aligned to midnight";
+    EXPECT_GE(r.start, last_start);
+    last_start = r.start;
+    EXPECT_EQ(r.events_a, count_a[r.start][r.symbol]) << r.start << " " << r.symbol;
+    if (i > 0 && rows[i - 1].start == r.start && rows[i - 1].symbol == r.symbol) {
+      EXPECT_EQ(rows[i - 1].signal, signal_kind::events);
+      EXPECT_EQ(r.signal, signal_kind::mid);
+    }
+    if (r.est.passed()) {
+      ++passed;
+      EXPECT_EQ(r.est.lag, 37);
+      EXPECT_NEAR(r.delay_us, 37, 0.5);
+    }
+  }
+  EXPECT_GE(passed, static_cast<int>(rows.size()) * 3 / 4);
+}
+
+TEST(window_analyzer, rows_for_sparse_or_one_sided_symbols_carry_flags) {
+  const std::int64_t t0 = 4'096'000 * 8'000'000LL;  // a window start, so all these changes share one window
+  std::vector<quote> a = {{t0 + 100, "FEW", 1, 1, 3, 1},
+                          {t0 + 900, "FEW", 2, 1, 3, 1},
+                          {t0 + 1500, "FEW", 2, 2, 3, 1},
+                          {t0 + 2000, "ONLYA", 1, 1, 3, 1}};
+  std::vector<quote> b = {
+      {t0 + 150, "FEW", 1, 1, 3, 1}, {t0 + 950, "FEW", 2, 1, 3, 1}, {t0 + 1550, "FEW", 2, 2, 3, 1}};
+  temp_file fa("fa.txt", lines(a)), fb("fb.txt", lines(b));
+  auto rows = analyse(fa.path(), fb.path(), small_options());
+  std::map<std::string, collected> by_symbol;
+  for (const auto& r : rows) by_symbol[r.symbol] = r;
+  ASSERT_EQ(by_symbol.size(), 2u);
+  EXPECT_EQ(by_symbol["FEW"].events_a, 3u);
+  EXPECT_TRUE(by_symbol["FEW"].est.flags.test(estimate_flag::few_events));
+  EXPECT_FALSE(by_symbol["FEW"].est.passed());
+  const auto& only = by_symbol["ONLYA"];
+  EXPECT_EQ(only.events_a, 1u);
+  EXPECT_EQ(only.events_b, 0u);
+  EXPECT_TRUE(only.est.flags.test(estimate_flag::few_events));
+  EXPECT_TRUE(only.est.flags.test(estimate_flag::flat));
+  EXPECT_TRUE(std::isnan(only.delay_us));
+}
+
+TEST(window_analyzer, skips_quiet_stretches_and_honours_the_hop) {
+  // Two bursts an hour apart: only the windows holding them produce rows.
+  const std::int64_t t1 = 34'200'000'000'000, t2 = t1 + 3'600'000'000'000;
+  auto a = random_quotes({"XYZ"}, t1, t1 + 3'000'000, 10'000, 3);
+  auto a2 = random_quotes({"XYZ"}, t2, t2 + 3'000'000, 10'000, 4);
+  a.insert(a.end(), a2.begin(), a2.end());
+  temp_file fa("qa.txt", lines(a)), fb("qb.txt", lines(shifted(a, 5'000)));
+  auto o = small_options();
+  auto rows = analyse(fa.path(), fb.path(), o);
+  std::set<std::int64_t> starts;
+  for (const auto& r : rows) starts.insert(r.start);
+  EXPECT_LE(starts.size(), 6u);
+  EXPECT_GE(starts.size(), 2u);
+  for (auto s : starts) {
+    EXPECT_TRUE((s <= t1 + 3'005'000 && s + 4'096'000 > t1) || (s <= t2 + 3'005'000 && s + 4'096'000 > t2))
+        << s;
+  }
+
+  o.hop = 1024us;  // overlapping windows, 4 per window length
+  auto overlapped = analyse(fa.path(), fb.path(), o);
+  std::set<std::int64_t> hop_starts;
+  for (const auto& r : overlapped) {
+    EXPECT_EQ(r.start % 1'024'000, 0);
+    hop_starts.insert(r.start);
+    if (r.est.passed()) {
+      EXPECT_EQ(r.est.lag, 5);
+    }
+  }
+  EXPECT_GT(hop_starts.size(), starts.size());
+}
+
+TEST(window_analyzer, compares_different_symbols_when_paired) {
+  const std::int64_t begin = 34'200'000'000'000, end = begin + 12'000'000;
+  auto a = random_quotes({"LEAD"}, begin, end, 15'000, 5);
+  auto b = shifted(a, -12'000);  // FOLLOW's changes come 12 us *before* LEAD's in this setup: delay -12
+  for (auto& q : b) q.symbol = "FOLLOW";
+  temp_file fa("pa.txt", lines(a)), fb("pb.txt", lines(b));
+  auto o = small_options();
+  o.symbols = {tde::parse_symbol_pair("LEAD:FOLLOW")};
+  auto rows = analyse(fa.path(), fb.path(), o);
+  ASSERT_FALSE(rows.empty());
+  int passed = 0;
+  for (const auto& r : rows) {
+    EXPECT_EQ(r.symbol, "LEAD:FOLLOW");
+    if (r.est.passed()) {
+      ++passed;
+      EXPECT_EQ(r.est.lag, -12);
+    }
+  }
+  EXPECT_GE(passed, 1);
+}
+
+TEST(window_analyzer, every_symbol_when_none_chosen_in_name_order) {
+  std::vector<quote> a = {{1000, "ZED", 1, 1, 3, 1}, {1001, "ALPHA", 1, 1, 3, 1}, {1002, "MID", 1, 1, 3, 1}};
+  std::vector<quote> b = {{1000, "BETA", 1, 1, 3, 1}};
+  temp_file fa("na.txt", lines(a)), fb("nb.txt", lines(b));
+  auto rows = analyse(fa.path(), fb.path(), small_options());
+  std::vector<std::string> names;
+  for (const auto& r : rows) names.push_back(r.symbol);
+  EXPECT_EQ(names, (std::vector<std::string>{"ALPHA", "BETA", "MID", "ZED"}));
+}
+
+TEST(analysis_options, inconsistent_settings_are_rejected) {
+  auto expect_bad = [](auto change) {
+    auto o = small_options();
+    change(o);
+    EXPECT_THROW(o.validate(), std::invalid_argument);
+  };
+  expect_bad([](auto& o) { o.window = 4097500ns; });
+  expect_bad([](auto& o) { o.max_lag = 4096us; });
+  expect_bad([](auto& o) { o.max_lag = 500ns; });
+  expect_bad([](auto& o) { o.sampling_period = 0ns; });
+  expect_bad([](auto& o) { o.signals = {}; });
+  expect_bad([](auto& o) { o.signals = {signal_kind::mid, signal_kind::mid}; });
+  expect_bad([](auto& o) { o.symbols = {tde::parse_symbol_pair("A"), tde::parse_symbol_pair("A")}; });
+  EXPECT_NO_THROW(small_options().validate());
+  auto o = small_options();
+  o.smooth = 2500ns;
+  EXPECT_DOUBLE_EQ(o.estimator().smooth_sigma, 2.5);
+  EXPECT_EQ(o.estimator().max_lag, 200u);
+  EXPECT_EQ(o.estimator().length, 4096u);
+  EXPECT_THROW((void)tde::parse_symbol_pair("TOOLONGSYM"), std::invalid_argument);
+  EXPECT_THROW((void)tde::parse_symbol_pair("A:"), std::invalid_argument);
+  EXPECT_EQ(tde::parse_symbol_pair("A:B").label(), "A:B");
+  EXPECT_EQ(tde::parse_symbol_pair("AAPL").label(), "AAPL");
+}
+
+TEST(weighted_quantile, equal_weights_follow_the_hazen_definition) {
+  std::vector<std::pair<double, double>> v;
+  for (int i = 1; i <= 100; ++i) v.emplace_back(i, 1.0);
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.5), 50.5);
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.1), 10.5);
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.9), 90.5);
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.0), 1);
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 1.0), 100);
+  EXPECT_TRUE(std::isnan(tde::weighted_quantile({}, 0.5)));
+}
+
+TEST(weighted_quantile, heavier_values_pull_the_quantiles) {
+  // 0 (weight 1) sits at position 0.125, 10 (weight 3) at 0.625: the median is 3/4 of the way, 7.5.
+  std::vector<std::pair<double, double>> v = {{0, 1}, {10, 3}};
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.5), 7.5);
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.1), 0);
+  std::vector<std::pair<double, double>> with_zero = {{-50, 0}, {0, 1}, {10, 3}, {99, 0}};
+  EXPECT_DOUBLE_EQ(tde::weighted_quantile(with_zero, 0.5), 7.5) << "zero weights have no say";
+}
+
+TEST(delay_summary, counts_rows_and_weights_passed_delays_by_rho) {
+  tde::delay_summary s;
+  for (int i = 1; i <= 9; ++i) s.add(signal_kind::events, i, 0.5, true);
+  s.add(signal_kind::events, 1000, 0.9, false);  // failed: not in the quantiles
+  s.add(signal_kind::mid, 3, 0.0, true);         // rho 0 everywhere: equal weights
+  auto st = s.statistics(signal_kind::events);
+  EXPECT_EQ(st.rows, 10u);
+  EXPECT_EQ(st.passed, 9u);
+  EXPECT_DOUBLE_EQ(st.pass_fraction, 0.9);
+  EXPECT_DOUBLE_EQ(st.median, 5);
+  EXPECT_DOUBLE_EQ(st.p25, 2.75);  // position of value k: (k - 0.5) / 9
+  EXPECT_DOUBLE_EQ(st.p75, 7.25);
+  EXPECT_DOUBLE_EQ(st.iqr, 4.5);
+  EXPECT_DOUBLE_EQ(s.statistics(signal_kind::mid).median, 3);
+  EXPECT_EQ(s.signals(), (std::vector<signal_kind>{signal_kind::events, signal_kind::mid}));
+  auto text = s.text("itch5tde");
+  EXPECT_NE(text.find("itch5tde: events: 9 of 10 symbol windows passed"), std::string::npos) << text;
+  auto yaml = s.yaml(small_options());
+  EXPECT_NE(yaml.find("    median_us: 5.000000"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("B lags A"), std::string::npos);
+}
+
+TEST(csv_writer, header_states_the_sign_convention_and_rows_print_missing_values) {
+  const auto path =
+      (std::filesystem::temp_directory_path() / ("tde_csv_" + std::to_string(::getpid()) + ".csv")).string();
+  {
+    itch5::output_file out(path);
+    tde::csv_writer csv(out, small_options(), 4608);
+    tde::window_row row;
+    row.window_start = 34200000000000;
+    row.symbol = "AAPL";
+    row.signal = signal_kind::bid_size;
+    row.events_a = 12;
+    row.events_b = 0;
+    row.estimate.flags.set(estimate_flag::few_events);
+    row.estimate.flags.set(estimate_flag::flat);
+    row.delay_us = std::nan("");
+    csv.write(row);
+    row.events_b = 11;
+    row.estimate = {};
+    row.estimate.lag = -3;
+    row.estimate.delay = -3.25;
+    row.estimate.rho = 0.5;
+    row.estimate.psr = 12.345;
+    row.estimate.second_ratio = 0.25;
+    row.delay_us = -3.25;
+    csv.write(row);
+    row.estimate.lag = 0;
+    row.estimate.delay = -1e-9;
+    row.delay_us = -1e-9;
+    row.estimate.rho = 1;
+    row.estimate.psr = std::numeric_limits<double>::infinity();
+    row.estimate.second_ratio = -0.0;
+    csv.write(row);
+    csv.flush();
+    out.commit();
+  }
+  std::ifstream in(path);
+  std::vector<std::string> got;
+  for (std::string line; std::getline(in, line);) got.push_back(line);
+  std::filesystem::remove(path);
+  ASSERT_EQ(got.size(), 6u);
+  EXPECT_EQ(got[0].rfind("# itch5tde: delay > 0 means B lags A", 0), 0u);
+  EXPECT_NE(got[1].find("sampling_period_ns=1000 window_ns=4096000"), std::string::npos) << got[1];
+  EXPECT_EQ(got[2], tde::csv_writer::columns);
+  EXPECT_EQ(got[3], "34200000000000,AAPL,bid-size,12,0,nan,nan,0.0000,0.00,0.000,few_events|flat");
+  EXPECT_EQ(got[4], "34200000000000,AAPL,bid-size,12,11,-3,-3.2500,0.5000,12.35,0.250,ok");
+  EXPECT_EQ(got[5], "34200000000000,AAPL,bid-size,12,11,0,0.0000,1.0000,inf,0.000,ok") << "no -0.0000";
+}
+
+}  // namespace
