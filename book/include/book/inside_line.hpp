@@ -6,11 +6,11 @@
 // "2000000000 0" (the largest Price(4)). Written into the caller's buffer; no allocation.
 #pragma once
 
-#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
 
+#include <itch5/detail/decimal.hpp>
 #include <itch5/price.hpp>
 #include <itch5/timestamp.hpp>
 
@@ -24,7 +24,7 @@ inline constexpr std::size_t max_inside_line = 128;
 /// Writes one line (with its newline) at `out` and returns the end. `out` needs max_inside_line bytes.
 inline char* format_inside_line(char* out, itch5::timestamp ts, std::uint16_t locate, std::string_view symbol,
                                 const inside& in) noexcept {
-  auto num = [&out](std::uint64_t v) { out = std::to_chars(out, out + 24, v).ptr; };
+  auto num = [&out](std::uint64_t v) { out = itch5::detail::format_decimal(out, v); };
   num(static_cast<std::uint64_t>(ts.count()));
   *out++ = ' ';
   num(locate);

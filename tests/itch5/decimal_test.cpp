@@ -1,0 +1,51 @@
+// format_decimal against std::to_chars (an independent implementation) on every power-of-ten boundary,
+// every value below 100,000 and random values of every magnitude.
+#include <gtest/gtest.h>
+
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+
+#include <itch5/detail/decimal.hpp>
+
+namespace {
+
+std::string mine(std::uint64_t v) {
+  char buf[24];
+  return {buf, itch5::detail::format_decimal(buf, v)};
+}
+
+std::string reference(std::uint64_t v) {
+  char buf[24];
+  return {buf, std::to_chars(buf, buf + sizeof buf, v).ptr};
+}
+
+TEST(FormatDecimal, SmallValuesExhaustively) {
+  for (std::uint64_t v = 0; v < 100000; ++v) ASSERT_EQ(mine(v), reference(v));
+}
+
+TEST(FormatDecimal, AroundEveryPowerOfTen) {
+  std::uint64_t p = 1;
+  for (int k = 0; k <= 19; ++k, p *= 10) {
+    for (std::uint64_t d : {p - 1, p, p + 1, 2 * p - 1, 9 * p + (p - 1)}) {
+      if (k == 19 && d != p - 1 && d != p && d != p + 1) continue;  // 2 * 10^19 overflows
+      ASSERT_EQ(mine(d), reference(d)) << d;
+    }
+  }
+  EXPECT_EQ(mine(std::numeric_limits<std::uint64_t>::max()), "18446744073709551615");
+  EXPECT_EQ(mine(86'399'999'999'999), "86399999999999");
+  EXPECT_EQ(mine(2'000'000'000), "2000000000");
+}
+
+TEST(FormatDecimal, RandomValuesOfEveryWidth) {
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 200000; ++i) {
+    const unsigned bits = 1 + static_cast<unsigned>(rng() % 64);
+    const std::uint64_t v = rng() >> (64 - bits);
+    ASSERT_EQ(mine(v), reference(v));
+  }
+}
+
+}  // namespace
