@@ -1,8 +1,11 @@
+// order_table: the window of recent references, the hash table behind it and the map of far references,
+// checked against std::unordered_map under every access pattern that moves orders between them.
 #include <gtest/gtest.h>
 
 #include <random>
 #include <unordered_map>
 
+#include <book/detail/order_hash.hpp>
 #include <book/order_table.hpp>
 
 namespace {
@@ -11,18 +14,19 @@ using book::order_table;
 using book::side_kind;
 using itch5::price4;
 
+constexpr std::uint64_t W = order_table::window;
+
 TEST(OrderTable, InsertFindErase) {
   order_table t;
   ASSERT_NE(t.insert(42, 100, price4(123400), 7, side_kind::sell), nullptr);
   book::order* o = t.find(42);
   ASSERT_NE(o, nullptr);
-  EXPECT_EQ(o->ref, 42u);
   EXPECT_EQ(o->shares, 100u);
   EXPECT_EQ(o->price, price4(123400));
   EXPECT_EQ(o->locate, 7);
   EXPECT_EQ(o->side, side_kind::sell);
   EXPECT_EQ(t.find(43), nullptr);
-  t.erase(o);
+  t.erase(42);
   EXPECT_EQ(t.find(42), nullptr);
   EXPECT_EQ(t.size(), 0u);
 }
@@ -43,58 +47,157 @@ TEST(OrderTable, DuplicateInsertIsRefusedAndChangesNothing) {
   EXPECT_EQ(t.find(9)->locate, 1);
 }
 
-TEST(OrderTable, GrowsAndKeepsEveryOrder) {
-  order_table t(16);
-  for (std::uint64_t r = 1; r <= 100'000; ++r) ASSERT_NE(t.insert(r * 7, static_cast<std::uint32_t>(r), price4(1), 1, side_kind::buy), nullptr);
-  EXPECT_EQ(t.size(), 100'000u);
-  EXPECT_GE(t.capacity(), 200'000u);
-  for (std::uint64_t r = 1; r <= 100'000; ++r) {
-    auto* o = t.find(r * 7);
-    ASSERT_NE(o, nullptr);
-    ASSERT_EQ(o->shares, r);
-  }
-  EXPECT_EQ(t.peak_size(), 100'000u);
+TEST(OrderTable, OrdersLeftBehindByTheWindowStayFindable) {
+  order_table t;
+  ASSERT_NE(t.insert(1, 11, price4(1), 1, side_kind::buy), nullptr);
+  ASSERT_NE(t.insert(2, 22, price4(2), 2, side_kind::sell), nullptr);
+  // A reference one window later moves the window past 1 and 2.
+  ASSERT_NE(t.insert(W + 5, 33, price4(3), 3, side_kind::buy), nullptr);
+  EXPECT_EQ(t.behind_size(), 2u);
+  ASSERT_NE(t.find(1), nullptr);
+  EXPECT_EQ(t.find(1)->shares, 11u);
+  EXPECT_EQ(t.find(2)->side, side_kind::sell);
+  EXPECT_EQ(t.insert(2, 1, price4(1), 1, side_kind::buy), nullptr) << "a duplicate behind the window";
+  t.erase(1);
+  EXPECT_EQ(t.find(1), nullptr);
+  EXPECT_EQ(t.behind_size(), 1u);
+  // An out-of-sequence reference below the window.
+  ASSERT_NE(t.insert(3, 44, price4(4), 4, side_kind::buy), nullptr);
+  EXPECT_EQ(t.find(3)->shares, 44u);
+  EXPECT_EQ(t.size(), 3u);
+}
+
+TEST(OrderTable, FarReferencesWaitAheadAndEnterTheWindowWhenItArrives) {
+  order_table t;
+  ASSERT_NE(t.insert(10, 1, price4(1), 1, side_kind::buy), nullptr);
+  const std::uint64_t far = 10 * W;
+  ASSERT_NE(t.insert(far, 2, price4(2), 2, side_kind::buy), nullptr);
+  EXPECT_EQ(t.ahead_size(), 1u);
+  EXPECT_EQ(t.find(far)->shares, 2u);
+  EXPECT_EQ(t.insert(far, 9, price4(9), 9, side_kind::buy), nullptr) << "a duplicate far ahead";
+  // Walk the window forward in steps below 2 windows until it covers `far`.
+  for (std::uint64_t r = W; r <= far; r += W) ASSERT_NE(t.insert(r + 1, 3, price4(3), 3, side_kind::sell), nullptr);
+  EXPECT_EQ(t.ahead_size(), 0u);
+  ASSERT_NE(t.find(far), nullptr);
+  EXPECT_EQ(t.find(far)->shares, 2u);
+  EXPECT_EQ(t.insert(far, 9, price4(9), 9, side_kind::buy), nullptr) << "a duplicate now in the window";
+  ASSERT_NE(t.find(10), nullptr) << "the first order went behind";
+  t.erase(far);
+  EXPECT_EQ(t.find(far), nullptr);
+}
+
+TEST(OrderTable, ASustainedJumpInTheNumberingMovesTheWindow) {
+  order_table t;
+  ASSERT_NE(t.insert(3, 1, price4(1), 1, side_kind::buy), nullptr);  // keeps the window from being empty
+  const std::uint64_t start = 10 * W;
+  for (std::uint64_t r = start; r < start + 1000; ++r) ASSERT_NE(t.insert(r, 2, price4(2), 2, side_kind::buy), nullptr);
+  EXPECT_LE(t.ahead_size(), order_table::ahead_limit) << "the window moved instead of queueing every order";
+  EXPECT_EQ(t.behind_size(), 1u);
+  for (std::uint64_t r = start; r < start + 1000; ++r) ASSERT_NE(t.find(r), nullptr) << r;
+  ASSERT_NE(t.find(3), nullptr);
+  EXPECT_EQ(t.size(), 1001u);
+}
+
+TEST(OrderTable, AnEmptyWindowJumpsToAFarReference) {
+  order_table t;
+  ASSERT_NE(t.insert(5, 1, price4(1), 1, side_kind::buy), nullptr);
+  t.erase(5);
+  ASSERT_NE(t.insert(1'000'000'000'000, 7, price4(7), 7, side_kind::buy), nullptr);
+  EXPECT_EQ(t.ahead_size(), 0u) << "nothing live in the window: it moves, nothing waits";
+  ASSERT_NE(t.insert(1'000'000'000'001, 8, price4(8), 8, side_kind::buy), nullptr);
+  EXPECT_EQ(t.find(1'000'000'000'000)->shares, 7u);
 }
 
 TEST(OrderTable, MemoryFollowsLiveOrdersNotTotalInserted) {
-  // Ten million orders pass through, at most 1000 live at once: the table stays small.
-  order_table t(16);
+  // Ten million increasing references pass through, at most 1000 live at once: nothing piles up behind.
+  order_table t;
   for (std::uint64_t r = 0; r < 10'000'000; ++r) {
     ASSERT_NE(t.insert(r, 1, price4(1), 1, side_kind::buy), nullptr);
-    if (r >= 1000) t.erase(t.find(r - 1000));
+    if (r >= 1000) t.erase(r - 1000);
   }
   EXPECT_EQ(t.size(), 1000u);
-  EXPECT_LE(t.capacity(), 4096u);
+  EXPECT_EQ(t.peak_size(), 1001u);
+  EXPECT_EQ(t.behind_size(), 0u);
 }
 
-TEST(OrderTable, MatchesUnorderedMapUnderRandomChurnWithCollidingKeys) {
-  // Keys drawn from a small range and multiples of large powers of two, so probe chains are long and
-  // backward-shift deletion is exercised across the wrap-around of the table.
+TEST(OrderTable, LongLivedOrdersGoBehindAndMemoryFollowsThem) {
+  order_table t;
+  for (std::uint64_t r = 0; r < 5 * W; ++r) {
+    ASSERT_NE(t.insert(r, 1, price4(1), 1, side_kind::buy), nullptr);
+    if (r % 1000 != 0) t.erase(r);  // one order in a thousand lives on
+  }
+  EXPECT_EQ(t.size(), 5 * W / 1000 + 1);
+  EXPECT_GE(t.behind_size(), 4 * W / 1000);
+  EXPECT_LT(t.memory_bytes(), std::size_t{64} << 20);
+  for (std::uint64_t r = 0; r < 5 * W; r += 1000) ASSERT_NE(t.find(r), nullptr) << r;
+}
+
+// Random churn against std::unordered_map over patterns that cross every boundary: mostly increasing
+// references with long-lived stragglers, out-of-sequence references, jumps of many windows, and references
+// that collide in the hash table (multiples of 2^40).
+TEST(OrderTable, MatchesUnorderedMapUnderRandomChurn) {
   std::mt19937_64 rng(7);
-  order_table t(16);
+  order_table t;
   std::unordered_map<std::uint64_t, std::uint32_t> ref;
-  for (int step = 0; step < 400'000; ++step) {
-    std::uint64_t key = rng() % 3 == 0 ? (rng() % 64) << 40 : rng() % 5000;
-    if (rng() % 2 == 0) {
-      auto shares = static_cast<std::uint32_t>(rng());
-      bool inserted = t.insert(key, shares, price4(1), 1, side_kind::buy) != nullptr;
-      ASSERT_EQ(inserted, ref.emplace(key, shares).second);
-    } else if (auto* o = t.find(key)) {
-      ASSERT_EQ(ref.count(key), 1u);
-      t.erase(o);
-      ref.erase(key);
+  std::vector<std::uint64_t> keys;
+  std::uint64_t next = 1;
+  for (int step = 0; step < 600'000; ++step) {
+    const std::uint64_t r = rng() % 100;
+    if (r < 50 || keys.empty()) {
+      std::uint64_t key;
+      const std::uint64_t kind = rng() % 1000;
+      if (kind < 960) key = next++;
+      else if (kind < 980) key = next > 5000 ? next - 1 - rng() % 5000 : next;  // out of sequence, maybe live
+      else if (kind < 990) key = (next += W / 3 + rng() % (3 * W));            // jump
+      else if (kind < 995) key = (rng() % 64) << 40;                             // hash collisions
+      else key = next + 3 * W + rng() % W;                                       // far ahead
+      const auto shares = static_cast<std::uint32_t>(rng());
+      const bool inserted = t.insert(key, shares, price4(1), 1, side_kind::buy) != nullptr;
+      ASSERT_EQ(inserted, ref.emplace(key, shares).second) << "step " << step << " key " << key;
+      if (inserted) keys.push_back(key);
     } else {
-      ASSERT_EQ(ref.count(key), 0u);
+      const std::size_t k = rng() % 10 < 8 && keys.size() > 64 ? keys.size() - 1 - rng() % 64 : rng() % keys.size();
+      const std::uint64_t key = keys[k];
+      keys[k] = keys.back();
+      keys.pop_back();
+      book::order* o = t.find(key);
+      ASSERT_NE(o, nullptr) << "step " << step << " key " << key;
+      ASSERT_EQ(o->shares, ref.at(key));
+      t.erase(key);
+      ref.erase(key);
+      ASSERT_EQ(t.find(key), nullptr);
     }
     ASSERT_EQ(t.size(), ref.size());
-    if (step % 50'000 == 0) {
+    if (step % 100'000 == 0) {
       for (auto& [k, v] : ref) {
-        auto* o = t.find(k);
-        ASSERT_NE(o, nullptr);
+        book::order* o = t.find(k);
+        ASSERT_NE(o, nullptr) << k;
         ASSERT_EQ(o->shares, v);
       }
     }
   }
+}
+
+TEST(OrderHash, GrowsAndKeepsEveryOrderUnderCollidingKeys) {
+  std::mt19937_64 rng(9);
+  book::detail::order_hash h(16);
+  std::unordered_map<std::uint64_t, std::uint32_t> ref;
+  for (int step = 0; step < 200'000; ++step) {
+    const std::uint64_t key = rng() % 3 == 0 ? (rng() % 64) << 40 : rng() % 5000;
+    if (rng() % 2 == 0) {
+      const auto shares = static_cast<std::uint32_t>(rng());
+      const bool inserted = h.insert(key, book::order{shares, price4(1), 1, side_kind::buy, true}) != nullptr;
+      ASSERT_EQ(inserted, ref.emplace(key, shares).second);
+    } else if (h.find(key) != nullptr) {
+      ASSERT_EQ(h.find(key)->shares, ref.at(key));
+      h.erase(key);
+      ref.erase(key);
+    } else {
+      ASSERT_EQ(ref.count(key), 0u);
+    }
+    ASSERT_EQ(h.size(), ref.size());
+  }
+  EXPECT_GE(h.capacity(), 2 * ref.size());
 }
 
 }  // namespace

@@ -168,7 +168,7 @@ class book_engine {
     book_type& b = books_[locate];
     on_side(b, side, [&](auto& s) { s.reduce(price, shares); });
     o->shares -= shares;
-    if (o->shares == 0) orders_.erase(o);
+    if (o->shares == 0) orders_.erase(ref);
     finish(type, h.timestamp, locate, b, side, depth_from(side, price, b.last));
   }
 
@@ -184,7 +184,7 @@ class book_engine {
     const std::uint16_t locate = o->locate;
     book_type& b = books_[locate];
     on_side(b, side, [&](auto& s) { s.reduce(price, o->shares); });
-    orders_.erase(o);
+    orders_.erase(ref);
     finish('D', h.timestamp, locate, b, side, depth_from(side, price, b.last));
   }
 
@@ -201,7 +201,7 @@ class book_engine {
     const std::uint16_t locate = o->locate;
     book_type& b = books_[locate];
     on_side(b, side, [&](auto& s) { s.reduce(old_price, o->shares); });
-    orders_.erase(o);
+    orders_.erase(original);
     if (shares == 0) [[unlikely]] {
       anomalies_.count(anomaly::zero_shares);
     } else if (!valid_price(price)) [[unlikely]] {
