@@ -12,14 +12,16 @@
 // levels.
 //
 // Complexity: add/reduce in the window O(1), plus O(W/64) bitmap scan when the best or worst level
-// empties; map operations O(log L); a re-centre O(W/64 + levels moved). Memory: 8 bytes per window level
-// plus W/8 bytes of bitmap, allocated at the first add. Not thread-safe.
+// empties; map operations O(log L); a re-centre O(W/64 + levels moved). Memory: 40 bytes for the side,
+// plus 8 bytes per window level and W/8 bytes of bitmap allocated at the first add, plus the map (created
+// when first needed). Not thread-safe.
 #pragma once
 
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include <itch5/tick.hpp>
@@ -36,38 +38,41 @@ class array_book_side {
   static constexpr side_kind kind = K;
 
   explicit array_book_side(const book_config& cfg = {})
-      : window_(static_cast<std::int64_t>((std::max<std::uint32_t>(cfg.window_levels, 64) + 63) / 64 * 64)) {}
+      : window_((std::max<std::uint32_t>(cfg.window_levels, 64) + 63) / 64 * 64) {}
+
+  array_book_side(array_book_side&&) noexcept = default;
+  array_book_side& operator=(array_book_side&&) noexcept = default;
 
   void add(itch5::price4 p, std::uint64_t q) {
     if (!itch5::on_tick_grid(p)) [[unlikely]] {
-      outside_[p] += q;
+      outside()[p] += q;
       return;
     }
     const std::int64_t t = itch5::tick_index(p);
-    if (shares_.empty()) allocate();
+    if (!levels_) [[unlikely]] allocate();
     if (window_count_ == 0) {
       // Nothing in the window: anchor it at the better of this price and the map's best.
       std::int64_t anchor = t;
-      if (!outside_.empty() && better<K>(outside_.begin()->first, p)) anchor = itch5::tick_index(outside_.begin()->first);
+      if (!outside_empty() && better<K>(outside_->begin()->first, p)) anchor = itch5::tick_index(outside_->begin()->first);
       recentre(anchor);
     } else if (slot_of(t) < 0) {
       recentre(t);
     }
     const std::int64_t s = slot_of(t);
     if (s >= 0 && s < window_) {
-      auto& level = shares_[static_cast<std::size_t>(s)];
+      std::uint64_t& level = levels_[static_cast<std::size_t>(s)];
       if (level == 0) mark(s);
       level += q;
     } else {
-      outside_[p] += q;
+      outside()[p] += q;
     }
   }
 
   void reduce(itch5::price4 p, std::uint64_t q) {
-    if (itch5::on_tick_grid(p) && !shares_.empty()) [[likely]] {
+    if (itch5::on_tick_grid(p) && levels_) [[likely]] {
       const std::int64_t s = slot_of(itch5::tick_index(p));
       if (s >= 0 && s < window_) {
-        auto& level = shares_[static_cast<std::size_t>(s)];
+        std::uint64_t& level = levels_[static_cast<std::size_t>(s)];
         if (level > q) {
           level -= q;
           return;
@@ -75,17 +80,18 @@ class array_book_side {
         level = 0;
         unmark(s);
         if (window_count_ == 0) {
-          if (!outside_.empty()) recentre(itch5::tick_index(outside_.begin()->first));
-        } else if (best_slot_ >= window_ - window_ / 4) {
+          if (!outside_empty()) recentre(itch5::tick_index(outside_->begin()->first));
+        } else if (best_slot_ >= static_cast<std::int64_t>(window_ - window_ / 4)) {
           recentre(tick_of(best_slot_));
         }
         return;
       }
     }
-    auto it = outside_.find(p);
-    if (it == outside_.end()) return;  // precondition violated; the engine never does this
+    if (outside_empty()) return;  // precondition violated; the engine never does this
+    auto it = outside_->find(p);
+    if (it == outside_->end()) return;
     if (it->second <= q) {
-      outside_.erase(it);
+      outside_->erase(it);
     } else {
       it->second -= q;
     }
@@ -93,76 +99,82 @@ class array_book_side {
 
   [[nodiscard]] price_level best() const noexcept {
     price_level w = window_count_ > 0 ? level_at(best_slot_) : price_level{};
-    if (outside_.empty()) return w;
-    price_level o{outside_.begin()->first, outside_.begin()->second};
+    if (outside_empty()) return w;
+    price_level o{outside_->begin()->first, outside_->begin()->second};
     return (w.shares == 0 || better<K>(o.price, w.price)) ? o : w;
   }
 
   [[nodiscard]] price_level worst() const noexcept {
     price_level w = window_count_ > 0 ? level_at(worst_slot_) : price_level{};
-    if (outside_.empty()) return w;
-    price_level o{outside_.rbegin()->first, outside_.rbegin()->second};
+    if (outside_empty()) return w;
+    price_level o{outside_->rbegin()->first, outside_->rbegin()->second};
     return (w.shares == 0 || better<K>(w.price, o.price)) ? o : w;
   }
 
-  [[nodiscard]] std::size_t level_count() const noexcept { return window_count_ + outside_.size(); }
-  [[nodiscard]] bool empty() const noexcept { return window_count_ == 0 && outside_.empty(); }
+  [[nodiscard]] std::size_t level_count() const noexcept { return window_count_ + outside_level_count(); }
+  [[nodiscard]] bool empty() const noexcept { return window_count_ == 0 && outside_empty(); }
 
   /// Levels held in the window and in the map (for tests and diagnostics).
   [[nodiscard]] std::size_t window_level_count() const noexcept { return window_count_; }
-  [[nodiscard]] std::size_t outside_level_count() const noexcept { return outside_.size(); }
-  /// Price of the window's best end (slot 0).
-  [[nodiscard]] itch5::price4 window_best_end() const noexcept {
-    return itch5::tick_price(static_cast<std::uint32_t>(std::max<std::int64_t>(top_, 0)));
-  }
+  [[nodiscard]] std::size_t outside_level_count() const noexcept { return outside_ ? outside_->size() : 0; }
 
  private:
+  using level_map = std::map<itch5::price4, std::uint64_t, better_first<K>>;
+
   // Slot of tick t: 0 at the window's best end, growing away from the inside.
   [[nodiscard]] std::int64_t slot_of(std::int64_t t) const noexcept {
-    return K == side_kind::buy ? top_ - t : t - top_;
+    return K == side_kind::buy ? std::int64_t{top_} - t : t - std::int64_t{top_};
   }
   [[nodiscard]] std::int64_t tick_of(std::int64_t slot) const noexcept {
-    return K == side_kind::buy ? top_ - slot : top_ + slot;
+    return K == side_kind::buy ? std::int64_t{top_} - slot : std::int64_t{top_} + slot;
   }
   [[nodiscard]] price_level level_at(std::int64_t slot) const noexcept {
-    return {itch5::tick_price(static_cast<std::uint32_t>(tick_of(slot))), shares_[static_cast<std::size_t>(slot)]};
+    return {itch5::tick_price(static_cast<std::uint32_t>(tick_of(slot))), levels_[static_cast<std::size_t>(slot)]};
   }
+  [[nodiscard]] bool outside_empty() const noexcept { return !outside_ || outside_->empty(); }
+  level_map& outside() {
+    if (!outside_) outside_ = std::make_unique<level_map>();
+    return *outside_;
+  }
+  [[nodiscard]] std::uint64_t* bits() const noexcept { return levels_.get() + window_; }
 
   void allocate() {
-    shares_.assign(static_cast<std::size_t>(window_), 0);
-    bits_.assign(static_cast<std::size_t>(window_ / 64), 0);
+    // Level totals and the occupancy bitmap in one zeroed allocation.
+    levels_ = std::make_unique<std::uint64_t[]>(window_ + window_ / 64);
   }
 
   void mark(std::int64_t s) noexcept {
-    bits_[static_cast<std::size_t>(s >> 6)] |= std::uint64_t{1} << (s & 63);
+    bits()[s >> 6] |= std::uint64_t{1} << (s & 63);
     if (window_count_++ == 0) {
-      best_slot_ = worst_slot_ = s;
+      best_slot_ = worst_slot_ = static_cast<std::int32_t>(s);
       return;
     }
-    if (s < best_slot_) best_slot_ = s;
-    if (s > worst_slot_) worst_slot_ = s;
+    if (s < best_slot_) best_slot_ = static_cast<std::int32_t>(s);
+    if (s > worst_slot_) worst_slot_ = static_cast<std::int32_t>(s);
   }
 
   void unmark(std::int64_t s) noexcept {
-    bits_[static_cast<std::size_t>(s >> 6)] &= ~(std::uint64_t{1} << (s & 63));
+    bits()[s >> 6] &= ~(std::uint64_t{1} << (s & 63));
     if (--window_count_ == 0) return;
-    if (s == best_slot_) best_slot_ = next_set(s);
-    if (s == worst_slot_) worst_slot_ = prev_set(s);
+    if (s == best_slot_) best_slot_ = static_cast<std::int32_t>(next_set(s));
+    if (s == worst_slot_) worst_slot_ = static_cast<std::int32_t>(prev_set(s));
   }
 
   // First non-empty slot after s (one exists: window_count_ > 0 and s was the best).
   [[nodiscard]] std::int64_t next_set(std::int64_t s) const noexcept {
+    const std::uint64_t* b = bits();
     std::int64_t w = (s + 1) >> 6;
-    std::uint64_t word = (s + 1) < window_ ? bits_[static_cast<std::size_t>(w)] & (~std::uint64_t{0} << ((s + 1) & 63)) : 0;
-    while (word == 0) word = bits_[static_cast<std::size_t>(++w)];
+    std::uint64_t word = (s + 1) < window_ ? b[w] & (~std::uint64_t{0} << ((s + 1) & 63)) : 0;
+    while (word == 0) word = b[++w];
     return (w << 6) + std::countr_zero(word);
   }
 
   // Last non-empty slot before s (one exists).
   [[nodiscard]] std::int64_t prev_set(std::int64_t s) const noexcept {
+    const std::uint64_t* b = bits();
     std::int64_t w = (s - 1) >> 6;
-    std::uint64_t word = bits_[static_cast<std::size_t>(w)] & (~std::uint64_t{0} >> (63 - ((s - 1) & 63)));
-    while (word == 0) word = bits_[static_cast<std::size_t>(--w)];
+    std::uint64_t word = b[w] & (~std::uint64_t{0} >> (63 - ((s - 1) & 63)));
+    while (word == 0) word = b[--w];
     return (w << 6) + 63 - std::countl_zero(word);
   }
 
@@ -171,17 +183,19 @@ class array_book_side {
     const std::int64_t margin = window_ / 8;
     const std::int64_t new_top = K == side_kind::buy ? anchor + margin : anchor - margin;
     if (new_top == top_ && window_count_ > 0) return;
+    std::uint64_t* b = bits();
     // Window levels to the map (they are re-inserted below when they stay in range).
-    for (std::size_t w = 0; w < bits_.size(); ++w) {
-      for (std::uint64_t word = bits_[w]; word != 0; word &= word - 1) {
-        std::int64_t s = static_cast<std::int64_t>(w << 6) + std::countr_zero(word);
-        outside_.emplace(itch5::tick_price(static_cast<std::uint32_t>(tick_of(s))), shares_[static_cast<std::size_t>(s)]);
-        shares_[static_cast<std::size_t>(s)] = 0;
+    for (std::size_t w = 0; w < window_ / 64; ++w) {
+      for (std::uint64_t word = b[w]; word != 0; word &= word - 1) {
+        const std::int64_t s = static_cast<std::int64_t>(w << 6) + std::countr_zero(word);
+        outside().emplace(itch5::tick_price(static_cast<std::uint32_t>(tick_of(s))), levels_[static_cast<std::size_t>(s)]);
+        levels_[static_cast<std::size_t>(s)] = 0;
       }
-      bits_[w] = 0;
+      b[w] = 0;
     }
     window_count_ = 0;
-    top_ = new_top;
+    top_ = static_cast<std::int32_t>(new_top);
+    if (outside_empty()) return;
     // Map levels on the grid and inside the new range come into the window. The range in price order:
     // from the best end (slot 0) to the worst end (slot window - 1); better_first orders the map the same way.
     const std::int64_t best_tick = tick_of(0), worst_tick = tick_of(window_ - 1);
@@ -189,28 +203,28 @@ class array_book_side {
     auto clamp_price = [](std::int64_t t) {
       return itch5::tick_price(static_cast<std::uint32_t>(std::max<std::int64_t>(t, 0)));
     };
-    auto it = outside_.lower_bound(clamp_price(best_tick));
+    auto it = outside_->lower_bound(clamp_price(best_tick));
     const itch5::price4 last = clamp_price(worst_tick);
-    while (it != outside_.end() && !better<K>(last, it->first)) {
+    while (it != outside_->end() && !better<K>(last, it->first)) {
       if (!itch5::on_tick_grid(it->first)) {
         ++it;
         continue;
       }
       const std::int64_t s = slot_of(itch5::tick_index(it->first));
-      shares_[static_cast<std::size_t>(s)] = it->second;
+      levels_[static_cast<std::size_t>(s)] = it->second;
       mark(s);
-      it = outside_.erase(it);
+      it = outside_->erase(it);
     }
   }
 
-  std::int64_t window_;
-  std::int64_t top_ = 0;  // tick of slot 0
-  std::vector<std::uint64_t> shares_;
-  std::vector<std::uint64_t> bits_;
-  std::size_t window_count_ = 0;
-  std::int64_t best_slot_ = 0;
-  std::int64_t worst_slot_ = 0;
-  std::map<itch5::price4, std::uint64_t, better_first<K>> outside_;
+  // Hot fields first: one cache line holds everything add/reduce/best touch besides the levels.
+  std::unique_ptr<std::uint64_t[]> levels_;  // window_ level totals, then window_ / 64 bitmap words
+  std::int32_t top_ = 0;                     // tick of slot 0
+  std::int32_t best_slot_ = 0;
+  std::int32_t worst_slot_ = 0;
+  std::uint32_t window_count_ = 0;
+  std::uint32_t window_;                     // levels in the window, a multiple of 64
+  std::unique_ptr<level_map> outside_;       // levels outside the window or off the grid; created on use
 };
 
 }  // namespace book

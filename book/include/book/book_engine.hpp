@@ -214,20 +214,24 @@ class book_engine {
     finish('U', h.timestamp, locate, b, side, depth_from(side, price, b.last));
   }
 
+  // After an applied message on `side` of book `b`: only that side's best can have changed (every book
+  // message acts on one side), so only it is recomputed and compared with the last inside.
   void finish(char type, itch5::timestamp ts, std::uint16_t locate, book_type& b, side_kind side,
               std::uint32_t event_depth) {
-    const inside now = b.current();
+    const price_level best = side == side_kind::buy ? b.bids.best() : b.offers.best();
+    price_level& last = side == side_kind::buy ? b.last.bid : b.last.offer;
     book_event e;
     e.timestamp = ts;
     e.locate = locate;
     e.type = type;
     e.side = side;
     e.event_depth = event_depth;
-    e.inside_changed = !(now == b.last);
+    e.inside_changed = !(best == last);
     if (e.inside_changed) {
-      b.last = now;
+      last = best;
       ++inside_changes_;
-      const bool crossed = now.bid.shares != 0 && now.offer.shares != 0 && now.bid.price >= now.offer.price;
+      const bool crossed =
+          b.last.bid.shares != 0 && b.last.offer.shares != 0 && b.last.bid.price >= b.last.offer.price;
       if (crossed && !b.crossed) [[unlikely]] anomalies_.count(anomaly::crossed_book);
       b.crossed = crossed;
     }
