@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <charconv>
+#include <cstdlib>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -45,6 +46,26 @@ TEST(FormatDecimal, RandomValuesOfEveryWidth) {
     const unsigned bits = 1 + static_cast<unsigned>(rng() % 64);
     const std::uint64_t v = rng() >> (64 - bits);
     ASSERT_EQ(mine(v), reference(v));
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// ITCH5_EXHAUSTIVE=1 checks every value below 10^8 (about a second); by default every 97th.
+TEST(FormatDecimal, EightDigitChunks) {
+  const bool all = std::getenv("ITCH5_EXHAUSTIVE") != nullptr;
+  char buf[24];
+  char ref[24];
+  for (std::uint32_t v = 0; v < 100'000'000; v += all ? 1 : 97) {
+    char* end = itch5::detail::format_below_1e8(buf, v);
+    char* rend = std::to_chars(ref, ref + sizeof ref, v).ptr;
+    ASSERT_EQ(std::string(buf, end), std::string(ref, rend)) << v;
+    itch5::detail::format_8_digits(buf, v);
+    std::string padded(ref, rend);
+    padded.insert(0, 8 - padded.size(), '0');
+    ASSERT_EQ(std::string(buf, 8), padded) << v;
   }
 }
 

@@ -1,54 +1,51 @@
 // Fast unsigned decimal formatting for the output hot paths (inside lines, CSV rows).
 //
 // format_decimal() writes the shortest decimal text of an unsigned integer and returns the end; no
-// allocation, no locale, no bounds checks (the caller provides 20 bytes). Numbers are cut into 8-digit
-// chunks; each chunk is written two digits at a time from a 200-byte table, so a 14-digit timestamp costs
-// a handful of multiplications instead of std::to_chars' division loops (measured: format_inside_line went
-// from ~560 to ~150 instructions per line under callgrind).
+// allocation, no locale, no bounds checks: the caller provides 24 bytes (up to 20 digits plus scratch: a
+// chunk is stored as one 8-byte word). Numbers are cut into 8-digit chunks and each chunk is computed in a
+// register with a few multiplications (SWAR), with no data-dependent loop. Measured on inside lines
+// (1 M-message synthetic file): std::to_chars ~560 instructions per line; a two-digit table ~340; this
+// ~410 instructions but ~3% less user time than the table over 6 interleaved runs (fewer branches).
 #pragma once
 
 #include <cstdint>
+#include <bit>
 #include <cstring>
+
+static_assert(std::endian::native == std::endian::little, "eight_digits() assumes little-endian byte order");
 
 namespace itch5::detail {
 
-inline constexpr char digit_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-inline void put_pair(char* p, std::uint32_t v) noexcept { std::memcpy(p, digit_pairs + 2 * v, 2); }
+// The 8 decimal digits of v < 10^8 as ASCII in one 64-bit word, first digit in the lowest byte (string
+// order on a little-endian machine): v is split into two 4-digit lanes, each into two 2-digit lanes, each
+// into two digits, with multiply-shift divisions that are exact for these ranges (checked exhaustively).
+inline std::uint64_t eight_digits(std::uint32_t v) noexcept {
+  const std::uint64_t merged = (v / 10000) | (static_cast<std::uint64_t>(v % 10000) << 32);
+  const std::uint64_t hundreds_hi = ((merged * 10486) >> 20) & ((std::uint64_t{0x7F} << 32) | 0x7F);
+  const std::uint64_t hundreds_lo = merged - 100 * hundreds_hi;
+  const std::uint64_t pairs = (hundreds_lo << 16) | hundreds_hi;
+  std::uint64_t tens = ((pairs * 103) >> 10) & ((std::uint64_t{0xF} << 48) | (std::uint64_t{0xF} << 32) | (std::uint64_t{0xF} << 16) | 0xF);
+  tens |= (pairs - 10 * tens) << 8;
+  return tens | 0x3030303030303030;
+}
 
 /// Exactly 8 digits, zero-padded (v < 10^8).
 inline char* format_8_digits(char* out, std::uint32_t v) noexcept {
-  const std::uint32_t hi = v / 10000, lo = v % 10000;
-  put_pair(out, hi / 100);
-  put_pair(out + 2, hi % 100);
-  put_pair(out + 4, lo / 100);
-  put_pair(out + 6, lo % 100);
+  const std::uint64_t d = eight_digits(v);
+  std::memcpy(out, &d, 8);
   return out + 8;
 }
 
-/// The shortest text of v < 10^8.
+/// The shortest text of v < 10^8. Writes 8 bytes at `out` (those past the digits are scratch).
 inline char* format_below_1e8(char* out, std::uint32_t v) noexcept {
-  unsigned n = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : v < 1000000 ? 6
-             : v < 10000000 ? 7 : 8;
-  char* end = out + n;
-  char* p = end;
-  while (v >= 100) {
-    p -= 2;
-    put_pair(p, v % 100);
-    v /= 100;
-  }
-  if (v >= 10) {
-    put_pair(p - 2, v);
-  } else {
-    p[-1] = static_cast<char>('0' + v);
-  }
-  return end;
+  const unsigned n = 1u + (v >= 10) + (v >= 100) + (v >= 1000) + (v >= 10000) + (v >= 100000) + (v >= 1000000) +
+                     (v >= 10000000);
+  const std::uint64_t d = eight_digits(v) >> (8 * (8 - n));  // drop the leading zeros
+  std::memcpy(out, &d, 8);
+  return out + n;
 }
 
-/// Writes the shortest decimal text of `v` at `out` (room for 20 characters) and returns the end.
+/// Writes the shortest decimal text of `v` at `out` (room for 24 bytes) and returns the end.
 inline char* format_decimal(char* out, std::uint64_t v) noexcept {
   if (v < 100000000) return format_below_1e8(out, static_cast<std::uint32_t>(v));
   const std::uint64_t hi = v / 100000000;
