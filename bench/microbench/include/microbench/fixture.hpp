@@ -18,6 +18,10 @@
 //     fixtures whose run() consumes state (a book that must be refilled, caches to disturb).
 //   - f.items_per_iteration() const -> unsigned: how many items (messages, operations) one run()
 //     handles; the summary then adds ns/item and items/s. Read once, after construction.
+//   - f.run_item(i) for i in [0, items_per_iteration()): item i of an iteration on its own, for the
+//     per-item mode (config::per_item), which after reset() calls run_item(0), run_item(1), ... in order
+//     and times each call. Calling them all in order must do the work of one run(). A non-void result is
+//     passed to do_not_optimize().
 //
 // run() is called directly on the concrete type in measure(): no virtual call, no std::function.
 // Thread-safety: a fixture is used by one thread.
@@ -46,6 +50,12 @@ concept resettable = requires(F& f) { f.reset(); };
 template <class F>
 concept counts_items = requires(const F& f) {
   { f.items_per_iteration() } -> std::convertible_to<std::uint64_t>;
+};
+
+/// A fixture whose iteration can be run, and timed, one item at a time.
+template <class F>
+concept itemwise = counts_items<F> && requires(F& f, std::uint64_t i) {
+  f.run_item(i);
 };
 
 }  // namespace microbench
