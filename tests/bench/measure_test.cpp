@@ -135,6 +135,27 @@ TEST(MeasureItems, ARemainderShorterThanAnIterationIsLeftAlone) {
   EXPECT_EQ(ticks, (std::vector<std::int64_t>{10, 20, 30, -1, -1}));
 }
 
+// Like item_fixture, and prepare_item(i) costs 1000 fake ticks, which no sample may show.
+struct preparing_fixture : item_fixture {
+  using item_fixture::item_fixture;
+  void prepare_item(std::uint64_t i) {
+    log.push_back('p');
+    log.push_back(static_cast<char>('0' + i));
+    fake_timer::ticks += 1000;
+  }
+};
+static_assert(microbench::prepares_items<preparing_fixture>);
+static_assert(!microbench::prepares_items<item_fixture>);
+
+TEST(MeasureItems, EveryItemIsPreparedUntimedJustBeforeItRuns) {
+  microbench::config cfg;
+  preparing_fixture f(cfg);
+  std::vector<std::int64_t> ticks(3, -1);
+  microbench::measure_items<fake_timer>(f, 1, ticks);
+  EXPECT_EQ(f.log, "RW012Rp00p11p22");  // the warm-up's run() prepares nothing
+  EXPECT_EQ(ticks, (std::vector<std::int64_t>{10, 20, 30}));
+}
+
 TEST(MeasureItems, TheDisturberIsReadOutsideTheSamples) {
   // A disturber of 256 KiB read before every item: the fake timer shows only the items, and the real
   // cycle_timer still runs the loop to the end.

@@ -6,9 +6,9 @@
 //   d.touch();                          // untimed, before each iteration or item
 //
 // touch() only loads (no dirty lines whose write-back would land in the next timed region) and walks the
-// buffer in order, so the hardware prefetcher makes it as fast as memory bandwidth allows: about 0.5 ms
-// per MiB on the project's loaded 2-core guest, i.e. ~8 ms for the default 16 MiB there. Budget for it:
-// --per-item --disturb-cache reads the buffer once per item.
+// buffer in order, so the hardware prefetcher makes it as fast as memory bandwidth allows: about 1.3 ms
+// for the default 16 MiB on the project's 2-core guest (~13 GB/s). Budget for it: --per-item
+// --disturb-cache reads the buffer once per item.
 //
 // The last-level cache size is the largest level under /sys/devices/system/cpu/cpu0/cache (what the
 // kernel reports), else sysconf(_SC_LEVEL3_CACHE_SIZE), else 32 MiB. A hypervisor may report less than

@@ -22,6 +22,9 @@
 //     per-item mode (config::per_item), which after reset() calls run_item(0), run_item(1), ... in order
 //     and times each call. Calling them all in order must do the work of one run(). A non-void result is
 //     passed to do_not_optimize().
+//   - f.prepare_item(i): called, untimed, just before run_item(i) (after the cache disturbance, if any),
+//     to bring in what the item needs but is not part of its cost: the operation or message record a real
+//     caller would already hold in cache, so that a cold measurement shows the cold state, not the input.
 //
 // run() is called directly on the concrete type in measure(): no virtual call, no std::function.
 // Thread-safety: a fixture is used by one thread.
@@ -56,6 +59,12 @@ concept counts_items = requires(const F& f) {
 template <class F>
 concept itemwise = counts_items<F> && requires(F& f, std::uint64_t i) {
   f.run_item(i);
+};
+
+/// An itemwise fixture that prepares each item, untimed, before it runs.
+template <class F>
+concept prepares_items = itemwise<F> && requires(F& f, std::uint64_t i) {
+  f.prepare_item(i);
 };
 
 }  // namespace microbench

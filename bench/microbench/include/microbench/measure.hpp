@@ -10,9 +10,9 @@
 //   for (auto& t : ticks) t = calibration.to_ns(t);         // after the run
 //
 // Inside the loops there is no I/O, no allocation, no virtual call: run(), run_item() and reset() are
-// called on the concrete type. reset() and cache_disturber::touch() are outside the timed regions. The
-// clock (timer) is a template parameter so tests can substitute a deterministic one; benchmarks use
-// std::chrono::steady_clock per iteration and cycle_timer per item.
+// called on the concrete type. reset(), prepare_item() and cache_disturber::touch() are outside the timed
+// regions. The clock (timer) is a template parameter so tests can substitute a deterministic one;
+// benchmarks use std::chrono::steady_clock per iteration and cycle_timer per item.
 //
 // Complexity: warmup + samples.size() calls of run() (measure), warmup calls of run() and
 // ticks.size() calls of run_item() (measure_items); two clock reads per sample.
@@ -81,7 +81,7 @@ void measure(F& f, std::uint64_t warmup, std::span<std::int64_t> samples,
 /// Calls f.run() `warmup` times untimed, then, for each of the ticks.size() / items timed iterations
 /// (items = f.items_per_iteration(); a remainder of ticks is left untouched), reset() and f.run_item(i)
 /// for every item i in order, storing Timer::stop() - Timer::start() around each call, in timer ticks.
-/// With a `disturb`er, its touch() precedes every item.
+/// With a `disturb`er, its touch() precedes every item; then f.prepare_item(i), if the fixture has it.
 template <class Timer = cycle_timer, itemwise F>
 void measure_items(F& f, std::uint64_t warmup, std::span<std::int64_t> ticks,
                    cache_disturber* disturb = nullptr) {
@@ -93,6 +93,7 @@ void measure_items(F& f, std::uint64_t warmup, std::span<std::int64_t> ticks,
     if constexpr (resettable<F>) f.reset();
     for (std::uint64_t i = 0; i < items; ++i) {
       if (disturb != nullptr) do_not_optimize(disturb->touch());
+      if constexpr (prepares_items<F>) f.prepare_item(i);
       clobber_memory();
       const std::uint64_t start = Timer::start();
       clobber_memory();
