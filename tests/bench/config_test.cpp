@@ -32,6 +32,23 @@ TEST(Config, Defaults) {
   EXPECT_FALSE(p.cfg.wants_realtime());
   EXPECT_FALSE(p.cfg.mlockall);
   EXPECT_EQ(p.cfg.cpu, -1);
+  EXPECT_FALSE(p.cfg.per_item);
+  EXPECT_FALSE(p.cfg.disturb_cache);
+  EXPECT_EQ(p.cfg.disturb_size, 0u);
+}
+
+TEST(Config, PerItemAndCacheDisturbance) {
+  parsed p;
+  argv a{"bm_test", "--per-item", "--disturb-cache", "--disturb-size", "3MiB"};
+  ASSERT_FALSE(p.opts.parse(a.argc(), a.get()).has_value());
+  EXPECT_TRUE(p.cfg.per_item);
+  EXPECT_TRUE(p.cfg.disturb_cache);
+  EXPECT_EQ(p.cfg.disturb_size, 3u << 20);
+  parsed q;
+  q.opts.apply_yaml("per-item: true\ndisturb-cache: true\ndisturb-size: 64KiB\n", "test.yaml");
+  EXPECT_TRUE(q.cfg.per_item);
+  EXPECT_TRUE(q.cfg.disturb_cache);
+  EXPECT_EQ(q.cfg.disturb_size, 65536u);
 }
 
 TEST(Config, Flags) {

@@ -62,6 +62,30 @@ TEST(MeasureAllocations, TheLoopAllocatesNothing) {
   EXPECT_EQ(allocations_during_measure<quiet_fixture>(10'000), 0);
 }
 
+// The per-item loop, with a cache disturber, allocates nothing either.
+struct quiet_items {
+  explicit quiet_items(const microbench::config&) : data(100, 1) {}
+  void run() {
+    for (std::uint64_t i = 0; i < data.size(); ++i) run_item(i);
+  }
+  std::uint64_t run_item(std::uint64_t i) { return data[i] += 1; }
+  std::uint64_t items_per_iteration() const { return data.size(); }
+  void reset() { data[0] = 1; }
+  std::vector<std::uint64_t> data;
+};
+
+TEST(MeasureAllocations, ThePerItemLoopAllocatesNothing) {
+  microbench::config cfg;
+  quiet_items f(cfg);
+  microbench::cache_disturber d(4096);
+  std::vector<std::int64_t> ticks(100 * 100);
+  allocations = 0;
+  armed = true;
+  microbench::measure_items(f, 10, ticks, &d);
+  armed = false;
+  EXPECT_EQ(allocations.load(), 0);
+}
+
 TEST(MeasureAllocations, TheCounterSeesAllocationsInRun) {
   // Proves the check above can fail: 10 warm-up + 50 timed runs, at least one allocation each.
   EXPECT_GE(allocations_during_measure<allocating_fixture>(50), 60);

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -85,6 +86,98 @@ TEST(Measure, SteadyClockSamplesCoverTheRun) {
   std::vector<std::int64_t> samples(3, 0);
   microbench::measure(f, 0, samples);
   for (auto s : samples) EXPECT_GE(s, 2'000'000);  // sleep_for sleeps at least as long as asked
+}
+
+// A timer in ticks that only moves when a fixture moves it.
+struct fake_timer {
+  static inline std::uint64_t ticks = 0;
+  static std::uint64_t start() noexcept { return ticks; }
+  static std::uint64_t stop() noexcept { return ticks; }
+};
+
+// Item i lasts 10 * (i + 1) fake ticks; run() does all items at once. The order of calls is recorded.
+struct item_fixture {
+  explicit item_fixture(const microbench::config&) {}
+  void reset() {
+    log.push_back('R');
+    fake_timer::ticks += 1000;  // reset is never inside a sample
+  }
+  void run() {
+    log.push_back('W');
+    for (std::uint64_t i = 0; i < 3; ++i) run_item(i);
+  }
+  void run_item(std::uint64_t i) {
+    log.push_back(static_cast<char>('0' + i));
+    fake_timer::ticks += 10 * (i + 1);
+  }
+  std::uint64_t items_per_iteration() const { return 3; }
+  std::string log;
+};
+static_assert(microbench::itemwise<item_fixture>);
+static_assert(!microbench::itemwise<value_fixture>);
+
+TEST(MeasureItems, WarmupRunsWholeIterationsThenEveryItemIsOneSample) {
+  microbench::config cfg;
+  item_fixture f(cfg);
+  std::vector<std::int64_t> ticks(2 * 3, -1);
+  microbench::measure_items<fake_timer>(f, 1, ticks);
+  // Warm-up: reset, run() (which does the items); then per timed iteration: reset, items 0, 1, 2.
+  EXPECT_EQ(f.log, "RW012R012R012");
+  EXPECT_EQ(ticks, (std::vector<std::int64_t>{10, 20, 30, 10, 20, 30}));
+}
+
+TEST(MeasureItems, ARemainderShorterThanAnIterationIsLeftAlone) {
+  microbench::config cfg;
+  item_fixture f(cfg);
+  std::vector<std::int64_t> ticks(5, -1);
+  microbench::measure_items<fake_timer>(f, 0, ticks);
+  EXPECT_EQ(f.log, "R012");
+  EXPECT_EQ(ticks, (std::vector<std::int64_t>{10, 20, 30, -1, -1}));
+}
+
+// Like item_fixture, and prepare_item(i) costs 1000 fake ticks, which no sample may show.
+struct preparing_fixture : item_fixture {
+  using item_fixture::item_fixture;
+  void prepare_item(std::uint64_t i) {
+    log.push_back('p');
+    log.push_back(static_cast<char>('0' + i));
+    fake_timer::ticks += 1000;
+  }
+};
+static_assert(microbench::prepares_items<preparing_fixture>);
+static_assert(!microbench::prepares_items<item_fixture>);
+
+TEST(MeasureItems, EveryItemIsPreparedUntimedJustBeforeItRuns) {
+  microbench::config cfg;
+  preparing_fixture f(cfg);
+  std::vector<std::int64_t> ticks(3, -1);
+  microbench::measure_items<fake_timer>(f, 1, ticks);
+  EXPECT_EQ(f.log, "RW012Rp00p11p22");  // the warm-up's run() prepares nothing
+  EXPECT_EQ(ticks, (std::vector<std::int64_t>{10, 20, 30}));
+}
+
+TEST(MeasureItems, TheDisturberIsReadOutsideTheSamples) {
+  // A disturber of 256 KiB read before every item: the fake timer shows only the items, and the real
+  // cycle_timer still runs the loop to the end.
+  microbench::config cfg;
+  item_fixture f(cfg);
+  microbench::cache_disturber d(256 << 10);
+  std::vector<std::int64_t> ticks(3, -1);
+  microbench::measure_items<fake_timer>(f, 0, ticks, &d);
+  EXPECT_EQ(ticks, (std::vector<std::int64_t>{10, 20, 30}));
+  std::vector<std::int64_t> real(30, -1);
+  microbench::measure_items(f, 0, real, &d);
+  for (auto t : real) EXPECT_GE(t, 0);
+}
+
+TEST(Measure, TheDisturberIsReadOutsideTheSamples) {
+  microbench::config cfg;
+  counting_fixture f(cfg);
+  microbench::cache_disturber d(64 << 10);
+  std::vector<std::int64_t> samples(2, -1);
+  fake_clock::ticks = 0;
+  microbench::measure<fake_clock>(f, 0, samples, &d);
+  EXPECT_EQ(samples, (std::vector<std::int64_t>{8, 9}));
 }
 
 // Concept checks: what is and is not a fixture.

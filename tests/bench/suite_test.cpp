@@ -238,4 +238,91 @@ TEST(Suite, RejectsBadNames) {
   EXPECT_THROW(s.add<counting_fixture>("", &c, 0), std::invalid_argument);
 }
 
+// An itemwise fixture: 4 items per iteration, each a short spin.
+struct spin_items {
+  explicit spin_items(const config&) {}
+  std::uint64_t run() {
+    std::uint64_t s = 0;
+    for (std::uint64_t i = 0; i < 4; ++i) s += run_item(i);
+    return s;
+  }
+  std::uint64_t run_item(std::uint64_t i) {
+    std::uint64_t x = i;
+    for (int k = 0; k < 200; ++k) x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return x;
+  }
+  std::uint64_t items_per_iteration() const { return 4; }
+};
+
+TEST(Suite, PerItemModeHasOneSamplePerItem) {
+  suite s("bm_test", "");
+  s.add<spin_items>("spin");
+  s.defaults().per_item = true;
+  s.defaults().iterations = 5;
+  s.defaults().warmup = 1;
+  auto r = s.run("spin");
+  EXPECT_TRUE(r.per_item);
+  EXPECT_EQ(r.samples.size(), 20u);
+  EXPECT_EQ(r.items_per_iteration, 4u);
+  EXPECT_EQ(r.summary.n, 20u);
+  // 200 dependent multiply-adds take at least 200 cycles, so at least ~40 ns on any CPU up to 5 GHz;
+  // a sample below that would mean the item was not inside the timed region or the scale is wrong.
+  EXPECT_GE(r.summary.min, 30);
+  EXPECT_LT(r.summary.p50, 1'000'000);
+}
+
+TEST(Suite, PerItemMainReportsTheTimerAndDumpsEveryItem) {
+  suite s("bm_test", "");
+  s.add<spin_items>("spin");
+  std::ostringstream out, err;
+  argv a{"bm_test",         "--per-item",     "-n",    "3", "--warmup", "0", "--verbose",
+         "--disturb-cache", "--disturb-size", "128KiB"};
+  ASSERT_EQ(s.main(a.argc(), a.get(), out, err), 0) << err.str();
+  auto e = lines(err.str());
+  ASSERT_EQ(e.size(), 3u) << err.str();
+  EXPECT_EQ(e[0].rfind("bm_test: per-item timer: ", 0), 0u) << e[0];
+  EXPECT_NE(e[0].find("p50 subtracted from every item"), std::string::npos) << e[0];
+  EXPECT_EQ(e[1].rfind("bm_test: cache disturbance: 0.1 MiB read before every item (last-level cache ", 0),
+            0u)
+      << e[1];
+  EXPECT_EQ(e[2].rfind("spin: N 12 | ns/item min ", 0), 0u) << e[2];
+  EXPECT_EQ(e[2].find("items/iter"), std::string::npos) << e[2];
+  const std::string dump = out.str();
+  EXPECT_NE(dump.find("# mode: per-item\n"), std::string::npos);
+  EXPECT_NE(dump.find("# timer: " + e[0].substr(std::string("bm_test: per-item timer: ").size()) + "\n"),
+            std::string::npos);
+  EXPECT_NE(dump.find("# cache_disturbance: 0.1 MiB read before every item"), std::string::npos);
+  const std::regex row("spin,[0-9]+");
+  int rows = 0;
+  for (const auto& l : lines(dump)) rows += std::regex_match(l, row) ? 1 : 0;
+  EXPECT_EQ(rows, 12);
+}
+
+TEST(Suite, PerItemModeNeedsRunItem) {
+  fixture_suite t;
+  EXPECT_EQ(t.main({"bm_test", "--per-item", "--testcase", "items", "-n", "2"}), 1);
+  EXPECT_NE(
+      t.err.str().find("bm_test: error: test case items: no per-item mode: the fixture has no run_item()"),
+      std::string::npos)
+      << t.err.str();
+}
+
+TEST(Suite, PerItemSampleCountIsChecked) {
+  suite s("bm_test", "");
+  s.add<spin_items>("spin");
+  s.defaults().per_item = true;
+  s.defaults().iterations = 300'000'000;  // x 4 items: more than 10^9 samples
+  EXPECT_THROW((void)s.run("spin"), std::invalid_argument);
+}
+
+TEST(Suite, PerIterationDisturbanceIsNotedAndTheRunGoesOn) {
+  fixture_suite t;
+  EXPECT_EQ(t.main({"bm_test", "--disturb-cache", "--disturb-size", "64KiB", "--testcase", "a", "-n", "2"}),
+            0);
+  auto e = lines(t.err.str());
+  ASSERT_EQ(e.size(), 2u) << t.err.str();
+  EXPECT_EQ(e[0].rfind("bm_test: cache disturbance: 0.1 MiB read before every iteration", 0), 0u) << e[0];
+  EXPECT_EQ(t.a.runs, 2 + 100);
+}
+
 }  // namespace

@@ -35,6 +35,18 @@ void add_options(cli::options& opts, config& cfg) {
            "when refused.");
   opts.add("cpu", cfg.cpu, "Pin the process to this CPU (-1: no pinning). Failing to pin is an error.", -1,
            65535);
+  opts.add(
+      "per-item", cfg.per_item,
+      "Time every item (operation, message) of an iteration on its own, with the fenced time-stamp counter "
+      "calibrated to nanoseconds and its overhead subtracted; one sample per item, iterations x items "
+      "samples of 8 bytes allocated before the run. Only for test cases whose fixture has run_item().");
+  opts.add("disturb-cache", cfg.disturb_cache,
+           "Before every timed unit (an iteration, or an item with --per-item), read --disturb-size bytes "
+           "(one load per 64-byte line, untimed) so that the next one starts with cold caches.");
+  opts.add_size("disturb-size", cfg.disturb_size,
+                "Bytes read by --disturb-cache (suffixes KiB, MiB, GiB); 0: twice the last-level cache size "
+                "the kernel reports.",
+                0, std::uint64_t{1} << 40);
 }
 
 }  // namespace microbench

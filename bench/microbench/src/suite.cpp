@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <iostream>
 #include <sstream>
@@ -28,17 +29,29 @@ std::int64_t timer_floor_ns() {
   return best.count();
 }
 
+// Written in blocks: a per-item run can have millions of samples.
 void write_samples(std::ostream& out, std::string_view name, std::span<const std::int64_t> samples) {
+  constexpr std::size_t block = 65536;
   std::string buf;
-  buf.reserve(samples.size() * (name.size() + 12));
+  buf.reserve(std::min(samples.size(), block) * (name.size() + 12));
   char num[24];
-  for (std::int64_t s : samples) {
+  for (std::size_t i = 0; i < samples.size(); ++i) {
     buf += name;
     buf += ',';
-    buf.append(num, std::to_chars(num, num + sizeof num, s).ptr);
+    buf.append(num, std::to_chars(num, num + sizeof num, samples[i]).ptr);
     buf += '\n';
+    if ((i + 1) % block == 0) {
+      out << buf;
+      buf.clear();
+    }
   }
   out << buf;
+}
+
+std::string mebibytes(std::uint64_t bytes) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return buf;
 }
 
 }  // namespace
@@ -74,13 +87,45 @@ std::vector<std::string> suite::names() const {
   return v;
 }
 
-suite::result suite::run(std::string_view name) const {
+std::size_t suite::per_item_samples(std::uint64_t iterations, std::uint64_t items) {
+  constexpr std::uint64_t max_samples = 1'000'000'000;  // 8 GB
+  if (items == 0) throw std::invalid_argument("--per-item: the fixture reports 0 items per iteration");
+  if (iterations > max_samples / items) {
+    throw std::invalid_argument("--per-item: " + std::to_string(iterations) + " iterations x " +
+                                std::to_string(items) + " items is more than 10^9 samples");
+  }
+  return static_cast<std::size_t>(iterations * items);
+}
+
+const timer_calibration& suite::calibration() {
+  if (!calibration_) calibration_ = timer_calibration::measure();
+  return *calibration_;
+}
+
+cache_disturber* suite::disturber() {
+  if (!cfg_.disturb_cache) return nullptr;
+  const std::uint64_t want =
+      cfg_.disturb_size == 0 ? 2 * cache_disturber::last_level_cache_bytes() : cfg_.disturb_size;
+  const std::uint64_t lines = (want + cache_disturber::line - 1) / cache_disturber::line;
+  if (!disturber_ || disturber_->size() != lines * cache_disturber::line) {
+    disturber_ = std::make_unique<cache_disturber>(want);
+  }
+  return disturber_.get();
+}
+
+suite::result suite::run(std::string_view name) {
   const test_case* c = find(name);
   if (c == nullptr) throw std::invalid_argument("unknown test case '" + std::string(name) + "'");
+  run_context ctx;
+  ctx.disturb = disturber();
+  if (cfg_.per_item) ctx.calibration = &calibration();
   result r;
   r.name = c->name;
-  r.samples.assign(cfg_.iterations, 0);  // allocated and touched before the fixture and the run
-  r.items_per_iteration = c->run(cfg_, r.samples);
+  r.per_item = cfg_.per_item;
+  // Allocated and touched before the fixture and the run; in per-item mode the runner sizes it after
+  // building the fixture, before the run.
+  if (!cfg_.per_item) r.samples.assign(cfg_.iterations, 0);
+  r.items_per_iteration = c->run(cfg_, ctx, r.samples);
   r.summary = summary::of(r.samples);
   return r;
 }
@@ -115,6 +160,21 @@ int suite::main(int argc, char** argv, std::ostream& out, std::ostream& err) {
     return 1;
   }
 
+  // Timer and disturbance notes: stderr (and the dump's header), before any test case runs.
+  std::string timer_note, disturb_note = "off";
+  try {
+    if (cfg_.per_item) timer_note = calibration().describe();
+    if (const cache_disturber* d = disturber()) {
+      disturb_note = mebibytes(d->size()) + " read before every " + (cfg_.per_item ? "item" : "iteration") +
+                     " (last-level cache " + mebibytes(cache_disturber::last_level_cache_bytes()) + ")";
+    }
+  } catch (const std::exception& e) {
+    err << program_ << ": error: " << e.what() << "\n";
+    return 1;
+  }
+  if (cfg_.per_item) err << program_ << ": per-item timer: " << timer_note << "\n";
+  if (cfg_.disturb_cache) err << program_ << ": cache disturbance: " << disturb_note << "\n";
+
   if (cfg_.verbose) {
     run_info info = run_info::collect();
     std::string command;
@@ -124,8 +184,11 @@ int suite::main(int argc, char** argv, std::ostream& out, std::ostream& err) {
     info.add("realtime", env.realtime);
     info.add("mlockall", env.memory);
     info.add("affinity", env.affinity);
-    info.add("timer", "std::chrono::steady_clock, back-to-back readings >= " + std::to_string(timer_floor_ns()) +
-                          " ns");
+    info.add("mode", cfg_.per_item ? "per-item" : "per-iteration");
+    info.add("timer", cfg_.per_item ? timer_note
+                                    : "std::chrono::steady_clock, back-to-back readings >= " +
+                                          std::to_string(timer_floor_ns()) + " ns");
+    info.add("cache_disturbance", disturb_note);
     std::istringstream yaml(opts_->to_yaml());
     for (std::string line; std::getline(yaml, line);) {
       auto colon = line.find(": ");
@@ -144,7 +207,8 @@ int suite::main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       err << program_ << ": error: test case " << c->name << ": " << e.what() << "\n";
       return 1;
     }
-    const std::string line = r.summary.line(r.name, r.items_per_iteration);
+    const std::string line =
+        r.per_item ? r.summary.line(r.name, 0, "item") : r.summary.line(r.name, r.items_per_iteration);
     if (cfg_.verbose) {
       write_samples(out, r.name, r.samples);
       out << "# summary: " << line << "\n" << std::flush;

@@ -34,14 +34,17 @@ summary summary::of(std::span<const std::int64_t> samples) {
   return s;
 }
 
-std::string summary::line(std::string_view name, std::uint64_t items_per_iteration) const {
+std::string summary::line(std::string_view name, std::uint64_t items_per_iteration,
+                          std::string_view unit) const {
   std::string out(name);
   char buf[512];
-  std::snprintf(buf, sizeof buf,
-                ": N %llu | ns/iter min %lld p25 %lld p50 %lld p75 %lld p90 %lld p99 %lld p99.9 %lld max %lld",
-                static_cast<unsigned long long>(n), static_cast<long long>(min), static_cast<long long>(p25),
-                static_cast<long long>(p50), static_cast<long long>(p75), static_cast<long long>(p90),
-                static_cast<long long>(p99), static_cast<long long>(p999), static_cast<long long>(max));
+  std::snprintf(
+      buf, sizeof buf,
+      ": N %llu | ns/%.*s min %lld p25 %lld p50 %lld p75 %lld p90 %lld p99 %lld p99.9 %lld max %lld",
+      static_cast<unsigned long long>(n), static_cast<int>(unit.size()), unit.data(),
+      static_cast<long long>(min), static_cast<long long>(p25), static_cast<long long>(p50),
+      static_cast<long long>(p75), static_cast<long long>(p90), static_cast<long long>(p99),
+      static_cast<long long>(p999), static_cast<long long>(max));
   out += buf;
   if (items_per_iteration > 0 && n > 0) {
     const auto items = static_cast<double>(items_per_iteration);

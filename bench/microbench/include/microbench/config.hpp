@@ -1,6 +1,6 @@
 // The framework's options, shared by every benchmark program: how many iterations, which test cases, the
-// input size and seed handed to fixtures, the verbose dump, and the process environment (real-time
-// scheduling, locked memory, CPU pinning).
+// input size and seed handed to fixtures, the verbose dump, the per-item mode and cache disturbance, and
+// the process environment (real-time scheduling, locked memory, CPU pinning).
 //
 //   microbench::config cfg;                      // defaults below; a program may change them first
 //   cli::options opts("bm_x", "[options]", "...");
@@ -32,13 +32,17 @@ struct config {
   bool realtime_strict = false;       ///< fail instead of warning when real-time is refused; implies realtime
   bool mlockall = false;              ///< lock current and future memory (best effort)
   std::int64_t cpu = -1;              ///< pin to this CPU; -1: no pinning
+  bool per_item = false;           ///< time every item of an iteration on its own (fixtures with run_item())
+  bool disturb_cache = false;      ///< read a buffer before every timed unit (iteration or item), untimed
+  std::uint64_t disturb_size = 0;  ///< bytes read by disturb_cache; 0: twice the last-level cache
 
   /// True when real-time scheduling was requested (realtime or realtime_strict).
   [[nodiscard]] bool wants_realtime() const noexcept { return realtime || realtime_strict; }
 };
 
 /// Registers the options of `cfg` on `opts` (the values in `cfg` are the defaults shown by --help).
-/// Keys: warmup, iterations, size, testcase, seed, verbose (-v), realtime, realtime-strict, mlockall, cpu.
+/// Keys: warmup, iterations, size, testcase, seed, verbose (-v), realtime, realtime-strict, mlockall, cpu,
+/// per-item, disturb-cache, disturb-size.
 void add_options(cli::options& opts, config& cfg);
 
 }  // namespace microbench

@@ -18,6 +18,13 @@
 //     fixtures whose run() consumes state (a book that must be refilled, caches to disturb).
 //   - f.items_per_iteration() const -> unsigned: how many items (messages, operations) one run()
 //     handles; the summary then adds ns/item and items/s. Read once, after construction.
+//   - f.run_item(i) for i in [0, items_per_iteration()): item i of an iteration on its own, for the
+//     per-item mode (config::per_item), which after reset() calls run_item(0), run_item(1), ... in order
+//     and times each call. Calling them all in order must do the work of one run(). A non-void result is
+//     passed to do_not_optimize().
+//   - f.prepare_item(i): called, untimed, just before run_item(i) (after the cache disturbance, if any),
+//     to bring in what the item needs but is not part of its cost: the operation or message record a real
+//     caller would already hold in cache, so that a cold measurement shows the cold state, not the input.
 //
 // run() is called directly on the concrete type in measure(): no virtual call, no std::function.
 // Thread-safety: a fixture is used by one thread.
@@ -46,6 +53,18 @@ concept resettable = requires(F& f) { f.reset(); };
 template <class F>
 concept counts_items = requires(const F& f) {
   { f.items_per_iteration() } -> std::convertible_to<std::uint64_t>;
+};
+
+/// A fixture whose iteration can be run, and timed, one item at a time.
+template <class F>
+concept itemwise = counts_items<F> && requires(F& f, std::uint64_t i) {
+  f.run_item(i);
+};
+
+/// An itemwise fixture that prepares each item, untimed, before it runs.
+template <class F>
+concept prepares_items = itemwise<F> && requires(F& f, std::uint64_t i) {
+  f.prepare_item(i);
 };
 
 }  // namespace microbench

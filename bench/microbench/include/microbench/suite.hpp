@@ -12,16 +12,24 @@
 //
 // Output (summary on stderr, data on stdout): one summary line per test case goes to stderr, so that
 // stdout carries only data. With --verbose, stdout receives the dump: '# key: value' lines (build,
-// machine, environment, effective options), the CSV header 'testcase,nanoseconds', then per test case
-// one line per sample in the order measured, followed by '# summary: ...' repeating the summary line.
-// Readers skip lines starting with '#'. Exit status: 0 success, 1 a setup, environment or fixture
-// failure, 2 a usage error.
+// machine, environment, timer, cache disturbance, effective options), the CSV header
+// 'testcase,nanoseconds', then per test case one line per sample in the order measured, followed by
+// '# summary: ...' repeating the summary line. Readers skip lines starting with '#'. Exit status: 0
+// success, 1 a setup, environment or fixture failure, 2 a usage error.
 //
 // Per test case: the fixture is constructed (setup, not timed) after the sample buffer has been
 // allocated and zero-filled, then measure() runs warm-up and timed iterations, then the fixture is
 // destroyed and the results printed; no output during the run. Extra program options can be added with
 // options() before main(); fixtures reach them through constructor arguments given to add() (pass
 // std::ref() for a reference to a value parsed later).
+//
+// Per-item mode (--per-item): a sample is one run_item() call (fixture concept itemwise), timed with
+// cycle_timer, calibrated once per suite before the first test case; the buffer of iterations x items
+// samples is allocated and zero-filled after the fixture is built (its size depends on the fixture), before
+// the warm-up. Samples are converted to nanoseconds, the median overhead of an empty timed region
+// subtracted, after the run; the summary says ns/item, and stderr gets one line describing the timer.
+// A test case whose fixture has no run_item() fails in this mode. --disturb-cache reads a buffer (see
+// cache_disturber, allocated once per suite) before every timed iteration or item.
 //
 // Complexity: O(iterations) memory per test case, O(iterations log iterations) to summarise.
 // Thread-safety: one suite, one thread.
@@ -30,14 +38,18 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <vector>
 
+#include <microbench/cache_disturber.hpp>
 #include <microbench/config.hpp>
+#include <microbench/cycle_timer.hpp>
 #include <microbench/environment.hpp>
 #include <microbench/fixture.hpp>
 #include <microbench/measure.hpp>
@@ -54,8 +66,9 @@ class suite {
   /// The results of one test case.
   struct result {
     std::string name;
-    std::vector<std::int64_t> samples;      ///< nanoseconds per timed iteration, in the order measured
+    std::vector<std::int64_t> samples;      ///< nanoseconds per timed iteration (item), in the order measured
     std::uint64_t items_per_iteration = 0;  ///< 0 when the fixture does not count items
+    bool per_item = false;                  ///< samples are single items (--per-item)
     microbench::summary summary;
   };
 
@@ -75,12 +88,23 @@ class suite {
   template <class F, class... Args>
     requires fixture<F, const Args&...>
   suite& add(std::string name, Args... args) {
-    add_case(std::move(name), [... a = std::move(args)](const config& cfg, std::span<std::int64_t> samples) {
+    add_case(std::move(name), [... a = std::move(args)](const config& cfg, const run_context& ctx,
+                                                        std::vector<std::int64_t>& samples) {
       F f(cfg, a...);
       std::uint64_t items = 0;
       if constexpr (counts_items<F>) items = static_cast<std::uint64_t>(f.items_per_iteration());
-      measure(f, cfg.warmup, samples);
-      return items;
+      if (!cfg.per_item) {
+        measure(f, cfg.warmup, samples, ctx.disturb);
+        return items;
+      }
+      if constexpr (itemwise<F>) {
+        samples.assign(per_item_samples(cfg.iterations, items), 0);  // allocated and touched before the run
+        measure_items(f, cfg.warmup, samples, ctx.disturb);
+        for (auto& t : samples) t = ctx.calibration->to_ns(t);
+        return items;
+      } else {
+        throw std::invalid_argument("no per-item mode: the fixture has no run_item()");
+      }
     });
     return *this;
   }
@@ -92,8 +116,12 @@ class suite {
   void set_os_calls(environment::os_calls os) { os_ = std::move(os); }
 
   /// Runs registered test case `name` with the current configuration. Throws std::invalid_argument for an
-  /// unknown name and whatever the fixture throws.
-  [[nodiscard]] result run(std::string_view name) const;
+  /// unknown name and whatever the fixture throws. Calibrates the per-item timer and allocates the cache
+  /// disturber at first need.
+  [[nodiscard]] result run(std::string_view name);
+
+  /// The per-item timer's calibration (measured at the first call, ~20 ms).
+  [[nodiscard]] const timer_calibration& calibration();
 
   /// Parses the command line, prepares the environment, runs the selected test cases and prints results
   /// to `out` (data) and `err` (summaries, warnings, errors). Returns the exit status.
@@ -102,7 +130,16 @@ class suite {
   [[nodiscard]] int main(int argc, char** argv);
 
  private:
-  using runner = std::function<std::uint64_t(const config&, std::span<std::int64_t>)>;
+  struct run_context {
+    cache_disturber* disturb = nullptr;              ///< null: no disturbance
+    const timer_calibration* calibration = nullptr;  ///< set in per-item mode
+  };
+  using runner = std::function<std::uint64_t(const config&, const run_context&, std::vector<std::int64_t>&)>;
+
+  /// iterations x items, checked (an item count of 0, or more than 10^9 samples, throws).
+  [[nodiscard]] static std::size_t per_item_samples(std::uint64_t iterations, std::uint64_t items);
+  /// The cache disturber for the current configuration, null when disturbance is off.
+  [[nodiscard]] cache_disturber* disturber();
   struct test_case {
     std::string name;
     runner run;
@@ -117,6 +154,8 @@ class suite {
   std::unique_ptr<cli::options> opts_;
   std::vector<test_case> cases_;
   environment::os_calls os_ = environment::os_calls::system();
+  std::optional<timer_calibration> calibration_;
+  std::unique_ptr<cache_disturber> disturber_;
 };
 
 }  // namespace microbench

@@ -42,7 +42,9 @@ struct summary {
   ///   NAME: N 1000 | ns/iter min 10 p25 11 p50 12 p75 13 p90 14 p99 20 p99.9 25 max 30
   /// and, when items_per_iteration > 0, the throughput derived from p50 and min:
   ///   | 100 items/iter: p50 0.120 ns/item 8.33e+09 items/s, min 0.100 ns/item
-  [[nodiscard]] std::string line(std::string_view name, std::uint64_t items_per_iteration = 0) const;
+  /// `unit` replaces "iter" in "ns/iter" (the per-item mode says "item").
+  [[nodiscard]] std::string line(std::string_view name, std::uint64_t items_per_iteration = 0,
+                                 std::string_view unit = "iter") const;
 };
 
 }  // namespace microbench
