@@ -117,6 +117,10 @@ class array_book_side {
   /// Levels held in the window and in the map (for tests and diagnostics).
   [[nodiscard]] std::size_t window_level_count() const noexcept { return window_count_; }
   [[nodiscard]] std::size_t outside_level_count() const noexcept { return outside_ ? outside_->size() : 0; }
+  /// Price of the window's best end (slot 0).
+  [[nodiscard]] itch5::price4 window_best_end() const noexcept {
+    return itch5::tick_price(static_cast<std::uint32_t>(std::max<std::int32_t>(top_, 0)));
+  }
 
  private:
   using level_map = std::map<itch5::price4, std::uint64_t, better_first<K>>;
