@@ -12,7 +12,8 @@
 // levels.
 //
 // Complexity: add/reduce in the window O(1), plus O(W/64) bitmap scan when the best or worst level
-// empties; map operations O(log L); a re-centre O(W + levels moved to or from the map). Memory: 40 bytes for the side,
+// empties; map operations O(log L); a re-centre O(W/64 + levels in the window + levels moved to or from
+// the map). Memory: 40 bytes for the side,
 // plus 8 bytes per window level and W/8 bytes of bitmap allocated at the first add, plus the map (created
 // when first needed). Not thread-safe.
 #pragma once
@@ -20,7 +21,6 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <vector>
@@ -183,31 +183,18 @@ class array_book_side {
     return (w << 6) + 63 - std::countl_zero(word);
   }
 
-  // Moves the window so that tick `anchor` sits at slot window/8. Levels that stay in range are shifted in
-  // place (one memmove); only those leaving the window go to the map, and map levels the new range covers
-  // come in. (Sending every level through the map instead cost ~145 us per move in bm_order_book.)
+  // Moves the window so that tick `anchor` sits at slot window/8. Non-empty levels that stay in range move
+  // to their new slots in place; only those leaving the window go to the map, and map levels the new range
+  // covers come in. Cost O(window/64 + levels). (Sending every level through the map instead cost ~145 us
+  // per move in bm_order_book; shifting the whole array cost O(window) even for a nearly empty window.)
   void recentre(std::int64_t anchor) {
     const std::int64_t w = window_;
     const std::int64_t margin = w / 8;
     const std::int64_t new_top = K == side_kind::buy ? anchor + margin : anchor - margin;
     if (new_top == top_ && window_count_ > 0) return;
     const std::int64_t delta = K == side_kind::buy ? new_top - top_ : top_ - new_top;  // new slot = old slot + delta
-    std::uint64_t* lv = levels_.get();
-    if (window_count_ > 0) {
-      if (delta >= w || delta <= -w) {
-        evict(0, w);
-      } else if (delta > 0) {
-        evict(w - delta, w);
-        std::memmove(lv + delta, lv, static_cast<std::size_t>(w - delta) * sizeof(std::uint64_t));
-        std::memset(lv, 0, static_cast<std::size_t>(delta) * sizeof(std::uint64_t));
-      } else if (delta < 0) {
-        evict(0, -delta);
-        std::memmove(lv, lv - delta, static_cast<std::size_t>(w + delta) * sizeof(std::uint64_t));
-        std::memset(lv + w + delta, 0, static_cast<std::size_t>(-delta) * sizeof(std::uint64_t));
-      }
-    }
+    if (window_count_ > 0 && delta != 0) relocate(delta);
     top_ = static_cast<std::int32_t>(new_top);
-    rebuild_index();
     if (outside_empty()) return;
     // Map levels on the grid and inside the new range come into the window. The range in price order:
     // from the best end (slot 0) to the worst end (slot window - 1); better_first orders the map the same way.
@@ -230,31 +217,44 @@ class array_book_side {
     }
   }
 
-  // Moves the non-empty levels of slots [from, to) to the map and clears them (bitmap untouched).
-  void evict(std::int64_t from, std::int64_t to) {
-    for (std::int64_t s = from; s < to; ++s) {
-      std::uint64_t& level = levels_[static_cast<std::size_t>(s)];
-      if (level == 0) continue;
-      outside().emplace(itch5::tick_price(static_cast<std::uint32_t>(tick_of(s))), level);
-      level = 0;
-    }
-  }
-
-  // Recomputes the bitmap, the level count and the best and worst slots from the level totals.
-  void rebuild_index() noexcept {
+  // Moves every non-empty slot s to s + delta, or to the map when that falls outside the window. Slots are
+  // visited against the direction of the move (highest first when moving up), so a destination is never a
+  // slot still waiting to move. Then the count and the best and worst slots are recomputed.
+  void relocate(std::int64_t delta) {
     std::uint64_t* b = bits();
+    const std::int64_t w = window_;
+    auto move_one = [&](std::int64_t from) {
+      std::uint64_t& src = levels_[static_cast<std::size_t>(from)];
+      const std::uint64_t shares = src;
+      src = 0;
+      b[from >> 6] &= ~(std::uint64_t{1} << (from & 63));
+      const std::int64_t to = from + delta;
+      if (to >= 0 && to < w) {
+        levels_[static_cast<std::size_t>(to)] = shares;
+        b[to >> 6] |= std::uint64_t{1} << (to & 63);
+      } else {
+        outside().emplace(itch5::tick_price(static_cast<std::uint32_t>(tick_of(from))), shares);
+      }
+    };
+    const std::int64_t words = w / 64;
+    if (delta > 0) {
+      for (std::int64_t word = words - 1; word >= 0; --word) {
+        for (std::uint64_t snap = b[word]; snap != 0; snap &= ~(std::uint64_t{1} << (63 - std::countl_zero(snap)))) {
+          move_one(word * 64 + 63 - std::countl_zero(snap));
+        }
+      }
+    } else {
+      for (std::int64_t word = 0; word < words; ++word) {
+        for (std::uint64_t snap = b[word]; snap != 0; snap &= snap - 1) move_one(word * 64 + std::countr_zero(snap));
+      }
+    }
     window_count_ = 0;
-    for (std::uint32_t word = 0; word < window_ / 64; ++word) {
-      std::uint64_t bitsword = 0;
-      const std::uint64_t* lv = levels_.get() + std::size_t{word} * 64;
-      for (unsigned i = 0; i < 64; ++i) bitsword |= static_cast<std::uint64_t>(lv[i] != 0) << i;
-      b[word] = bitsword;
-      if (bitsword == 0) continue;
-      const auto first = static_cast<std::int32_t>(word * 64 + static_cast<unsigned>(std::countr_zero(bitsword)));
-      const auto last = static_cast<std::int32_t>(word * 64 + 63 - static_cast<unsigned>(std::countl_zero(bitsword)));
-      if (window_count_ == 0) best_slot_ = first;
-      worst_slot_ = last;
-      window_count_ += static_cast<std::uint32_t>(std::popcount(bitsword));
+    for (std::int64_t word = 0; word < words; ++word) {
+      const std::uint64_t x = b[word];
+      if (x == 0) continue;
+      if (window_count_ == 0) best_slot_ = static_cast<std::int32_t>(word * 64 + std::countr_zero(x));
+      worst_slot_ = static_cast<std::int32_t>(word * 64 + 63 - std::countl_zero(x));
+      window_count_ += static_cast<std::uint32_t>(std::popcount(x));
     }
   }
 
