@@ -22,7 +22,7 @@ struct config {
   std::string input;
   std::string output = "-";
   std::string book = "array";
-  std::uint64_t window_levels = 1024;
+  std::uint64_t window_levels = 256;
   std::vector<std::string> symbols;
   std::string stats;
   std::string stats_events = "inside";

@@ -248,7 +248,7 @@ TYPED_TEST(BookStream, TheInsideDriftsAndTheArrayWindowRecentresNowAndThen) {
   EXPECT_GT(r.best_max - r.best_min, 300u);
   EXPECT_NEAR(static_cast<double>(s.best_changes) / static_cast<double>(s.operations.size()), 0.10, 0.03);
 
-  book::array_book_side<K> array;  // the default window of 1024 levels
+  book::array_book_side<K> array;  // the default window (book_config)
   book::map_book_side<K> map;
   const std::uint64_t recentres = replay_on(array, s);
   replay_on(map, s);

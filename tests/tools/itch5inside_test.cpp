@@ -782,7 +782,7 @@ TEST_F(Itch5Inside, ConfigFileSetsOptionsAndFlagsOverrideIt) {
   EXPECT_EQ(y["symbols"][0].as<std::string>(), "BB");  // the file
   EXPECT_TRUE(y["quiet"].as<bool>());                   // the file
   EXPECT_EQ(y["output"].as<std::string>(), "-");         // the default
-  EXPECT_EQ(y["window-levels"].as<std::uint64_t>(), 1024u);
+  EXPECT_EQ(y["window-levels"].as<std::uint64_t>(), 256u);  // the documented default
   EXPECT_EQ(y["stats-events"].as<std::string>(), "inside");
 
   // What --print-config prints is a valid --config file with the same effect.

@@ -7,7 +7,7 @@ namespace book {
 
 struct book_config {
   /// array_book_side: price levels kept in the array window around the inside (a multiple of 64).
-  std::uint32_t window_levels = 1024;
+  std::uint32_t window_levels = 256;
 };
 
 }  // namespace book
