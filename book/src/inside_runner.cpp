@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_set>
 
+#include <itch5/detail/endian.hpp>
 #include <itch5/dispatch.hpp>
 
 #include <book/book_engine.hpp>
@@ -109,6 +110,39 @@ class observer {
   itch5::timestamp pending_time_{};
 };
 
+// A cursor that stays about `distance` frames ahead of the reader inside its current block, handing each
+// frame it passes to a prefetch function once. It never reads beyond the block; at a block boundary it
+// simply starts again from the reader's position.
+template <int distance>
+class frame_cursor {
+ public:
+  template <class F>
+  void advance(const itch5::message_reader& reader, F&& prefetch) {
+    const std::span<const std::byte> unread = reader.lookahead();
+    const std::byte* const begin = unread.data();
+    const std::byte* const end = begin + unread.size();
+    if (reader.block_number() != block_ || at_ < begin) {
+      block_ = reader.block_number();
+      at_ = begin;
+      ahead_ = 0;
+    } else if (ahead_ > 0) {
+      --ahead_;  // the reader took one frame
+    }
+    while (ahead_ < distance && end - at_ >= 2) {
+      const std::size_t len = itch5::detail::load_be16(at_);
+      if (len == 0 || static_cast<std::size_t>(end - at_) < len + 2) break;
+      prefetch(std::span<const std::byte>(at_ + 2, len));
+      at_ += len + 2;
+      ++ahead_;
+    }
+  }
+
+ private:
+  std::uint64_t block_ = ~std::uint64_t{0};
+  const std::byte* at_ = nullptr;
+  int ahead_ = 0;
+};
+
 template <class Book, bool Timed, bool Depth>
 void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sink& sink,
               const progress_callback& progress, inside_result& r) {
@@ -117,8 +151,15 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   observer<Book, Timed, Depth> obs(opt, sink, stats.get(), depth.get());
   book_engine<Book, observer<Book, Timed, Depth>> engine(opt.books, obs);
 
+  // Two-stage software prefetch: 16 messages ahead the order slot (and an add's book) starts loading; 6
+  // ahead the order is looked up (its slot now cached) and its book starts loading. Lookups of old orders
+  // miss the cache whatever the layout; this overlaps those misses instead of waiting for each in turn.
+  frame_cursor<16> far;
+  frame_cursor<6> near;
   std::span<const std::byte> msg;
   while (reader.next(msg) == itch5::read_status::message) {
+    far.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_far(f); });
+    near.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_near(f); });
     ++r.messages_by_type[static_cast<unsigned char>(msg[0])];
     if constexpr (Timed) {
       const auto t0 = std::chrono::steady_clock::now();

@@ -106,6 +106,7 @@ read_status message_reader::refill() {
   cur_ = start;
   end_ = block.data() + block.size();
   base_ptr_ = start;
+  ++blocks_;
   base_offset_ = carry_offset;
   if (!format_checked_ && end_ - cur_ >= 3) {
     if (!check_format()) return status_;

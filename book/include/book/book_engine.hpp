@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <itch5/messages.hpp>
@@ -66,6 +67,31 @@ class book_engine {
     replace(m.header, m.original_order_ref, m.new_order_ref, m.shares, m.price);
   }
 
+  /// Prefetch, far stage: for a message that will be handled a little later (`frame` starts at its type
+  /// byte), starts loading the order slot it refers to and, for an add, the book it goes to. Never reads
+  /// outside `frame`, changes nothing.
+  void prefetch_far(std::span<const std::byte> frame) const noexcept {
+    if (frame.size() < 19) return;
+    const auto type = static_cast<char>(frame[0]);
+    if (!is_order_message(type)) return;
+    orders_.prefetch(itch5::detail::load_be64(frame.data() + 11));
+    if (type == itch5::add_order::type || type == itch5::add_order_mpid::type) {
+      const std::uint16_t locate = itch5::detail::load_be16(frame.data() + 1);
+      if (locate < books_.size()) __builtin_prefetch(&books_[locate]);
+    }
+  }
+
+  /// Prefetch, near stage: for a message handled next or nearly so, looks its order up (its slot should be
+  /// in cache after prefetch_far) and starts loading that order's book. Changes nothing.
+  void prefetch_near(std::span<const std::byte> frame) noexcept {
+    if (frame.size() < 19) return;
+    const auto type = static_cast<char>(frame[0]);
+    if (!is_order_message(type) || type == itch5::add_order::type || type == itch5::add_order_mpid::type) return;
+    if (const order* o = orders_.find(itch5::detail::load_be64(frame.data() + 11))) {
+      __builtin_prefetch(&books_[o->locate]);
+    }
+  }
+
   [[nodiscard]] const anomaly_counts& anomalies() const noexcept { return anomalies_; }
   [[nodiscard]] std::uint64_t book_events() const noexcept { return book_events_; }
   [[nodiscard]] std::uint64_t inside_changes() const noexcept { return inside_changes_; }
@@ -84,6 +110,10 @@ class book_engine {
       return false;
     }
   }();
+
+  static constexpr bool is_order_message(char t) noexcept {
+    return t == 'A' || t == 'F' || t == 'E' || t == 'C' || t == 'X' || t == 'D' || t == 'U';
+  }
 
   book_type& book_at(std::uint16_t locate) {
     if (locate >= books_.size()) [[unlikely]] {

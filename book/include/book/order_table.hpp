@@ -85,6 +85,15 @@ class order_table {
     }
   }
 
+  /// Starts loading the slot where `ref` lives (or would live) into the cache; no effect on the contents.
+  void prefetch(std::uint64_t ref) const noexcept {
+    if (ref - base_ < window) {
+      __builtin_prefetch(&ring_.get()[ref & (window - 1)]);
+    } else if (ref < base_) {
+      behind_.prefetch(ref);
+    }
+  }
+
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   [[nodiscard]] std::size_t peak_size() const noexcept { return peak_; }
   /// Orders held behind the window (in the hash table) and far ahead of it (in the map).

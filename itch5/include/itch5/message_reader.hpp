@@ -82,6 +82,15 @@ class message_reader {
 
   /// Offset in the decompressed stream of the next unread byte.
   [[nodiscard]] std::uint64_t offset() const noexcept { return offset_of(cur_); }
+
+  /// The unread bytes of the current block (whole frames, maybe a partial one at the end), for callers
+  /// that prefetch what the next messages will touch. Valid until the next call to next(). A new block
+  /// (see block_number()) makes earlier lookahead pointers meaningless.
+  [[nodiscard]] std::span<const std::byte> lookahead() const noexcept {
+    return {cur_, static_cast<std::size_t>(end_ - cur_)};
+  }
+  /// Counts the blocks read so far.
+  [[nodiscard]] std::uint64_t block_number() const noexcept { return blocks_; }
   /// Offset in the decompressed stream of a byte inside the current message or block.
   [[nodiscard]] std::uint64_t offset_of(const std::byte* p) const noexcept {
     return base_offset_ + static_cast<std::uint64_t>(p - base_ptr_);
@@ -108,6 +117,7 @@ class message_reader {
   const std::byte* base_ptr_ = nullptr;
   std::uint64_t base_offset_ = 0;
   std::uint64_t messages_ = 0;
+  std::uint64_t blocks_ = 0;
   std::uint64_t oversized_ = 0;
   std::array<std::uint64_t, 256> unknown_{};
   read_status status_ = read_status::message;

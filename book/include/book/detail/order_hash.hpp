@@ -61,6 +61,9 @@ class order_hash {
     --size_;
   }
 
+  /// Starts loading the home slot of `ref` into the cache.
+  void prefetch(std::uint64_t ref) const noexcept { __builtin_prefetch(&slots_[home(ref)]); }
+
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   [[nodiscard]] std::size_t capacity() const noexcept { return capacity_; }
   [[nodiscard]] std::size_t memory_bytes() const noexcept { return capacity_ * sizeof(entry); }
