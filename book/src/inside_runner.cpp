@@ -1,6 +1,8 @@
 #include <book/inside_runner.hpp>
 
+#include <array>
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <unordered_set>
@@ -40,14 +42,8 @@ class observer {
         buffer_(std::make_unique_for_overwrite<char[]>(buffer_size)) {}
 
   void on_book_event(const book_event& e, const order_book<Book>& b) {
-    symbol_info& info = symbol_at(e.locate, b);
-    if (!info.wanted) return;
-    if (e.inside_changed) {
-      if (used_ + max_inside_line > buffer_size) flush();
-      char* end = format_inside_line(buffer_.get() + used_, e.timestamp, e.locate, info.text, b.last);
-      used_ = static_cast<std::size_t>(end - buffer_.get());
-      ++lines_;
-    }
+    if (!wanted(e.locate, b)) return;
+    if (e.inside_changed) write_line(e, b);
     if constexpr (Depth) depth_->record(e.locate, e.event_depth, e.book_depth);
     if constexpr (Timed) {
       if (stats_all_ || e.inside_changed) {
@@ -73,27 +69,87 @@ class observer {
   [[nodiscard]] std::uint64_t lines() const noexcept { return lines_; }
 
   [[nodiscard]] std::string name_of(std::uint16_t locate) const {
-    return locate < symbols_.size() && symbols_[locate].known ? symbols_[locate].text : "?";
+    return locate < names_.size() && !names_[locate].empty() ? names_[locate] : "?";
   }
 
  private:
   static constexpr std::size_t buffer_size = std::size_t{1} << 18;
 
-  struct symbol_info {
-    bool known = false;
-    bool wanted = false;
-    std::string text;
+  // A piece of line text, copied with a fixed-size memcpy (no call): the longest piece is 21 characters.
+  struct text {
+    static constexpr std::size_t capacity = 32;
+    std::array<char, capacity> chars{};
+    std::uint32_t size = 0;
   };
 
-  symbol_info& symbol_at(std::uint16_t locate, const order_book<Book>& b) {
-    if (locate >= symbols_.size()) [[unlikely]] symbols_.resize(std::size_t{locate} + 1);
-    symbol_info& info = symbols_[locate];
-    if (!info.known) [[unlikely]] {
-      info.known = true;
-      info.text = printable_symbol(b.symbol);
-      info.wanted = filter_.empty() || filter_.count(std::string(b.symbol.str())) > 0;
+  // The text of a symbol's line as of its last inside change. An event changes one side, so only that
+  // side is formatted again and the rest is copied; the result is what format_inside_line() writes. Kept
+  // apart from the one-byte state looked up on every event, so that lookup stays in cache.
+  struct line_text {
+    text prefix;  // " <locate> <symbol> "
+    text bid;     // "<px> <qty>"
+    text offer;
+  };
+
+  enum : std::uint8_t { unknown = 0, yes = 1, no = 2 };
+
+  bool wanted(std::uint16_t locate, const order_book<Book>& b) {
+    if (locate >= state_.size()) [[unlikely]] {
+      state_.resize(std::size_t{locate} + 1, unknown);
+      lines_text_.resize(std::size_t{locate} + 1);
+      names_.resize(std::size_t{locate} + 1);
     }
-    return info;
+    std::uint8_t& st = state_[locate];
+    if (st == unknown) [[unlikely]] {
+      names_[locate] = printable_symbol(b.symbol);
+      st = filter_.empty() || filter_.count(std::string(b.symbol.str())) > 0 ? yes : no;
+      line_text& t = lines_text_[locate];
+      const std::string prefix = " " + std::to_string(locate) + " " + names_[locate] + " ";
+      std::memcpy(t.prefix.chars.data(), prefix.data(), prefix.size());
+      t.prefix.size = static_cast<std::uint32_t>(prefix.size());
+      set(t.bid, format_bid(t.bid.chars.data(), price_level{}));
+      set(t.offer, format_offer(t.offer.chars.data(), price_level{}));
+    }
+    return st == yes;
+  }
+
+  static void set(text& t, const char* end) noexcept { t.size = static_cast<std::uint32_t>(end - t.chars.data()); }
+
+  static char* put(char* out, const text& t) noexcept {
+    std::memcpy(out, t.chars.data(), text::capacity);
+    return out + t.size;
+  }
+
+  // The timestamp, with its digits above the last eight (they change every 100 ms) kept from the last line.
+  char* put_timestamp(char* out, itch5::timestamp ts) noexcept {
+    const auto ns = static_cast<std::uint64_t>(ts.count());
+    if (ns < 100'000'000) return itch5::detail::format_decimal(out, ns);
+    const std::uint64_t high = ns / 100'000'000;
+    if (high != timestamp_high_) {
+      timestamp_high_ = high;
+      set(timestamp_text_, itch5::detail::format_decimal(timestamp_text_.chars.data(), high));
+    }
+    out = put(out, timestamp_text_);
+    return itch5::detail::format_8_digits(out, static_cast<std::uint32_t>(ns % 100'000'000));
+  }
+
+  void write_line(const book_event& e, const order_book<Book>& b) {
+    if (used_ + max_inside_line + text::capacity > buffer_size) flush();
+    line_text& t = lines_text_[e.locate];
+    if (e.side == side_kind::buy) {
+      set(t.bid, format_bid(t.bid.chars.data(), b.last.bid));
+    } else {
+      set(t.offer, format_offer(t.offer.chars.data(), b.last.offer));
+    }
+    char* out = buffer_.get() + used_;
+    out = put_timestamp(out, e.timestamp);
+    out = put(out, t.prefix);
+    out = put(out, t.bid);
+    *out++ = ' ';
+    out = put(out, t.offer);
+    *out++ = '\n';
+    used_ = static_cast<std::size_t>(out - buffer_.get());
+    ++lines_;
   }
 
   line_sink& sink_;
@@ -101,7 +157,11 @@ class observer {
   depth_statistics* depth_;
   feed_statistics* stats_;
   std::unordered_set<std::string> filter_;
-  std::vector<symbol_info> symbols_;
+  std::vector<std::uint8_t> state_;     // per locate: unknown, yes (wanted), no
+  std::vector<line_text> lines_text_;    // per locate, touched on inside changes only
+  std::vector<std::string> names_;       // per locate, for the statistics rows
+  std::uint64_t timestamp_high_ = ~std::uint64_t{0};
+  text timestamp_text_;
   std::unique_ptr<char[]> buffer_;
   std::size_t used_ = 0;
   std::uint64_t lines_ = 0;
