@@ -11,7 +11,8 @@
 // and skipped; processing always goes on. Every message's timestamp is checked (backwards, beyond 24 h).
 //
 // Observer requirements: `void on_book_event(const book_event&, const order_book<Book>&)`, and an optional
-// `static constexpr bool wants_book_depth` (default false) to have book_event::book_depth computed.
+// `static constexpr bool wants_book_depth` (default false) to have book_event::event_depth and
+// book_event::book_depth computed (both are 0 otherwise).
 //
 // Complexity per message: O(1) expected for the order table, plus the book side's cost (see the side
 // types). Memory: the order table (proportional to peak live orders) plus one book per announced locate.
@@ -132,6 +133,7 @@ class book_engine {
   static bool valid_price(itch5::price4 p) noexcept { return p.units() != 0 && p <= itch5::max_price4; }
 
   static std::uint32_t depth_from(side_kind side, itch5::price4 p, const inside& before) noexcept {
+    if constexpr (!wants_book_depth) return 0;
     const price_level& best = side == side_kind::buy ? before.bid : before.offer;
     if (best.shares == 0) return 0;
     bool at_or_better = side == side_kind::buy ? p >= best.price : p <= best.price;

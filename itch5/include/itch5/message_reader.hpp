@@ -47,7 +47,7 @@ class message_reader {
   message_reader& operator=(const message_reader&) = delete;
 
   /// The next message (type byte first, `length` bytes as framed); see the header comment for the rules.
-  [[nodiscard]] read_status next(std::span<const std::byte>& msg) {
+  [[nodiscard, gnu::always_inline]] read_status next(std::span<const std::byte>& msg) {
     for (;;) {
       auto avail = static_cast<std::size_t>(end_ - cur_);
       if (avail >= 2) [[likely]] {
