@@ -22,8 +22,9 @@
 #include <filesystem>
 #include <functional>
 #include <map>
-#include <regex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <itch5/frame_writer.hpp>
@@ -443,40 +444,75 @@ struct summary {
   std::map<std::string, std::uint64_t> anomalies;
 };
 
+// The rest of the line of `text` that starts with `key` (not the first line).
+std::optional<std::string> line_after(const std::string& text, const std::string& key) {
+  const std::string needle = "\n" + key;
+  std::size_t at = text.find(needle);
+  if (at == std::string::npos) return std::nullopt;
+  at += needle.size();
+  return text.substr(at, text.find('\n', at) - at);
+}
+
+bool is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
+}
+
+std::vector<std::string> split(std::string_view s, std::string_view sep) {
+  std::vector<std::string> parts;
+  for (std::size_t at = 0;;) {
+    const std::size_t end = s.find(sep, at);
+    parts.emplace_back(s.substr(at, end - at));
+    if (end == std::string_view::npos) return parts;
+    at = end + sep.size();
+  }
+}
+
+// The summary itch5inside prints on stderr:
+//   itch5inside: FILE: N messages in T s (R msg/s), book B
+//     messages by type: A=.. ... [unknown=U]
+//     anomalies: TOTAL[, kind=n]...[, oversized_messages=n]
 summary parse_summary(const std::string& err) {
   summary s;
-  std::smatch m;
-  if (!std::regex_search(err, m, std::regex(R"(: (\d+) messages in )"))) return s;
-  s.found = true;
-  s.messages = std::stoll(m[1]);
-  if (std::regex_search(err, m, std::regex(R"(messages by type:[^\n]* unknown=(\d+))"))) s.unknown = std::stoull(m[1]);
-  if (!std::regex_search(err, m, std::regex(R"(\n  anomalies: (\d+)([^\n]*))"))) {
-    s.found = false;
-    return s;
+  const std::size_t in = err.find(" messages in ");
+  if (in == std::string::npos) return s;
+  std::size_t digits = in;
+  while (digits > 0 && is_digit(err[digits - 1])) --digits;
+  if (digits == in) return s;
+  s.messages = std::stoll(err.substr(digits, in - digits));
+  if (auto types = line_after(err, "  messages by type:")) {
+    if (auto u = types->find(" unknown="); u != std::string::npos) s.unknown = std::stoull(types->substr(u + 9));
   }
-  s.anomalies_total = std::stoull(m[1]);
-  const std::string kinds = m[2];
-  const std::regex kv(R"(, (\w+)=(\d+))");
-  for (auto it = std::sregex_iterator(kinds.begin(), kinds.end(), kv); it != std::sregex_iterator(); ++it) {
-    if ((*it)[1] == "oversized_messages") {
-      s.oversized = std::stoull((*it)[2]);
+  const auto anomalies = line_after(err, "  anomalies: ");
+  if (!anomalies) return s;
+  const auto parts = split(*anomalies, ", ");
+  if (!all_digits(parts[0])) return s;
+  s.anomalies_total = std::stoull(parts[0]);
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    const std::size_t eq = parts[i].find('=');
+    if (eq == std::string::npos || !all_digits(parts[i].substr(eq + 1))) return s;
+    const std::string kind = parts[i].substr(0, eq);
+    const std::uint64_t n = std::stoull(parts[i].substr(eq + 1));
+    if (kind == "oversized_messages") {
+      s.oversized = n;
     } else {
-      s.anomalies[(*it)[1]] = std::stoull((*it)[2]);
+      s.anomalies[kind] = n;
     }
   }
+  s.found = true;
   return s;
 }
 
+// Every line is complete and has the 7 fields of the format: ts locate symbol bid qty offer qty.
 void expect_complete_lines(const std::string& text) {
   if (text.empty()) return;
   EXPECT_EQ(text.back(), '\n') << "the last line is incomplete";
-  static const std::regex line(R"(\d+ \d+ \S+ \d+ \d+ \d+ \d+)");
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string::npos) end = text.size();
-    EXPECT_TRUE(std::regex_match(text.substr(at, end - at), line)) << "'" << text.substr(at, end - at) << "'";
-    at = end + 1;
+  for (const std::string& line : split(std::string_view(text).substr(0, text.size() - 1), "\n")) {
+    const auto f = split(line, " ");
+    const bool ok = f.size() == 7 && all_digits(f[0]) && all_digits(f[1]) && !f[2].empty() && all_digits(f[3]) &&
+                    all_digits(f[4]) && all_digits(f[5]) && all_digits(f[6]);
+    EXPECT_TRUE(ok) << "'" << line << "'";
   }
 }
 
