@@ -19,6 +19,7 @@
 // Not thread-safe: one engine per stream, used from one thread.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -118,7 +119,9 @@ class book_engine {
 
   book_type& book_at(std::uint16_t locate) {
     if (locate >= books_.size()) [[unlikely]] {
-      books_.reserve(std::size_t{locate} + 1);
+      // Grow geometrically: locates are announced in ascending order, one at a time, and an exact
+      // reserve(locate + 1) would move every book at each new locate (quadratic in the symbol count).
+      if (locate >= books_.capacity()) books_.reserve(std::max(std::size_t{locate} + 1, 2 * books_.capacity()));
       while (books_.size() <= locate) books_.emplace_back(config_);
     }
     return books_[locate];
