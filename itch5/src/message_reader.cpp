@@ -83,7 +83,10 @@ read_status message_reader::refill() {
   try {
     block = source_->next_block();
   } catch (const std::exception& e) {
-    return fail(read_errc::input_failure, carry_offset + carry, e.what());
+    // Like every error, named at the start of the message in progress; the detail says how far the
+    // (decompressed) input got.
+    return fail(read_errc::input_failure, carry_offset,
+                std::string(e.what()) + " (input ends at byte offset " + std::to_string(carry_offset + carry) + ")");
   }
   if (block.empty()) {
     if (carry == 0) {

@@ -271,11 +271,11 @@ std::vector<hostile_case> table() {
 
   // ---- gzip.
   // Cut 150 bytes into the stored data (compressed offset 15 + 150): messages #1..#4 (131 bytes) inflate
-  // whole, #5 is 19 bytes in when the compressed input runs out. The reader names where the decompressed
-  // bytes ran out (150) and the message in progress (#5).
+  // whole, #5 is 19 bytes in when the compressed input runs out. The reader names the message in progress
+  // (#5, at 131) and where the decompressed bytes ran out (150).
   t.push_back(row("GzipCutInTheMiddle", file("cut.gz", slice(stored_gzip(five_messages()), 0, 15 + 150)))
-                  .fails("byte offset 150 (message #5): cannot read input: unexpected end of gzip data (truncated "
-                         "file?) at compressed byte offset 165")
+                  .fails("byte offset 131 (message #5): cannot read input: unexpected end of gzip data (truncated "
+                         "file?) at compressed byte offset 165 (input ends at byte offset 150)")
                   .prints(prefix_lines)
                   .reads(4));
   // Garbage right after the member's trailer: everything is inflated, then the error at the garbage's
