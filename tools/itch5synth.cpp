@@ -212,8 +212,9 @@ int main(int argc, char** argv) {
       .value_name("FILE");
   opts.add("delay", g.delay, "Fixed delay of the delayed copy.");
   opts.add("jitter", g.jitter,
-           "Jitter of the delayed copy: each timestamp gets an extra uniform shift in [-jitter, +jitter] "
-           "(timestamps are then kept non-decreasing, which keeps every shift in delay +- jitter).");
+           "Jitter of the delayed copy: each timestamp gets an extra uniform shift in [-jitter, +jitter]; "
+           "the shifted times are then sorted and handed out in stream order, which keeps timestamps "
+           "non-decreasing, every shift in delay +- jitter and the mean shift equal to --delay.");
   opts.add("drop", g.drop, "Fraction of orders missing from the delayed copy.", 0, 0.99);
   opts.add(
       "gzip-level", cfg.gzip_level,

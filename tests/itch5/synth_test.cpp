@@ -380,6 +380,39 @@ TEST(SynthDelayedCopy, IsBookConsistentAndTheStreamShiftedWithWholeOrdersDropped
   EXPECT_EQ(dropped_orders, day.stats.dropped_orders);
 }
 
+// With a jitter ten times the mean gap, keeping the copy's timestamps non-decreasing must not move its
+// mean delay: the mean shift of n uniform jitters has a standard deviation of jitter / sqrt(3 n), about
+// 0.03 us here, against the 12 us a per-message clamp to the previous timestamp added at these settings.
+TEST(SynthDelayedCopy, MeanShiftIsTheDelayWhenTheJitterExceedsTheGaps) {
+  constexpr std::chrono::nanoseconds delay = 250us, jitter = 20us;
+  generator_config cfg;
+  cfg.messages = 200'000;
+  cfg.seed = 12;
+  cfg.mean_gap = 2us;
+  cfg.delay = delay;
+  cfg.jitter = jitter;
+  cfg.drop = 0;  // message i of the copy is message i of the original
+  auto day = generate(cfg, true);
+  auto orig = split(day.main);
+  auto copy = split(day.delayed);
+  ASSERT_EQ(copy.size(), orig.size());
+  auto ts = [](std::span<const std::byte> m) {
+    return static_cast<std::int64_t>(itch5::detail::load_be48(m.data() + 5));
+  };
+  double sum = 0;
+  std::int64_t last = 0;
+  for (std::size_t i = 0; i < orig.size(); ++i) {
+    ASSERT_TRUE(same_but_timestamp(orig[i], copy[i])) << "message " << i;
+    std::int64_t shift = ts(copy[i]) - ts(orig[i]);
+    ASSERT_GE(shift, (delay - jitter).count()) << "message " << i;
+    ASSERT_LE(shift, (delay + jitter).count()) << "message " << i;
+    ASSERT_GE(ts(copy[i]), last) << "copy timestamps go back at message " << i;
+    last = ts(copy[i]);
+    sum += static_cast<double>(shift);
+  }
+  EXPECT_NEAR(sum / static_cast<double>(orig.size()), static_cast<double>(delay.count()), 200.0);
+}
+
 // ---- the tool ------------------------------------------------------------------------------------------
 
 TEST(SynthTool, WritesAGzipFileThatDecodesToTheLibraryStream) {

@@ -27,16 +27,19 @@
 // most what it has), order references of A/F and of U's new order are unique and increasing, no book is
 // ever crossed, timestamps are non-decreasing and below 24 h, prices lie on the tick grid.
 //
-// Delayed copy: the same stream with every timestamp shifted by delay + uniform[-jitter, +jitter] (then
-// kept non-decreasing, which keeps every shift inside that range) and a fraction `drop` of the orders
-// missing whole: the add and every later message referring to it, along its chain of replacements. The
+// Delayed copy: the same stream, its timestamps the original ones each shifted by delay +
+// uniform[-jitter, +jitter], then sorted and given to the messages in stream order (the k-th message gets
+// the k-th smallest shifted time). So the copy's timestamps are non-decreasing, every message's shift lies
+// in delay +- jitter and the mean shift is the delay whatever the jitter (clamping each time to the
+// previous one would bias it upwards once the jitter exceeds the gaps). A fraction `drop` of the orders
+// is missing whole: the add and every later message referring to it, along its chain of replacements. The
 // copy is book-consistent too. It uses its own random stream, so the main output is the same with or
 // without it.
 //
 // Cost: O(log L) per message for a side with L populated price levels, plus O(K) for the K = 10 kinds;
 // several million messages per second.
-// Memory: ~24 bytes per live order, 16 per populated price level, ~100 bytes per symbol, plus 1 MiB
-// output buffers: it does not grow with the message count beyond the live orders. Not thread-safe; one
+// Memory: ~24 bytes per live order, 16 per populated price level, ~100 bytes per symbol, ~80 bytes per
+// copy message of the last 2 * jitter of the clock, plus 1 MiB output buffers: it does not grow with the message count beyond the live orders. Not thread-safe; one
 // run at a time per generator.
 #pragma once
 
