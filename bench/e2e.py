@@ -131,6 +131,8 @@ def main():
     ap.add_argument("--no-build", action="store_true", help="use the existing build")
     ap.add_argument("--extra", default="", help="extra itch5inside flags for every itch5inside run")
     ap.add_argument("--save", help="also write the report to this file")
+    ap.add_argument("--isal-build", help="a build configured with -DITCH5_WITH_ISAL=ON: adds its gzip runs with "
+                                         "--inflate isal and --inflate zlib, next to the same baselines")
     args = ap.parse_args()
 
     if not args.no_build:
@@ -151,6 +153,18 @@ def main():
                             "cat raw (baseline)"))
             configs.append((f"itch5inside --book {b} gz", [os.path.join(tools, "itch5inside"), "-q", "--book", b] + extra + [gz],
                             "zcat gz (baseline)"))
+
+    if args.isal_build:
+        itools = os.path.join(args.isal_build, "tools")
+        for lib in ("zlib", "isal"):
+            if args.suite in ("decoder", "all"):
+                configs.append((f"itch5cat --decode gz --inflate {lib} (ISA-L build)",
+                                [os.path.join(itools, "itch5cat"), "--decode", "-q", "--inflate", lib, gz],
+                                "zcat gz (baseline)"))
+            if args.suite in ("inside", "all"):
+                configs.append((f"itch5inside --book {books[0]} gz --inflate {lib} (ISA-L build)",
+                                [os.path.join(itools, "itch5inside"), "-q", "--book", books[0], "--inflate", lib] +
+                                extra + [gz], "zcat gz (baseline)"))
 
     run_timed(["cat", raw])  # warm the page cache
     times = {name: [] for name, _, _ in configs}

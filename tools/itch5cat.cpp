@@ -25,6 +25,7 @@ struct config {
   std::uint64_t locate = 0;
   std::uint64_t limit = 0;
   bool quiet = false;
+  std::string inflate = "zlib";
 };
 
 // Accumulates output lines and hands them to the output in large, line-aligned chunks.
@@ -77,7 +78,8 @@ int run(const config& cfg) {
   wanted.fill(cfg.types.empty());
   for (char c : cfg.types) wanted[static_cast<unsigned char>(c)] = true;
 
-  itch5::message_reader reader(itch5::make_block_source(itch5::open_input(cfg.input)));
+  itch5::message_reader reader(itch5::make_block_source(
+      itch5::open_input(cfg.input, cfg.inflate == "isal" ? itch5::inflate_library::isal : itch5::inflate_library::zlib)));
   itch5::output_file out("-");
   line_buffer lines(out);
   cli::progress progress(!cfg.quiet);
@@ -174,6 +176,10 @@ int main(int argc, char** argv) {
   opts.add("locate", cfg.locate, "Print only messages of this stock locate (0: all).", 0, 65535);
   opts.add("limit", cfg.limit, "Stop after printing this many messages (0: no limit).", 0, UINT64_MAX);
   opts.add("quiet", cfg.quiet, "No progress line and no notes on stderr.").alias('q');
+  opts.add("inflate", cfg.inflate,
+           "Inflate library for .gz input: zlib, or isal (ISA-L igzip, only in builds configured with "
+           "-DITCH5_WITH_ISAL=ON).")
+      .choices({"zlib", "isal"});
   opts.epilog("Exit status: 0 on success, 1 on unreadable or corrupt input (the message names the file, the byte "
               "offset and the message number; everything before it has been printed), 2 on a usage error.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
