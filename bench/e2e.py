@@ -96,7 +96,7 @@ def ensure_data(args, tools):
                         "-o", base + ".tmp"], check=True)
         os.rename(base + ".tmp", base)
     gz = base + ".gz"
-    if not os.path.exists(gz):
+    if not args.no_gzip and not os.path.exists(gz):
         print(f"e2e: compressing {gz} (gzip -6)", file=sys.stderr)
         with open(base, "rb") as src, open(gz + ".tmp", "wb") as dst:
             subprocess.run(["gzip", "-6", "-c"], stdin=src, stdout=dst, check=True)
@@ -131,6 +131,8 @@ def main():
     ap.add_argument("--no-build", action="store_true", help="use the existing build")
     ap.add_argument("--extra", default="", help="extra itch5inside flags for every itch5inside run")
     ap.add_argument("--save", help="also write the report to this file")
+    ap.add_argument("--no-gzip", action="store_true", help="raw input only (no gzip copy, no gzip runs): "
+                                                              "for memory measurements on very large days")
     ap.add_argument("--isal-build", help="a build configured with -DITCH5_WITH_ISAL=ON: adds its gzip runs with "
                                          "--inflate isal and --inflate zlib, next to the same baselines")
     args = ap.parse_args()
@@ -166,6 +168,9 @@ def main():
                                 [os.path.join(itools, "itch5inside"), "-q", "--book", books[0], "--inflate", lib] +
                                 extra + [gz], "zcat gz (baseline)"))
 
+    if args.no_gzip:
+        configs = [c for c in configs if " gz" not in c[0]]
+
     run_timed(["cat", raw])  # warm the page cache
     times = {name: [] for name, _, _ in configs}
     rss = {name: 0 for name, _, _ in configs}
@@ -181,8 +186,9 @@ def main():
     out.write(f"# itch5 end-to-end benchmark\n\n")
     for k, v in info.items():
         out.write(f"- {k}: {v}\n")
+    gz_size = f"{os.path.getsize(gz) / 1e9:.2f} GB gzip" if os.path.exists(gz) else "no gzip copy"
     out.write(f"- input: {os.path.basename(raw)} ({messages:,} messages, {os.path.getsize(raw) / 1e9:.2f} GB raw, "
-              f"{os.path.getsize(gz) / 1e9:.2f} GB gzip)\n")
+              f"{gz_size})\n")
     out.write(f"- runs per configuration: {args.runs} (interleaved); times are wall clock\n\n")
     out.write("| configuration | median s | min s | M msg/s | ns/msg | peak RSS MB | ratio to baseline |\n")
     out.write("|---|---:|---:|---:|---:|---:|---:|\n")
