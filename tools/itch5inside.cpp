@@ -161,9 +161,10 @@ int main(int argc, char** argv) {
   opts.add("stats", cfg.stats,
            "Write per-symbol statistics as CSV (JayBeams offline_feed_statistics columns): event rates per "
            "second/millisecond/microsecond (sliding windows of 1 s, 1 ms, 1 us sampled every 1 ms, 1 us, 1 ns of "
-           "feed time), inter-arrival times and per-event processing latency (ns, steady clock), as quantiles, one "
-           "row per symbol and an __aggregate__ row. Quantiles are exact below 128 and within 0.8% above "
-           "(log-linear histograms, at most 30 KB each). - is standard output.")
+           "feed time), inter-arrival times and per-event processing latency (ns, steady clock; each sample "
+           "includes the cost of reading the clock, tens of ns on a virtual machine), as quantiles, one row per "
+           "symbol and an __aggregate__ row. Quantiles are exact below 128 and within 0.8% above (log-linear "
+           "histograms, at most 30 KB each). - is standard output.")
       .value_name("FILE");
   opts.add("stats-events", cfg.stats_events,
            "What the statistics sample: inside changes, or all book events (A F E C X D U).")
