@@ -18,28 +18,12 @@
 #include <itch5/dispatch.hpp>
 #include <itch5/frame_writer.hpp>
 #include <itch5/messages.hpp>
+#include <itch5/synth/rng.hpp>
 #include <microbench/suite.hpp>
 
 #include "options.hpp"
 
 namespace {
-
-// SplitMix64: small, fast, and the same sequence on every platform and standard library.
-class splitmix64 {
- public:
-  explicit splitmix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() noexcept {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, n) (n small against 2^64, so the modulo bias is negligible).
-  std::uint64_t below(std::uint64_t n) noexcept { return next() % n; }
-
- private:
-  std::uint64_t state_;
-};
 
 /// A message type and its share of the stream, in units of 1/10000.
 struct type_weight {
@@ -217,7 +201,7 @@ class message_source {
     return itch5::stock_symbol::from({name.data(), 1 + locate % name.size()});
   }
 
-  splitmix64 rng_;
+  itch5::synth::rng rng_;
   std::vector<live_order> live_;
   std::uint64_t next_ref_ = 1;
   std::uint64_t next_match_ = 1;
@@ -260,7 +244,7 @@ struct consume_all {
 class decoder_fixture {
  public:
   decoder_fixture(const microbench::config& cfg, std::span<const type_weight> mix) {
-    splitmix64 pick(cfg.seed ^ 0x5eed);
+    itch5::synth::rng pick(cfg.seed ^ 0x5eed);
     message_source source(cfg.seed);
     itch5::frame_writer out;
     for (std::uint64_t i = 0; i < cfg.size; ++i) {

@@ -4,36 +4,18 @@
 #include <map>
 #include <stdexcept>
 
+#include <itch5/synth/rng.hpp>
 #include <itch5/tick.hpp>
 
 namespace book_stream {
 namespace {
-
-// SplitMix64: small, fast, and the same sequence on every platform and standard library.
-class splitmix64 {
- public:
-  explicit splitmix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() noexcept {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, n) (n small against 2^64, so the modulo bias is negligible).
-  std::uint64_t below(std::uint64_t n) noexcept { return next() % n; }
-  /// Uniform in [0, 1), 53 random bits.
-  double uniform() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-
- private:
-  std::uint64_t state_;
-};
 
 constexpr std::uint64_t reduce_percent = 55;  // of operations on a live level, away from the drift rule
 constexpr std::uint64_t full_percent = 30;    // of those reductions: remove the whole level
 constexpr std::uint64_t max_level_shares = 1'000'000'000;  // keeps every operation's shares in 32 bits
 constexpr std::int64_t max_improvement = 4;                // levels an improving add may jump
 
-std::uint32_t lot(splitmix64& rng) {
+std::uint32_t lot(itch5::synth::rng& rng) {
   if (rng.below(10) == 0) return static_cast<std::uint32_t>(1 + rng.below(99));
   return static_cast<std::uint32_t>(100 * (1 + rng.below(5)));
 }
@@ -58,7 +40,7 @@ side_stream generate(book::side_kind side, const stream_config& cfg, const depth
   const std::int64_t start = buy ? -static_cast<std::int64_t>(itch5::tick_index(cfg.start_price))
                                  : static_cast<std::int64_t>(itch5::tick_index(cfg.start_price));
 
-  splitmix64 rng(cfg.seed * 0x2545f4914f6cdd1dull + (buy ? 0xb1d : 0x0ffe4));
+  itch5::synth::rng rng(cfg.seed * 0x2545f4914f6cdd1dull + (buy ? 0xb1d : 0x0ffe4));
   std::map<std::int64_t, std::uint64_t> levels;
   std::int64_t target = start;
   std::int64_t direction = rng.below(2) == 0 ? -1 : 1;
