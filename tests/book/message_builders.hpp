@@ -12,6 +12,13 @@ inline itch5::message_header hdr(std::uint16_t locate, std::int64_t ts) {
   return {locate, 0, itch5::timestamp(ts)};
 }
 
+inline itch5::system_event system_event(std::int64_t ts, char code) {
+  itch5::system_event m{};
+  m.header = hdr(0, ts);
+  m.event_code = code;
+  return m;
+}
+
 inline itch5::stock_directory directory(std::uint16_t locate, std::string_view symbol, std::int64_t ts = 1) {
   itch5::stock_directory m{};
   m.header = hdr(locate, ts);
@@ -29,6 +36,19 @@ inline itch5::add_order add(std::int64_t ts, std::uint16_t locate, std::uint64_t
   m.shares = shares;
   m.stock = itch5::stock_symbol::from(symbol);
   m.price = itch5::price4(price);
+  return m;
+}
+
+inline itch5::add_order_mpid add_mpid(std::int64_t ts, std::uint16_t locate, std::uint64_t ref, char side,
+                                      std::uint32_t shares, std::uint32_t price, std::string_view symbol = "TEST") {
+  itch5::add_order_mpid m{};
+  m.header = hdr(locate, ts);
+  m.order_ref = ref;
+  m.side = side;
+  m.shares = shares;
+  m.stock = itch5::stock_symbol::from(symbol);
+  m.price = itch5::price4(price);
+  m.attribution = {'M', 'P', 'I', 'D'};
   return m;
 }
 

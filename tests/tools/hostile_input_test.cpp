@@ -46,26 +46,6 @@ const std::string tool = std::string(ITCH5_TOOLS_DIR) + "/itch5inside";
 // ---------------------------------------------------------------------------------------------------------
 // Input construction.
 
-itch5::system_event system_event(std::int64_t ts, char code) {
-  itch5::system_event m{};
-  m.header = hdr(0, ts);
-  m.event_code = code;
-  return m;
-}
-
-itch5::add_order_mpid add_mpid(std::int64_t ts, std::uint16_t locate, std::uint64_t ref, char side,
-                               std::uint32_t shares, std::uint32_t price, std::string_view symbol) {
-  itch5::add_order_mpid m{};
-  m.header = hdr(locate, ts);
-  m.order_ref = ref;
-  m.side = side;
-  m.shares = shares;
-  m.stock = itch5::stock_symbol::from(symbol);
-  m.price = itch5::price4(price);
-  m.attribution = {'M', 'P', 'I', 'D'};
-  return m;
-}
-
 bytes to_bytes(const itch5::frame_writer& w) { return {w.bytes().begin(), w.bytes().end()}; }
 
 bytes cat(std::initializer_list<bytes> parts) {

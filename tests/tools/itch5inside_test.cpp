@@ -23,7 +23,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "../book/message_builders.hpp"
+
 namespace {
+
+using namespace testing_messages;
 
 namespace fs = std::filesystem;
 
@@ -139,113 +143,17 @@ class Itch5Inside : public ::testing::Test {
 // ---------------------------------------------------------------------------------------------------------
 // Message builders.
 
-itch5::message_header header(std::uint16_t locate, std::int64_t ts) {
-  itch5::message_header h;
-  h.stock_locate = locate;
-  h.timestamp = itch5::timestamp(ts);
-  return h;
-}
-
-itch5::system_event system_event(std::int64_t ts, char code) {
-  itch5::system_event m;
-  m.header = header(0, ts);
-  m.event_code = code;
-  return m;
-}
-
-itch5::stock_directory directory(std::uint16_t locate, std::int64_t ts, std::string_view symbol) {
-  itch5::stock_directory m;
-  m.header = header(locate, ts);
-  m.stock = itch5::stock_symbol::from(symbol);
-  m.market_category = 'Q';
-  m.financial_status = 'N';
-  m.round_lot_size = 100;
-  return m;
-}
-
-itch5::add_order add(std::uint16_t locate, std::int64_t ts, std::uint64_t ref, char side, std::uint32_t shares,
-                     std::string_view symbol, std::uint32_t price) {
-  itch5::add_order m;
-  m.header = header(locate, ts);
-  m.order_ref = ref;
-  m.side = side;
-  m.shares = shares;
-  m.stock = itch5::stock_symbol::from(symbol);
-  m.price = itch5::price4(price);
-  return m;
-}
-
-itch5::add_order_mpid add_mpid(std::uint16_t locate, std::int64_t ts, std::uint64_t ref, char side,
-                               std::uint32_t shares, std::string_view symbol, std::uint32_t price) {
-  itch5::add_order_mpid m;
-  m.header = header(locate, ts);
-  m.order_ref = ref;
-  m.side = side;
-  m.shares = shares;
-  m.stock = itch5::stock_symbol::from(symbol);
-  m.price = itch5::price4(price);
-  m.attribution = {'M', 'P', 'I', 'D'};
-  return m;
-}
-
-itch5::order_executed executed(std::uint16_t locate, std::int64_t ts, std::uint64_t ref, std::uint32_t shares) {
-  itch5::order_executed m;
-  m.header = header(locate, ts);
-  m.order_ref = ref;
-  m.executed_shares = shares;
-  m.match_number = 1000 + ref;
-  return m;
-}
-
-itch5::order_executed_with_price executed_with_price(std::uint16_t locate, std::int64_t ts, std::uint64_t ref,
-                                                     std::uint32_t shares, std::uint32_t price) {
-  itch5::order_executed_with_price m;
-  m.header = header(locate, ts);
-  m.order_ref = ref;
-  m.executed_shares = shares;
-  m.match_number = 2000 + ref;
-  m.printable = 'Y';
-  m.execution_price = itch5::price4(price);
-  return m;
-}
-
-itch5::order_cancel cancel(std::uint16_t locate, std::int64_t ts, std::uint64_t ref, std::uint32_t shares) {
-  itch5::order_cancel m;
-  m.header = header(locate, ts);
-  m.order_ref = ref;
-  m.cancelled_shares = shares;
-  return m;
-}
-
-itch5::order_delete delete_order(std::uint16_t locate, std::int64_t ts, std::uint64_t ref) {
-  itch5::order_delete m;
-  m.header = header(locate, ts);
-  m.order_ref = ref;
-  return m;
-}
-
-itch5::order_replace replace_order(std::uint16_t locate, std::int64_t ts, std::uint64_t original, std::uint64_t ref,
-                             std::uint32_t shares, std::uint32_t price) {
-  itch5::order_replace m;
-  m.header = header(locate, ts);
-  m.original_order_ref = original;
-  m.new_order_ref = ref;
-  m.shares = shares;
-  m.price = itch5::price4(price);
-  return m;
-}
-
-itch5::stock_trading_action halt(std::uint16_t locate, std::int64_t ts, std::string_view symbol) {
-  itch5::stock_trading_action m;
-  m.header = header(locate, ts);
+itch5::stock_trading_action halt(std::int64_t ts, std::uint16_t locate, std::string_view symbol) {
+  itch5::stock_trading_action m{};
+  m.header = hdr(locate, ts);
   m.stock = itch5::stock_symbol::from(symbol);
   m.trading_state = 'H';
   return m;
 }
 
-itch5::trade trade(std::uint16_t locate, std::int64_t ts, std::string_view symbol) {
-  itch5::trade m;
-  m.header = header(locate, ts);
+itch5::trade trade(std::int64_t ts, std::uint16_t locate, std::string_view symbol) {
+  itch5::trade m{};
+  m.header = hdr(locate, ts);
   m.order_ref = 0;
   m.side = 'B';
   m.shares = 100;
@@ -270,26 +178,26 @@ hand_stream make_hand_stream() {
   hand_stream s;
   auto mark = [&] { s.frame_end.push_back(w.size()); };
   w.write(system_event(1000, 'O')), mark();                          // #1
-  w.write(directory(1, 1100, "AAA")), mark();                        // #2
-  w.write(directory(2, 1200, "BB")), mark();                         // #3
-  w.write(add(1, 2000, 1, 'B', 100, "AAA", 100000)), mark();         // #4  bid 10.00x100
-  w.write(add(1, 3000, 2, 'S', 200, "AAA", 100200)), mark();         // #5  offer 10.02x200
-  w.write(add(1, 4000, 3, 'B', 50, "AAA", 99900)), mark();           // #6  below the bid: no line
-  w.write(add(1, 4500, 8, 'B', 10, "AAA", 99500)), mark();           // #7  below: no line
-  w.write(add(2, 5000, 4, 'S', 300, "BB", 5000)), mark();            // #8  BB offer 0.50x300
-  w.write(add(1, 6000, 5, 'B', 25, "AAA", 100000)), mark();          // #9  bid 10.00x125
-  w.write(executed(1, 7000, 5, 25)), mark();                         // #10 bid 10.00x100
-  w.write(cancel(1, 8000, 2, 50)), mark();                           // #11 offer 10.02x150
-  w.write(replace_order(1, 9000, 3, 6, 50, 100100)), mark();               // #12 9.99 -> 10.01: new best bid
-  w.write(halt(1, 9500, "AAA")), mark();                             // #13 a halt does not stop updates
-  w.write(delete_order(1, 10000, 6)), mark();                              // #14 bid back to 10.00x100
-  w.write(executed_with_price(1, 11000, 1, 100, 100050)), mark();    // #15 bid level emptied: 9.95x10
-  w.write(trade(1, 12000, "AAA")), mark();                           // #16 no book change
-  w.write(delete_order(2, 13000, 4)), mark();                              // #17 BB empty
-  w.write(add_mpid(2, 14000, 7, 'B', 10, "BB", 4999)), mark();       // #18 BB bid 0.4999x10
-  w.write(cancel(1, 15000, 2, 150)), mark();                         // #19 offer emptied
-  w.write(replace_order(1, 16000, 8, 9, 10, 99500)), mark();               // #20 same price and size: no line
-  w.write(replace_order(1, 17000, 9, 10, 20, 99500)), mark();              // #21 size 10 -> 20
+  w.write(directory(1, "AAA", 1100)), mark();                        // #2
+  w.write(directory(2, "BB", 1200)), mark();                         // #3
+  w.write(add(2000, 1, 1, 'B', 100, 100000, "AAA")), mark();         // #4  bid 10.00x100
+  w.write(add(3000, 1, 2, 'S', 200, 100200, "AAA")), mark();         // #5  offer 10.02x200
+  w.write(add(4000, 1, 3, 'B', 50, 99900, "AAA")), mark();           // #6  below the bid: no line
+  w.write(add(4500, 1, 8, 'B', 10, 99500, "AAA")), mark();           // #7  below: no line
+  w.write(add(5000, 2, 4, 'S', 300, 5000, "BB")), mark();            // #8  BB offer 0.50x300
+  w.write(add(6000, 1, 5, 'B', 25, 100000, "AAA")), mark();          // #9  bid 10.00x125
+  w.write(exec(7000, 1, 5, 25)), mark();                             // #10 bid 10.00x100
+  w.write(cancel(8000, 1, 2, 50)), mark();                           // #11 offer 10.02x150
+  w.write(replace(9000, 1, 3, 6, 50, 100100)), mark();               // #12 9.99 -> 10.01: new best bid
+  w.write(halt(9500, 1, "AAA")), mark();                             // #13 a halt does not stop updates
+  w.write(del(10000, 1, 6)), mark();                                 // #14 bid back to 10.00x100
+  w.write(exec_price(11000, 1, 1, 100, 100050)), mark();             // #15 bid level emptied: 9.95x10
+  w.write(trade(12000, 1, "AAA")), mark();                           // #16 no book change
+  w.write(del(13000, 2, 4)), mark();                                 // #17 BB empty
+  w.write(add_mpid(14000, 2, 7, 'B', 10, 4999, "BB")), mark();       // #18 BB bid 0.4999x10
+  w.write(cancel(15000, 1, 2, 150)), mark();                         // #19 offer emptied
+  w.write(replace(16000, 1, 8, 9, 10, 99500)), mark();               // #20 same price and size: no line
+  w.write(replace(17000, 1, 9, 10, 20, 99500)), mark();              // #21 size 10 -> 20
   w.write(system_event(18000, 'C')), mark();                         // #22
   s.bytes = to_string(w.bytes());
   return s;
