@@ -30,8 +30,8 @@
 // that the stream starts from a book in its steady state (thousands of levels, dense near the inside,
 // sparse out to ~20,000 levels), returned in `initial`, best level first.
 //
-// Deterministic: the same config, side and curve give the same stream (SplitMix64, integer arithmetic
-// except depth_curve's logarithms). Complexity: O((warmup + operations) log L) for L live levels.
+// Deterministic: the same config, side and curve give the same stream (itch5::synth::rng, integer
+// arithmetic except depth_curve's logarithms). Complexity: O((warmup + operations) log L) for L live levels.
 // Thread-safety: a pure function.
 #pragma once
 
