@@ -8,24 +8,20 @@
 #include <cstdint>
 #include <string>
 
+#include <itch5_test/csv_headers.hpp>
+
 namespace {
 
 using book::depth_statistics;
-
-const std::string expected_header =
-    "Name,NSamples,"
-    "minEventDepth,p25EventDepth,p50EventDepth,p75EventDepth,p90EventDepth,p99EventDepth,p999EventDepth,"
-    "p9999EventDepth,maxEventDepth,"
-    "minBookDepth,p25BookDepth,p50BookDepth,p75BookDepth,p90BookDepth,p99BookDepth,p999BookDepth,"
-    "p9999BookDepth,maxBookDepth\n";
+using itch5_test::depth_csv_header;
 
 std::string name_of(std::uint16_t locate) { return locate == 2 ? "XY" : locate == 9 ? "ZZZZ" : "?"; }
 
-TEST(DepthStatistics, HeaderExactlyAsSpecified) { EXPECT_EQ(depth_statistics::csv_header(), expected_header); }
+TEST(DepthStatistics, HeaderExactlyAsSpecified) { EXPECT_EQ(depth_statistics::csv_header(), depth_csv_header); }
 
 TEST(DepthStatistics, EmptyHasOnlyTheAggregateRow) {
   depth_statistics d;
-  EXPECT_EQ(d.csv(name_of), expected_header + "__aggregate__,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
+  EXPECT_EQ(d.csv(name_of), depth_csv_header + "__aggregate__,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
 }
 
 TEST(DepthStatistics, HandComputedRows) {
@@ -42,7 +38,7 @@ TEST(DepthStatistics, HandComputedRows) {
   d.record(2, 5, 1);
   d.record(2, 1, 2);
   d.record(2, 100, 4);
-  const std::string expected = expected_header +
+  const std::string expected = depth_csv_header +
                                "XY,3,1,1,5,100,100,100,100,100,100,1,1,2,4,4,4,4,4,4\n"
                                "ZZZZ,10,0,2,4,7,8,9,9,9,9,3,3,3,3,3,3,3,3,3\n"
                                "__aggregate__,13,0,2,5,7,9,100,100,100,100,1,3,3,3,3,4,4,4,4\n";

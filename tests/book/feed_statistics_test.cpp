@@ -12,26 +12,14 @@
 #include <string>
 #include <vector>
 
+#include <itch5_test/csv_headers.hpp>
+
 namespace {
 
 using namespace std::chrono_literals;
 using book::feed_statistics;
 using std::chrono::nanoseconds;
-
-// From the issue: Name,NSamples, then for each of RatePerSec, RatePerMSec, RatePerUSec the nine columns
-// min,p25,p50,p75,p90,p99,p999,p9999,max, then the 12 arrival and the 10 processing columns.
-const std::string expected_header =
-    "Name,NSamples,"
-    "minRatePerSec,p25RatePerSec,p50RatePerSec,p75RatePerSec,p90RatePerSec,p99RatePerSec,p999RatePerSec,"
-    "p9999RatePerSec,maxRatePerSec,"
-    "minRatePerMSec,p25RatePerMSec,p50RatePerMSec,p75RatePerMSec,p90RatePerMSec,p99RatePerMSec,"
-    "p999RatePerMSec,p9999RatePerMSec,maxRatePerMSec,"
-    "minRatePerUSec,p25RatePerUSec,p50RatePerUSec,p75RatePerUSec,p90RatePerUSec,p99RatePerUSec,"
-    "p999RatePerUSec,p9999RatePerUSec,maxRatePerUSec,"
-    "minArrival,p0001Arrival,p001Arrival,p01Arrival,p05Arrival,p10Arrival,p25Arrival,p50Arrival,p75Arrival,"
-    "p90Arrival,p99Arrival,maxArrival,"
-    "minProcessing,p10Processing,p25Processing,p50Processing,p75Processing,p90Processing,p99Processing,"
-    "p999Processing,p9999Processing,maxProcessing\n";
+using itch5_test::stats_csv_header;
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
@@ -51,8 +39,8 @@ std::string name_of(std::uint16_t locate) {
 }
 
 TEST(FeedStatistics, HeaderExactlyAsSpecified) {
-  EXPECT_EQ(feed_statistics::csv_header(), expected_header);
-  EXPECT_EQ(split(expected_header.substr(0, expected_header.size() - 1), ',').size(), 2u + 27u + 12u + 10u);
+  EXPECT_EQ(feed_statistics::csv_header(), stats_csv_header);
+  EXPECT_EQ(split(stats_csv_header.substr(0, stats_csv_header.size() - 1), ',').size(), 2u + 27u + 12u + 10u);
 }
 
 TEST(FeedStatistics, EmptyHasOnlyTheAggregateRow) {
@@ -60,7 +48,7 @@ TEST(FeedStatistics, EmptyHasOnlyTheAggregateRow) {
   const std::string csv = s.finish_csv(name_of);
   const auto lines = split(csv, '\n');
   ASSERT_EQ(lines.size(), 2u);
-  EXPECT_EQ(lines[0] + "\n", expected_header);
+  EXPECT_EQ(lines[0] + "\n", stats_csv_header);
   EXPECT_EQ(lines[1].substr(0, 16), "__aggregate__,0,");
   EXPECT_EQ(s.total_samples(), 0u);
 }
@@ -99,7 +87,7 @@ TEST(FeedStatistics, HandComputedRows) {
   EXPECT_EQ(s.total_samples(), 6u);
 
   const std::string expected =
-      expected_header +
+      stats_csv_header +
       // BBB first: rows are in stock locate order.
       "BBB,2,"
       "2,2,2,2,2,2,2,2,2,"

@@ -23,11 +23,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include <itch5_test/csv_headers.hpp>
+
 #include "../book/message_builders.hpp"
 
 namespace {
 
 using namespace testing_messages;
+using itch5_test::depth_csv_header;
+using itch5_test::stats_csv_header;
 
 namespace fs = std::filesystem;
 
@@ -226,26 +230,6 @@ std::string join(const std::vector<std::string>& lines, std::string_view only_sy
   }
   return s;
 }
-
-const std::string stats_header =
-    "Name,NSamples,"
-    "minRatePerSec,p25RatePerSec,p50RatePerSec,p75RatePerSec,p90RatePerSec,p99RatePerSec,p999RatePerSec,"
-    "p9999RatePerSec,maxRatePerSec,"
-    "minRatePerMSec,p25RatePerMSec,p50RatePerMSec,p75RatePerMSec,p90RatePerMSec,p99RatePerMSec,"
-    "p999RatePerMSec,p9999RatePerMSec,maxRatePerMSec,"
-    "minRatePerUSec,p25RatePerUSec,p50RatePerUSec,p75RatePerUSec,p90RatePerUSec,p99RatePerUSec,"
-    "p999RatePerUSec,p9999RatePerUSec,maxRatePerUSec,"
-    "minArrival,p0001Arrival,p001Arrival,p01Arrival,p05Arrival,p10Arrival,p25Arrival,p50Arrival,p75Arrival,"
-    "p90Arrival,p99Arrival,maxArrival,"
-    "minProcessing,p10Processing,p25Processing,p50Processing,p75Processing,p90Processing,p99Processing,"
-    "p999Processing,p9999Processing,maxProcessing\n";
-
-const std::string depth_header =
-    "Name,NSamples,"
-    "minEventDepth,p25EventDepth,p50EventDepth,p75EventDepth,p90EventDepth,p99EventDepth,p999EventDepth,"
-    "p9999EventDepth,maxEventDepth,"
-    "minBookDepth,p25BookDepth,p50BookDepth,p75BookDepth,p90BookDepth,p99BookDepth,p999BookDepth,"
-    "p9999BookDepth,maxBookDepth\n";
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
@@ -555,7 +539,7 @@ TEST_F(Itch5Inside, StatsFileHeaderAndRows) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, join(hand_lines));
   const std::string csv = slurp(path("stats.csv"));
-  ASSERT_EQ(csv.substr(0, stats_header.size()), stats_header);
+  ASSERT_EQ(csv.substr(0, stats_csv_header.size()), stats_csv_header);
   std::vector<std::string> order;
   auto rows = parse_csv(csv, &order);
   EXPECT_EQ(order, (std::vector<std::string>{"AAA", "BB", "__aggregate__"}));
@@ -596,7 +580,7 @@ TEST_F(Itch5Inside, StatsOnStandardOutputWithLinesInAFile) {
   const result r = run("-q --stats - -o lines.txt in.itch");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(slurp(path("lines.txt")), join(hand_lines));
-  ASSERT_EQ(r.out.substr(0, stats_header.size()), stats_header);
+  ASSERT_EQ(r.out.substr(0, stats_csv_header.size()), stats_csv_header);
   std::vector<std::string> order;
   parse_csv(r.out, &order);
   EXPECT_EQ(order, (std::vector<std::string>{"AAA", "BB", "__aggregate__"}));
@@ -627,7 +611,7 @@ TEST_F(Itch5Inside, DepthFileExact) {
   //   aggregate (16): event 0 x14, 1, 5: p75 r12 0, p90 r15 1, p99 r16 5;
   //                   book 0 x10, 1, 5 x4, 6: p50 r8 0, p75 r12 5, p90 r15 5, p99 r16 6.
   write_bytes(path("in.itch"), make_hand_stream().bytes);
-  const std::string expected = depth_header +
+  const std::string expected = depth_csv_header +
                                "AAA,13,0,0,0,0,1,5,5,5,5,0,0,0,5,5,6,6,6,6\n"
                                "BB,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
                                "__aggregate__,16,0,0,0,0,1,5,5,5,5,0,0,0,5,5,6,6,6,6\n";
@@ -643,7 +627,7 @@ TEST_F(Itch5Inside, DepthFileExact) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, expected);
   EXPECT_EQ(slurp(path("lines.txt")), join(hand_lines));
-  EXPECT_EQ(slurp(path("s.csv")).substr(0, stats_header.size()), stats_header);
+  EXPECT_EQ(slurp(path("s.csv")).substr(0, stats_csv_header.size()), stats_csv_header);
 }
 
 TEST_F(Itch5Inside, SymbolsRestrictLinesAndStatistics) {
@@ -655,7 +639,7 @@ TEST_F(Itch5Inside, SymbolsRestrictLinesAndStatistics) {
   auto rows = parse_csv(slurp(path("s.csv")), &order);
   EXPECT_EQ(order, (std::vector<std::string>{"BB", "__aggregate__"}));
   EXPECT_EQ(rows["__aggregate__"]["NSamples"], "3");
-  EXPECT_EQ(slurp(path("d.csv")), depth_header + "BB,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n" +
+  EXPECT_EQ(slurp(path("d.csv")), depth_csv_header + "BB,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n" +
                                       "__aggregate__,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
   // Several symbols, and a symbol that does not exist.
   EXPECT_EQ(run("-q --symbols AAA,BB in.itch").out, join(hand_lines));
@@ -761,7 +745,7 @@ TEST_F(Itch5Inside, GzipOutputIsValidGzipWithTheSameLines) {
   }
   // Statistics can be compressed too.
   ASSERT_EQ(run("-q --stats s.csv.gz -o lines.txt in.itch").code, 0);
-  EXPECT_EQ(gunzip_file(path("s.csv.gz")).substr(0, stats_header.size()), stats_header);
+  EXPECT_EQ(gunzip_file(path("s.csv.gz")).substr(0, stats_csv_header.size()), stats_csv_header);
 }
 
 // ---------------------------------------------------------------------------------------------------------
