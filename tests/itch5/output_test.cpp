@@ -61,6 +61,66 @@ TEST(OutputFile, UncommittedOutputIsKeptAsPartial) {
   EXPECT_EQ(count_files(dir.path(), "dropped.txt.tmp."), 0);
 }
 
+TEST(OutputFile, AbandonRemovesAStaleFileOfAnEarlierRun) {
+  itch5_test::temp_dir dir;
+  const auto path = dir.file("out.txt");
+  itch5_test::write_file(path, itch5_test::to_bytes("complete output of an earlier run\n"));
+  {
+    itch5::output_file out(path);
+    out.write("this run, cut short\n");
+    EXPECT_EQ(itch5_test::read_text(path), "complete output of an earlier run\n") << "untouched while running";
+    EXPECT_EQ(out.abandon(), path + ".partial");
+  }
+  EXPECT_FALSE(fs::exists(path)) << "an old FILE beside the new FILE.partial would look complete";
+  EXPECT_EQ(itch5_test::read_text(path + ".partial"), "this run, cut short\n");
+}
+
+TEST(OutputFile, CommitRemovesAStalePartialOfAnEarlierRun) {
+  itch5_test::temp_dir dir;
+  const auto path = dir.file("out.txt");
+  itch5_test::write_file(path + ".partial", itch5_test::to_bytes("cut short earlier\n"));
+  {
+    itch5::output_file out(path);
+    out.write("complete\n");
+    EXPECT_TRUE(fs::exists(path + ".partial")) << "kept until this run is complete";
+    out.commit();
+  }
+  EXPECT_EQ(itch5_test::read_text(path), "complete\n");
+  EXPECT_FALSE(fs::exists(path + ".partial"));
+}
+
+TEST(OutputFile, DiscardKeepsNothingAndLeavesEarlierFilesAlone) {
+  itch5_test::temp_dir dir;
+  const auto path = dir.file("out.itch.gz");
+  itch5_test::write_file(path, itch5_test::to_bytes("earlier"));
+  {
+    itch5::output_file out(path);
+    out.write("dropped");
+    out.discard();
+  }
+  EXPECT_EQ(itch5_test::read_text(path), "earlier");
+  EXPECT_FALSE(fs::exists(path + ".partial"));
+  EXPECT_EQ(count_files(dir.path(), "out.itch.gz.tmp."), 0);
+}
+
+TEST(OutputFile, RemoveTemporaryOutputsUnlinksOnlyUnfinishedOutputs) {
+  itch5_test::temp_dir dir;
+  itch5::output_file done(dir.file("done.txt"));
+  done.write("done\n");
+  done.commit();
+  itch5::output_file a(dir.file("a.txt")), b(dir.file("b.txt.gz"));
+  a.write("a\n");
+  b.write("b\n");
+  EXPECT_EQ(count_files(dir.path(), "a.txt.tmp."), 1);
+  EXPECT_EQ(itch5::remove_temporary_outputs(), 2);
+  EXPECT_EQ(count_files(dir.path(), "a.txt.tmp."), 0);
+  EXPECT_EQ(count_files(dir.path(), "b.txt.gz.tmp."), 0);
+  EXPECT_EQ(itch5_test::read_text(dir.file("done.txt")), "done\n");
+  a.discard();
+  b.discard();
+  EXPECT_EQ(itch5::remove_temporary_outputs(), 0) << "finished outputs leave the table";
+}
+
 TEST(OutputFile, GzNameIsCompressed) {
   itch5_test::temp_dir dir;
   const auto path = dir.file("out.itch.gz");
