@@ -1,5 +1,6 @@
 #include <book/inside_runner.hpp>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstring>
@@ -31,6 +32,20 @@ std::string printable_symbol(const itch5::stock_symbol& s) {
   return out;
 }
 
+std::string upper_case(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return out;
+}
+
+std::unordered_set<std::string> symbol_filter(const std::vector<std::string>& symbols) {
+  std::unordered_set<std::string> out;
+  for (const auto& s : symbols) out.insert(upper_case(s));
+  return out;
+}
+
 template <class Book, bool Timed, bool Depth>
 class observer {
  public:
@@ -38,7 +53,7 @@ class observer {
 
   observer(const inside_options& opt, line_sink& sink, feed_statistics* stats, depth_statistics* depth)
       : sink_(sink), stats_all_(opt.stats_all_events), depth_(depth), stats_(stats),
-        filter_(opt.symbols.begin(), opt.symbols.end()),
+        filter_(symbol_filter(opt.symbols)),
         buffer_(std::make_unique_for_overwrite<char[]>(buffer_size)) {}
 
   void on_book_event(const book_event& e, const order_book<Book>& b) {
@@ -102,7 +117,7 @@ class observer {
     std::uint8_t& st = state_[locate];
     if (st == unknown) [[unlikely]] {
       names_[locate] = printable_symbol(b.symbol);
-      st = filter_.empty() || filter_.count(std::string(b.symbol.str())) > 0 ? yes : no;
+      st = filter_.empty() || filter_.count(upper_case(b.symbol.str())) > 0 ? yes : no;
       line_text& t = lines_text_[locate];
       const std::string prefix = " " + std::to_string(locate) + " " + names_[locate] + " ";
       std::memcpy(t.prefix.chars.data(), prefix.data(), prefix.size());
@@ -228,7 +243,13 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
     } else {
       itch5::dispatch_unchecked(msg.data(), engine);
     }
-    if ((reader.messages() & 0xffff) == 0 && progress) [[unlikely]] progress(reader);
+    if ((reader.messages() & 0xffff) == 0) [[unlikely]] {
+      if (progress) progress(reader);
+      if (opt.cancel != nullptr && opt.cancel->load(std::memory_order_relaxed)) {
+        r.cancelled = true;
+        break;
+      }
+    }
   }
   obs.flush();
 
@@ -244,6 +265,14 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   r.anomalies = engine.anomalies();
   r.peak_live_orders = engine.orders().peak_size();
   r.order_table_bytes = engine.orders().memory_bytes();
+  std::unordered_set<std::string> seen;
+  for (std::size_t locate = 0; locate < engine.book_slots(); ++locate) {
+    if (const auto* b = engine.find_book(static_cast<std::uint16_t>(locate))) seen.insert(upper_case(b->symbol.str()));
+  }
+  for (const auto& s : symbol_filter(opt.symbols)) {
+    if (seen.count(s) == 0) r.symbols_not_seen.push_back(s);
+  }
+  std::sort(r.symbols_not_seen.begin(), r.symbols_not_seen.end());
   auto name_of = [&obs](std::uint16_t locate) { return obs.name_of(locate); };
   if (stats) r.stats_csv = stats->finish_csv(name_of);
   if (depth) r.depth_csv = depth->csv(name_of);

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -31,10 +32,15 @@ namespace book {
 struct inside_options {
   std::string book = "array";        ///< a name from book_type_names()
   book_config books;                 ///< tuning of the book sides
-  std::vector<std::string> symbols;  ///< restrict output and statistics to these symbols (empty: all)
+  /// Restrict output and statistics to these symbols (empty: all). Matched without regard to case: ITCH
+  /// symbols are upper case, so "aapl" selects AAPL.
+  std::vector<std::string> symbols;
   bool stats = false;                ///< collect feed statistics (result.stats_csv)
   bool stats_all_events = false;     ///< statistics sample every book event instead of inside changes
   bool depth = false;                ///< collect depth histograms (result.depth_csv)
+  /// When set and true, the run stops early (polled every 64 Ki messages, like progress), with
+  /// result.cancelled set and everything produced so far handed over as after an error.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// Receives output in chunks of complete lines.
@@ -60,6 +66,10 @@ struct inside_result {
   bool data_after_end_of_session = false;  ///< when status == end_of_session
   std::string stats_csv;                   ///< when options.stats (also after an error: covers what was read)
   std::string depth_csv;                   ///< when options.depth
+  bool cancelled = false;                  ///< options.cancel stopped the run before the end of the input
+  /// Requested symbols (upper case, as matched) that no message of the input named: neither a stock
+  /// directory message nor an order.
+  std::vector<std::string> symbols_not_seen;
 };
 
 /// Called about every 64 Ki messages with the reader, for progress reports.
