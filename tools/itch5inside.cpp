@@ -1,4 +1,5 @@
 // itch5inside: one line per change of a symbol's best bid or offer, from an ITCH 5.0 file.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -13,7 +14,9 @@
 #include <book/book_types.hpp>
 #include <book/inside_runner.hpp>
 
+#include "common/interruption.hpp"
 #include "common/options.hpp"
+#include "common/path_guard.hpp"
 #include "common/progress.hpp"
 
 namespace {
@@ -71,13 +74,45 @@ void print_summary(const config& cfg, const book::inside_result& r, double secon
                cli::human_bytes(static_cast<double>(cli::peak_rss_bytes())).c_str());
 }
 
+// Names given to --symbols must be able to be ITCH symbols: 1 to 8 printable characters, no spaces.
+void check_symbols(const std::vector<std::string>& symbols) {
+  for (const auto& s : symbols) {
+    bool printable = std::all_of(s.begin(), s.end(), [](char c) { return c > 0x20 && c < 0x7f; });
+    if (s.empty() || s.size() > 8 || !printable) {
+      throw std::invalid_argument("--symbols: '" + s +
+                                  "' cannot be an ITCH symbol (1 to 8 printable characters, no spaces)");
+    }
+  }
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+// How a run that did not finish reports: what was kept where, the reason last.
+void report_unfinished(const config& cfg, const book::inside_result& r, double seconds, itch5::output_file& out,
+                       std::vector<itch5::output_file*> tables, const std::string& reason) {
+  std::string kept = out.abandon();
+  std::vector<std::string> tables_kept;
+  for (auto* f : tables) {
+    if (f == nullptr) continue;
+    std::string k = f->abandon();
+    if (!f->is_stdout()) tables_kept.push_back(k);
+  }
+  if (!cfg.quiet) print_summary(cfg, r, seconds);
+  if (!out.is_stdout()) {
+    std::cerr << "itch5inside: the " << r.lines << " lines written before it are in " << kept << "\n";
+  }
+  if (!tables_kept.empty()) {
+    std::cerr << "itch5inside: statistics up to that point are in " << joined(tables_kept) << "\n";
+  }
+  std::cerr << "itch5inside: " << reason << "\n";
+}
+
 int run(const config& cfg) {
   const auto start = std::chrono::steady_clock::now();
-  int outputs_on_stdout = (cfg.output == "-") + (cfg.stats == "-") + (cfg.depth == "-");
-  if (outputs_on_stdout > 1) {
-    std::cerr << "itch5inside: error: only one of --output, --stats and --depth can be '-' (standard output)\n";
-    return 2;
-  }
   book::inside_options opt;
   opt.book = cfg.book;
   opt.books.window_levels = static_cast<std::uint32_t>(cfg.window_levels);
@@ -85,6 +120,7 @@ int run(const config& cfg) {
   opt.stats = !cfg.stats.empty();
   opt.stats_all_events = cfg.stats_events == "all";
   opt.depth = !cfg.depth.empty();
+  opt.cancel = &cli::interruption::flag();
 
   itch5::block_options blocks;
   blocks.threaded = cfg.read_ahead;
@@ -109,28 +145,33 @@ int run(const config& cfg) {
   if (depth_out) depth_out->write(r.depth_csv);
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
+  if (r.cancelled || cli::interruption::requested()) {
+    report_unfinished(cfg, r, seconds, out, {stats_out.get(), depth_out.get()},
+                      "interrupted by " + cli::interruption::name() + " after " + std::to_string(r.messages) +
+                          " messages of " + input_name);
+    cli::interruption::exit_now();
+  }
   if (r.status == itch5::read_status::error) {
-    std::string kept = out.abandon();
-    std::cerr << "itch5inside: error: " << r.error.describe(cfg.input) << "\n";
-    if (!out.is_stdout()) std::cerr << "itch5inside: the " << r.lines << " lines written before the error are in " << kept << "\n";
-    for (auto* f : {stats_out.get(), depth_out.get()}) {
-      if (f != nullptr) {
-        std::string k = f->abandon();
-        if (!f->is_stdout()) std::cerr << "itch5inside: statistics up to the error are in " << k << "\n";
-      }
-    }
-    if (!cfg.quiet) print_summary(cfg, r, seconds);
+    report_unfinished(cfg, r, seconds, out, {stats_out.get(), depth_out.get()},
+                      "error: " + r.error.describe(cfg.input));
     return 1;
   }
   out.commit();
   if (stats_out) stats_out->commit();
   if (depth_out) depth_out->commit();
+  if (!cfg.quiet) print_summary(cfg, r, seconds);
   if (r.status == itch5::read_status::end_of_session && r.data_after_end_of_session) {
-    std::cerr << "itch5inside: warning: " << cfg.input
+    std::cerr << "itch5inside: warning: " << input_name
               << ": the session ended (zero length prefix) before the end of the input; the bytes after it "
                  "were not read\n";
   }
-  if (!cfg.quiet) print_summary(cfg, r, seconds);
+  if (!r.symbols_not_seen.empty()) {
+    std::cerr << "itch5inside: warning: --symbols " << joined(r.symbols_not_seen) << ": no message of "
+              << input_name << " names " << (r.symbols_not_seen.size() == 1 ? "it" : "them")
+              << " (no stock directory or order message); no lines for "
+              << (r.symbols_not_seen.size() == 1 ? "it" : "them") << "\n";
+  }
   return 0;
 }
 
@@ -157,7 +198,10 @@ int main(int argc, char** argv) {
            "Price levels held in the array book's window around the inside (rounded up to a multiple of 64); "
            "levels beyond it are kept in a map.",
            64, 1 << 20);
-  opts.add("symbols", cfg.symbols, "Only these symbols in the output and statistics, e.g. AAPL,MSFT (empty: all).");
+  opts.add("symbols", cfg.symbols,
+           "Only these symbols in the output and statistics, e.g. AAPL,MSFT (empty: all). Matched without regard "
+           "to case (ITCH symbols are upper case: aapl is AAPL); a name that cannot be an ITCH symbol (over 8 "
+           "characters, spaces) is an error, and a symbol that no message of the input names gets a warning.");
   opts.add("stats", cfg.stats,
            "Write per-symbol statistics as CSV (JayBeams offline_feed_statistics columns): event rates per "
            "second/millisecond/microsecond (sliding windows of 1 s, 1 ms, 1 us sampled every 1 ms, 1 us, 1 ns of "
@@ -187,10 +231,33 @@ int main(int argc, char** argv) {
       "Inconsistent input (unknown order references, executions larger than the order, duplicate references, "
       "crossed books, zero shares, prices out of range, unannounced stock locates, timestamps going backwards or "
       "beyond 24 h) is counted by kind, reported in the summary, and processing goes on.\n"
+      "Files: every input and output is checked before anything is read: an output that is an input (by "
+      "device and inode: ./x, links), or another output, or whose directory cannot be written, is a usage "
+      "error. An output FILE appears only complete; a run that stops early keeps its complete lines in "
+      "FILE.partial (and removes a FILE of an earlier run, which would look complete).\n"
       "Exit status: 0 on success; 1 on unreadable or corrupt input: the message names the file, the byte offset "
       "and the message number, the lines produced before the error are kept (complete lines only; with -o FILE "
-      "they are in FILE.partial); 2 on a usage error.\n");
+      "they are in FILE.partial); 2 on a usage error; on SIGINT, SIGTERM or SIGHUP the run stops, keeps its "
+      "complete lines as on an error, and exits as killed by the signal (128 + its number); a second signal, "
+      "or 10 s without stopping, removes every temporary file at once.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
+  try {
+    check_symbols(cfg.symbols);
+    cli::path_guard paths;
+    for (const auto& c : opts.config_files()) paths.input(c, "--config");
+    paths.input(cfg.input, "INPUT");
+    paths.output(cfg.output, "--output");
+    paths.output(cfg.stats, "--stats");
+    paths.output(cfg.depth, "--depth");
+    paths.check();
+  } catch (const cli::path_error& e) {
+    std::cerr << "itch5inside: error: " << e.what() << "\n";
+    return e.exit_status();
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "itch5inside: error: " << e.what() << "\n";
+    return 2;
+  }
+  cli::interruption::install();
   try {
     return run(cfg);
   } catch (const std::exception& e) {

@@ -366,6 +366,7 @@ std::optional<int> options::parse(int argc, char** argv) {
       } else {
         continue;
       }
+      config_files_.push_back(file);
       std::ifstream in(file);
       if (!in) throw std::invalid_argument("--config: cannot read '" + file + "'");
       std::stringstream text;

@@ -75,6 +75,9 @@ class options {
   /// 0 after --help or --print-config, 2 after a usage error (already reported on stderr).
   [[nodiscard]] std::optional<int> parse(int argc, char** argv);
 
+  /// The files given with --config, in order (read by parse()): inputs of the run like any other.
+  [[nodiscard]] const std::vector<std::string>& config_files() const noexcept { return config_files_; }
+
   /// The effective configuration as YAML.
   [[nodiscard]] std::string to_yaml() const;
   [[nodiscard]] std::string help_text() const;
@@ -102,6 +105,7 @@ class options {
   std::string epilog_;
   std::vector<std::unique_ptr<option>> options_;
   std::vector<positional_arg> positionals_;
+  std::vector<std::string> config_files_;
 };
 
 /// Parses "250ns", "10us", "16.384ms", "2s", "1min", "1h" (exact to the nanosecond). Throws
