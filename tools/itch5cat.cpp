@@ -1,7 +1,9 @@
 // itch5cat: prints ITCH 5.0 messages as readable text, or counts them by type.
 #include <array>
+#include <cstdint>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -71,6 +73,49 @@ const char* type_name(unsigned char t) {
   };
   find(itch5::all_message_types{});
   return name;
+}
+
+// Every message type of the specification, in the order of its table ("SRHY...").
+std::string known_types() {
+  std::string s;
+  [&]<class... M>(itch5::type_list<M...>) { (s.push_back(M::type), ...); }(itch5::all_message_types{});
+  return s;
+}
+
+// The characters of --types that are not message types, each once, as "'Z', 'a'" (or 0xNN when not
+// printable); empty when all are valid.
+std::string bad_types(const std::string& types) {
+  const std::string known = known_types();
+  std::string seen, out;
+  for (char c : types) {
+    if (known.find(c) != std::string::npos || seen.find(c) != std::string::npos) continue;
+    seen.push_back(c);
+    if (!out.empty()) out += ", ";
+    const auto u = static_cast<unsigned char>(c);
+    if (u > 0x20 && u < 0x7f) {
+      out += std::string("'") + c + "'";
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", u);
+      out += hex;
+    }
+  }
+  return out;
+}
+
+// Options that cannot be combined, or values that select nothing: the one-line reason, or empty.
+std::string usage_problem(const config& cfg) {
+  if (auto bad = bad_types(cfg.types); !bad.empty()) {
+    std::string valid;
+    for (char c : known_types()) {
+      if (!valid.empty()) valid += ' ';
+      valid += c;
+    }
+    return "--types: " + bad + (bad.find(',') == std::string::npos ? " is not an ITCH 5.0 message type"
+                                                                    : " are not ITCH 5.0 message types") +
+           " (valid: " + valid + ")";
+  }
+  return {};
 }
 
 int run(const config& cfg) {
@@ -172,7 +217,10 @@ int main(int argc, char** argv) {
   opts.add("decode", cfg.decode,
            "Decode every field of every message and print only the counts and a checksum of all fields (a "
            "decoder throughput test).");
-  opts.add("types", cfg.types, "Print only these message types, e.g. AFDU (all when empty).").value_name("TYPES");
+  opts.add("types", cfg.types,
+           "Print only these message types, e.g. AFDU (all when empty). Each character must be an "
+           "ITCH 5.0 message type.")
+      .value_name("TYPES");
   opts.add("locate", cfg.locate, "Print only messages of this stock locate (0: all).", 0, 65535);
   opts.add("limit", cfg.limit, "Stop after printing this many messages (0: no limit).", 0, UINT64_MAX);
   opts.add("quiet", cfg.quiet, "No progress line and no notes on stderr.").alias('q');
@@ -183,6 +231,10 @@ int main(int argc, char** argv) {
   opts.epilog("Exit status: 0 on success, 1 on unreadable or corrupt input (the message names the file, the byte "
               "offset and the message number; everything before it has been printed), 2 on a usage error.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
+  if (auto problem = usage_problem(cfg); !problem.empty()) {
+    std::cerr << "itch5cat: error: " << problem << "\n";
+    return 2;
+  }
   try {
     return run(cfg);
   } catch (const std::exception& e) {

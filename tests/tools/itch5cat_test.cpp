@@ -282,6 +282,28 @@ TEST_F(Itch5cat, HelpDocumentsEveryFlag) {
   EXPECT_EQ(run("-h").out, r.out);
 }
 
+TEST_F(Itch5cat, TypesMustBeItchMessageTypes) {
+  // The 23 types of the ITCH 5.0 specification, in the order of its table.
+  const std::string valid = "(valid: S R H Y L V W K J h A F E C X D U P Q B I N O)";
+  auto r = run("--types Z " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "itch5cat: error: --types: 'Z' is not an ITCH 5.0 message type " + valid + "\n");
+
+  r = run("--types a " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "itch5cat: error: --types: 'a' is not an ITCH 5.0 message type " + valid + "\n");
+
+  r = run("--types AZaZ --counts " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "itch5cat: error: --types: 'Z', 'a' are not ITCH 5.0 message types " + valid + "\n");
+
+  // h (operational halt) is the one lower-case type.
+  r = run("--types h " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
 TEST_F(Itch5cat, UsageErrorsExitTwo) {
   auto r = run("--no-such-flag " + sh_quote(real_sample));
   EXPECT_EQ(r.status, 2);
