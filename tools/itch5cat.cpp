@@ -115,6 +115,20 @@ std::string usage_problem(const config& cfg) {
                                                                     : " are not ITCH 5.0 message types") +
            " (valid: " + valid + ")";
   }
+  if (cfg.decode) {
+    if (cfg.counts) return "--decode and --counts cannot be combined (--decode prints the counts itself)";
+    for (auto [given, flag] : {std::pair{!cfg.types.empty(), "--types"}, std::pair{cfg.locate != 0, "--locate"},
+                               std::pair{cfg.limit != 0, "--limit"}}) {
+      if (given) {
+        return std::string("--decode cannot be combined with ") + flag +
+               " (it decodes every message of the input, a throughput test)";
+      }
+    }
+  }
+  if (cfg.counts && cfg.limit != 0) {
+    return "--limit cannot be combined with --counts (--limit stops the printing of messages; --counts "
+           "counts them all)";
+  }
   return {};
 }
 
@@ -216,13 +230,14 @@ int main(int argc, char** argv) {
   opts.add("counts", cfg.counts, "Print 'TYPE name COUNT' per message type and a total, instead of messages.");
   opts.add("decode", cfg.decode,
            "Decode every field of every message and print only the counts and a checksum of all fields (a "
-           "decoder throughput test).");
+           "decoder throughput test; not with --counts, --types, --locate or --limit).");
   opts.add("types", cfg.types,
            "Print only these message types, e.g. AFDU (all when empty). Each character must be an "
            "ITCH 5.0 message type.")
       .value_name("TYPES");
   opts.add("locate", cfg.locate, "Print only messages of this stock locate (0: all).", 0, 65535);
-  opts.add("limit", cfg.limit, "Stop after printing this many messages (0: no limit).", 0, UINT64_MAX);
+  opts.add("limit", cfg.limit, "Stop after printing this many messages (0: no limit; not with --counts).", 0,
+           UINT64_MAX);
   opts.add("quiet", cfg.quiet, "No progress line and no notes on stderr.").alias('q');
   opts.add("inflate", cfg.inflate,
            "Inflate library for .gz input: zlib, or isal (ISA-L igzip, only in builds configured with "

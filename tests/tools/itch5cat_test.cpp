@@ -304,6 +304,30 @@ TEST_F(Itch5cat, TypesMustBeItchMessageTypes) {
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
+TEST_F(Itch5cat, FlagsThatContradictEachOtherAreUsageErrors) {
+  struct contradiction {
+    std::string args, message;
+  };
+  const std::string throughput = " (it decodes every message of the input, a throughput test)\n";
+  for (const auto& [args, message] : std::vector<contradiction>{
+           {"--counts --decode", "--decode and --counts cannot be combined (--decode prints the counts itself)\n"},
+           {"--decode --types A", "--decode cannot be combined with --types" + throughput},
+           {"--decode --locate 13", "--decode cannot be combined with --locate" + throughput},
+           {"--decode --limit 5", "--decode cannot be combined with --limit" + throughput},
+           {"--counts --limit 5", "--limit cannot be combined with --counts (--limit stops the printing of "
+                                  "messages; --counts counts them all)\n"},
+       }) {
+    auto r = run(args + " " + sh_quote(real_sample));
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_EQ(r.err, "itch5cat: error: " + message) << args;
+  }
+  // The values that mean "no filter" are not a contradiction.
+  auto r = run("--decode --locate 0 --limit 0 --types= " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind(real_counts, 0), 0u) << r.out;
+}
+
 TEST_F(Itch5cat, UsageErrorsExitTwo) {
   auto r = run("--no-such-flag " + sh_quote(real_sample));
   EXPECT_EQ(r.status, 2);
