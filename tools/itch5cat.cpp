@@ -136,6 +136,7 @@ int run(const config& cfg) {
   std::array<bool, 256> wanted{};
   wanted.fill(cfg.types.empty());
   for (char c : cfg.types) wanted[static_cast<unsigned char>(c)] = true;
+  const bool filtered = !cfg.types.empty() || cfg.locate != 0;
 
   itch5::message_reader reader(itch5::make_block_source(
       itch5::open_input(cfg.input, cfg.inflate == "isal" ? itch5::inflate_library::isal : itch5::inflate_library::zlib)));
@@ -161,16 +162,18 @@ int run(const config& cfg) {
   std::span<const std::byte> msg;
   while (reader.next(msg) == itch5::read_status::message) {
     auto type = static_cast<unsigned char>(msg[0]);
-    ++counts[type];
     if ((reader.messages() & 0xffff) == 0) {
       progress.update(reader.input_position(), reader.input_size(), reader.messages());
     }
-    if (cfg.decode) {
+    if (cfg.decode) {  // never filtered (see usage_problem)
+      ++counts[type];
       itch5::dispatch_unchecked(msg.data(), fold);
       continue;
     }
-    if (cfg.counts || !wanted[type]) continue;
+    if (!wanted[type]) continue;
     if (cfg.locate != 0 && itch5::detail::load_be16(msg.data() + 1) != cfg.locate) continue;
+    ++counts[type];
+    if (cfg.counts) continue;
     itch5::dispatch_unchecked(msg.data(), print);
     if (cfg.limit != 0 && ++printed >= cfg.limit) break;
   }
@@ -180,7 +183,8 @@ int run(const config& cfg) {
     char* p = lines.reserve(256 * 64 + 64);
     std::uint64_t total = 0;
     for (unsigned t = 0; t < 256; ++t) {
-      std::uint64_t n = counts[t] + reader.unknown_types()[t];
+      // Messages of unknown type are skipped by the reader, locate unseen: only counted without a filter.
+      std::uint64_t n = counts[t] + (filtered ? 0 : reader.unknown_types()[t]);
       if (n == 0) continue;
       total += n;
       const char* name = type_name(static_cast<unsigned char>(t));
@@ -224,18 +228,22 @@ int main(int argc, char** argv) {
   cli::options opts("itch5cat", "[options] INPUT",
                     "Prints the messages of an ITCH 5.0 BinaryFILE stream as readable text, one per line: "
                     "timestamp, type, name, stock locate, tracking number, then every field as name=value "
-                    "(prices in dollars). With --counts, prints how many messages of each type there are.");
+                    "(prices in dollars). With --counts, prints how many messages of each type there are (of the "
+                    "selected ones, with --types or --locate).");
   opts.positional("INPUT", cfg.input, "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - "
                                       "for standard input.");
-  opts.add("counts", cfg.counts, "Print 'TYPE name COUNT' per message type and a total, instead of messages.");
+  opts.add("counts", cfg.counts,
+           "Print 'TYPE name COUNT' per message type and a total, instead of messages. With --types or "
+           "--locate, the counts and the total are of the selected messages only (messages of unknown type, "
+           "which the reader skips, are then not counted).");
   opts.add("decode", cfg.decode,
            "Decode every field of every message and print only the counts and a checksum of all fields (a "
            "decoder throughput test; not with --counts, --types, --locate or --limit).");
   opts.add("types", cfg.types,
-           "Print only these message types, e.g. AFDU (all when empty). Each character must be an "
+           "Print (or count) only these message types, e.g. AFDU (all when empty). Each character must be an "
            "ITCH 5.0 message type.")
       .value_name("TYPES");
-  opts.add("locate", cfg.locate, "Print only messages of this stock locate (0: all).", 0, 65535);
+  opts.add("locate", cfg.locate, "Print (or count) only messages of this stock locate (0: all).", 0, 65535);
   opts.add("limit", cfg.limit, "Stop after printing this many messages (0: no limit; not with --counts).", 0,
            UINT64_MAX);
   opts.add("quiet", cfg.quiet, "No progress line and no notes on stderr.").alias('q');

@@ -304,6 +304,34 @@ TEST_F(Itch5cat, TypesMustBeItchMessageTypes) {
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
+TEST_F(Itch5cat, CountsAreOfTheSelectedMessages) {
+  // The real sample's directory entry of AAPL is its only message at locate 13.
+  auto r = run("--locate 13 --counts " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "R stock_directory 1\ntotal 1\n");
+
+  r = run("--types RH --counts " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "H stock_trading_action 3\nR stock_directory 993\ntotal 996\n");
+
+  r = run("--types AF --counts " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "total 0\n");
+
+  r = run("--types AF --counts " + sh_quote(artificial));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "A add_order 4997\nF add_order_mpid 3\ntotal 5000\n");
+
+  // A filter selects known types only: the unknown Z is not counted (but still noted).
+  const bytes s = itch5_test::system_event_bytes('O');
+  const bytes z = builder().header('Z', 0, 0, 0).u32(0).get();
+  const auto path = write("odd.itch", builder().frame(s).frame(z).frame(s).get());
+  r = run("--types S --counts " + sh_quote(path));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "S system_event 2\ntotal 2\n");
+  EXPECT_NE(r.err.find("skipped 1 messages of unknown type"), std::string::npos) << r.err;
+}
+
 TEST_F(Itch5cat, FlagsThatContradictEachOtherAreUsageErrors) {
   struct contradiction {
     std::string args, message;
