@@ -218,6 +218,16 @@ int run(const config& cfg) {
   if (reader.unknown_total() > 0 && !cfg.quiet) {
     std::cerr << "itch5cat: note: skipped " << reader.unknown_total() << " messages of unknown type\n";
   }
+  if (filtered && !cfg.counts && !cfg.quiet) {
+    std::uint64_t selected = 0;
+    for (auto n : counts) selected += n;
+    if (selected == 0) {
+      std::cerr << "itch5cat: note: no message matches";
+      if (!cfg.types.empty()) std::cerr << " --types " << cfg.types;
+      if (cfg.locate != 0) std::cerr << " --locate " << cfg.locate;
+      std::cerr << " (" << reader.messages() << " messages read from " << input_name << ")\n";
+    }
+  }
   return 0;
 }
 

@@ -332,6 +332,23 @@ TEST_F(Itch5cat, CountsAreOfTheSelectedMessages) {
   EXPECT_NE(r.err.find("skipped 1 messages of unknown type"), std::string::npos) << r.err;
 }
 
+TEST_F(Itch5cat, AFilterThatMatchesNothingSaysSo) {
+  auto r = run("--types A " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "itch5cat: note: no message matches --types A (1000 messages read from " + real_sample + ")\n");
+
+  r = run("--types R --locate 9999 - <" + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "itch5cat: note: no message matches --types R --locate 9999 (1000 messages read from standard "
+                   "input)\n");
+
+  r = run("-q --locate 9999 " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "") << "--quiet drops notes";
+}
+
 TEST_F(Itch5cat, FlagsThatContradictEachOtherAreUsageErrors) {
   struct contradiction {
     std::string args, message;
