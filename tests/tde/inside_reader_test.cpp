@@ -160,6 +160,33 @@ TEST(inside_reader, malformed_lines_are_reported_with_file_and_line_number) {
   EXPECT_NE(error_reading(good + std::string(5000, '1') + "\n").find("longer than"), std::string::npos);
 }
 
+TEST(inside_reader, binary_input_is_reported_as_binary_not_as_a_bad_field) {
+  const std::string binary = "binary data, not an inside-change line (an ITCH file? itch5inside turns one into "
+                             "inside changes)";
+  // ITCH files given by mistake, raw and gzip-compressed.
+  for (const char* name : {"real-2019-first1000.itch", "synthetic-200k.itch.gz", "artificial-3stocks.itch"}) {
+    const std::string itch = std::string(ITCH5_DATA_DIR) + "/" + name;
+    try {
+      (void)read_all(itch);
+      ADD_FAILURE() << "no error reading " << itch;
+    } catch (const tde::inside_format_error& e) {
+      EXPECT_EQ(std::string(e.what()), itch + ":1: " + binary);
+    }
+  }
+  const std::string good = "34200000000000 1 AAPL 1 1 2 1\n";
+  std::uint64_t line = 0;
+  // A frame header (length 46, type S) then bytes that are not text, on the second line.
+  EXPECT_NE(error_reading(good + std::string("\x00\x2e" "S\x01\x02 7 x\n", 10), &line).find(binary),
+            std::string::npos);
+  EXPECT_EQ(line, 2u);
+  // Binary without a newline in the first 4096 bytes: binary, not "longer than 4096 bytes".
+  EXPECT_NE(error_reading(good + std::string(5000, '\x01'), &line).find(binary), std::string::npos);
+  EXPECT_EQ(line, 2u);
+  EXPECT_NE(error_reading(good + std::string(5000, '\x01') + "\n", &line).find(binary), std::string::npos);
+  // Text that is merely malformed keeps its precise reason.
+  EXPECT_EQ(error_reading(good + std::string(5000, 'x') + "\n").find(binary), std::string::npos);
+}
+
 TEST(inside_reader, timestamps_going_backwards_are_an_error) {
   std::uint64_t line = 0;
   std::string msg = error_reading(

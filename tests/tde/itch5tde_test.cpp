@@ -235,6 +235,17 @@ TEST_F(itch5tde_e2e, a_malformed_line_is_reported_with_file_and_line) {
   std::filesystem::remove(err + ".o");
 }
 
+TEST_F(itch5tde_e2e, an_itch_file_given_by_mistake_is_called_binary) {
+  const std::string itch = std::string(ITCH5_DATA_DIR) + "/real-2019-first1000.itch";
+  EXPECT_EQ(run("'" + a_path + "' '" + itch + "' -o '" + out + "'", err + ".o", err), 1);
+  EXPECT_EQ(slurp(err), "itch5tde: error: " + itch +
+                            ":1: binary data, not an inside-change line (an ITCH file? itch5inside turns one "
+                            "into inside changes)\n");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  std::filesystem::remove(out + ".partial");
+  std::filesystem::remove(err + ".o");
+}
+
 TEST_F(itch5tde_e2e, usage_errors_exit_with_2) {
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --window 16.3845ms", out, err), 2);
   EXPECT_NE(slurp(err).find("whole number of sampling periods"), std::string::npos) << slurp(err);

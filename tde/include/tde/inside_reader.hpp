@@ -3,7 +3,8 @@
 //
 // Blank lines and lines starting with '#' are skipped. A malformed line, or a timestamp earlier than the
 // previous line's (the files are sorted by time, ties allowed), throws inside_format_error naming the
-// file and the 1-based line number. I/O and gzip errors surface as itch5::input_error.
+// file and the 1-based line number; binary input (an ITCH file given by mistake) is called that. I/O and
+// gzip errors surface as itch5::input_error.
 // next() is amortised O(line length) and does not allocate after the first block; the symbol view in the
 // returned record stays valid until the next call to next(). One thread at a time.
 #pragma once
