@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,13 @@ struct config {
 
 tde::analysis_options to_analysis(const config& c) {
   tde::analysis_options o;
-  for (const auto& s : c.symbols) o.symbols.push_back(tde::parse_symbol_pair(s));
+  for (const auto& s : c.symbols) {
+    try {
+      o.symbols.push_back(tde::parse_symbol_pair(s));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--symbols: ") + e.what());
+    }
+  }
   o.signals.clear();
   for (const auto& s : c.signals) o.signals.push_back(tde::parse_signal_kind(s));
   o.sampling_period = c.sampling_period;

@@ -11,24 +11,30 @@ namespace {
 
 std::string ns_text(std::chrono::nanoseconds d) { return std::to_string(d.count()) + " ns"; }
 
-void check_symbol(std::string_view s, std::string_view whole) {
-  if (s.empty() || s.size() > 8 || s.find_first_of(" \t") != std::string_view::npos) {
-    throw std::invalid_argument("bad symbol '" + std::string(whole) +
-                                "' (expected SYM or SYMA:SYMB, 1 to 8 characters each)");
-  }
+// Why `s` is not a symbol, or "" when it is one; `side` says where it is in a pair (" before ':'").
+std::string symbol_problem(std::string_view s, std::string_view side) {
+  if (s.empty()) return "empty symbol" + std::string(side);
+  if (s.size() > 8) return "'" + std::string(s) + "' is longer than 8 characters";
+  if (s.find_first_of(" \t") != std::string_view::npos) return "'" + std::string(s) + "' contains a blank";
+  return {};
 }
 
 }  // namespace
 
 symbol_pair parse_symbol_pair(std::string_view text) {
+  auto fail = [&](const std::string& why) {
+    throw std::invalid_argument("bad symbol '" + std::string(text) + "': " + why +
+                                " (expected SYM or SYMA:SYMB, 1 to 8 characters each)");
+  };
   auto colon = text.find(':');
   if (colon == std::string_view::npos) {
-    check_symbol(text, text);
+    if (auto why = symbol_problem(text, ""); !why.empty()) fail(why);
     return {std::string(text), std::string(text)};
   }
+  if (text.find(':', colon + 1) != std::string_view::npos) fail("more than one ':'");
   std::string_view a = text.substr(0, colon), b = text.substr(colon + 1);
-  check_symbol(a, text);
-  check_symbol(b, text);
+  if (auto why = symbol_problem(a, " before ':'"); !why.empty()) fail(why);
+  if (auto why = symbol_problem(b, " after ':'"); !why.empty()) fail(why);
   return {std::string(a), std::string(b)};
 }
 

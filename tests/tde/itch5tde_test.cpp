@@ -255,6 +255,21 @@ TEST_F(itch5tde_e2e, usage_errors_exit_with_2) {
   EXPECT_TRUE(slurp(out).empty());
 }
 
+TEST_F(itch5tde_e2e, bad_symbol_pairs_are_usage_errors_naming_the_flag) {
+  const std::string files = "'" + a_path + "' '" + b_path + "' ";
+  const std::string expected = " (expected SYM or SYMA:SYMB, 1 to 8 characters each)\n";
+  for (const auto& [arg, why] : std::vector<std::pair<std::string, std::string>>{
+           {"AAA:BBB:CCC", "more than one ':'"},
+           {":BBB", "empty symbol before ':'"},
+           {"AAA:", "empty symbol after ':'"},
+           {"AAA:TOOLONGSYM", "'TOOLONGSYM' is longer than 8 characters"},
+           {"TOOLONGSYM", "'TOOLONGSYM' is longer than 8 characters"}}) {
+    EXPECT_EQ(run(files + "--symbols AAA," + arg, out, err), 2) << arg;
+    EXPECT_EQ(slurp(err), "itch5tde: error: --symbols: bad symbol '" + arg + "': " + why + expected);
+    EXPECT_TRUE(slurp(out).empty()) << arg;
+  }
+}
+
 TEST_F(itch5tde_e2e, options_come_from_a_yaml_config_too) {
   const std::string config = temp_path("config.yaml");
   {

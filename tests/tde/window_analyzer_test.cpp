@@ -308,6 +308,29 @@ TEST(analysis_options, inconsistent_settings_are_rejected) {
   EXPECT_EQ(tde::parse_symbol_pair("AAPL").label(), "AAPL");
 }
 
+TEST(parse_symbol_pair, says_what_is_wrong) {
+  auto error = [](std::string_view text) -> std::string {
+    try {
+      (void)tde::parse_symbol_pair(text);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  const std::string expected = " (expected SYM or SYMA:SYMB, 1 to 8 characters each)";
+  EXPECT_EQ(error("A:B:C"), "bad symbol 'A:B:C': more than one ':'" + expected);
+  EXPECT_EQ(error("A::B"), "bad symbol 'A::B': more than one ':'" + expected);
+  EXPECT_EQ(error(":B"), "bad symbol ':B': empty symbol before ':'" + expected);
+  EXPECT_EQ(error("A:"), "bad symbol 'A:': empty symbol after ':'" + expected);
+  EXPECT_EQ(error(":"), "bad symbol ':': empty symbol before ':'" + expected);
+  EXPECT_EQ(error(""), "bad symbol '': empty symbol" + expected);
+  EXPECT_EQ(error("ABCDEFGHI"), "bad symbol 'ABCDEFGHI': 'ABCDEFGHI' is longer than 8 characters" + expected);
+  EXPECT_EQ(error("A:ABCDEFGHI"), "bad symbol 'A:ABCDEFGHI': 'ABCDEFGHI' is longer than 8 characters" + expected);
+  EXPECT_EQ(error("A B"), "bad symbol 'A B': 'A B' contains a blank" + expected);
+  EXPECT_EQ(error("ABCDEFGH:ZYXWVUTS"), "(accepted)");
+  EXPECT_EQ(tde::parse_symbol_pair("ABCDEFGH:Z").b, "Z");
+}
+
 TEST(weighted_quantile, equal_weights_follow_the_hazen_definition) {
   std::vector<std::pair<double, double>> v;
   for (int i = 1; i <= 100; ++i) v.emplace_back(i, 1.0);

@@ -37,7 +37,8 @@ struct symbol_pair {
   [[nodiscard]] std::string label() const { return a == b ? a : a + ":" + b; }
 };
 
-/// Parses "SYM" or "SYMA:SYMB" (1 to 8 characters each). Throws std::invalid_argument.
+/// Parses "SYM" or "SYMA:SYMB" (1 to 8 characters each, no blanks). Throws std::invalid_argument saying what
+/// is wrong: an empty side (":B", "A:"), more than one ':', a name longer than 8 characters.
 [[nodiscard]] symbol_pair parse_symbol_pair(std::string_view text);
 
 struct analysis_options {
