@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
            "between the feeds, which otherwise scatters the correlation peak (0: none).");
   opts.add("upsample", cfg.upsample,
            "Sub-sample refinement: 0 = parabola through the three samples at the peak; U >= 2 = band-limited "
-           "interpolation of the correlation on a 1/U-sample grid (slower, more precise).",
+           "interpolation of the correlation on a 1/U-sample grid, U from 2 to 1024 (slower, more precise).",
            0, 1024);
   opts.add("min-events", cfg.min_events, "Flag few_events when A or B has fewer changes in the window.", 0,
            UINT64_MAX);
@@ -173,6 +173,11 @@ int main(int argc, char** argv) {
       "usage error.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
 
+  if (cfg.upsample == 1) {
+    std::cerr << "itch5tde: error: --upsample: 1 is not a factor (0: parabola through the three samples at "
+                 "the peak; 2 to 1024: band-limited interpolation on a 1/U-sample grid)\n";
+    return 2;
+  }
   tde::analysis_options options;
   try {
     options = to_analysis(cfg);

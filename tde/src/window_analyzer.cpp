@@ -73,6 +73,10 @@ void analysis_options::validate() const {
       if (symbols[j].label() == label) throw std::invalid_argument("symbol '" + label + "' chosen twice");
     }
   }
+  if (upsample == 1) {
+    throw std::invalid_argument("upsample factor 1 is not valid (0: parabolic refinement; 2 to 1024: "
+                                "band-limited interpolation)");
+  }
   if (upsample > 1024) throw std::invalid_argument("upsample factor above 1024");
   if (!(min_rho >= -1 && min_rho <= 1)) throw std::invalid_argument("minimum rho must be within [-1, 1]");
   if (!(min_psr >= 0)) throw std::invalid_argument("minimum PSR must not be negative");

@@ -255,6 +255,17 @@ TEST_F(itch5tde_e2e, usage_errors_exit_with_2) {
   EXPECT_TRUE(slurp(out).empty());
 }
 
+TEST_F(itch5tde_e2e, upsample_1_is_a_usage_error) {
+  // --help: "0 = parabola ...; U >= 2 = band-limited interpolation"; 1 is neither.
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --upsample 1", out, err), 2);
+  EXPECT_EQ(slurp(err),
+            "itch5tde: error: --upsample: 1 is not a factor (0: parabola through the three samples at the peak; "
+            "2 to 1024: band-limited interpolation on a 1/U-sample grid)\n");
+  EXPECT_TRUE(slurp(out).empty());
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --upsample 2 --symbols AAA -q", out, err), 0) << slurp(err);
+  EXPECT_FALSE(slurp(out).empty());
+}
+
 TEST_F(itch5tde_e2e, bad_symbol_pairs_are_usage_errors_naming_the_flag) {
   const std::string files = "'" + a_path + "' '" + b_path + "' ";
   const std::string expected = " (expected SYM or SYMA:SYMB, 1 to 8 characters each)\n";

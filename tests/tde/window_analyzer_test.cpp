@@ -296,6 +296,8 @@ TEST(analysis_options, inconsistent_settings_are_rejected) {
   expect_bad([](auto& o) { o.signals = {}; });
   expect_bad([](auto& o) { o.signals = {signal_kind::mid, signal_kind::mid}; });
   expect_bad([](auto& o) { o.symbols = {tde::parse_symbol_pair("A"), tde::parse_symbol_pair("A")}; });
+  expect_bad([](auto& o) { o.upsample = 1; });
+  expect_bad([](auto& o) { o.upsample = 1025; });
   EXPECT_NO_THROW(small_options().validate());
   auto o = small_options();
   o.smooth = 2500ns;

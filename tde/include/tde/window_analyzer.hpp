@@ -54,6 +54,8 @@ struct analysis_options {
   std::chrono::nanoseconds smooth{0};
   /// Rows with fewer changes than this in A or in B get the few_events flag.
   std::uint64_t min_events = 10;
+  /// Sub-sample refinement: 0 parabolic, 2 to 1024 band-limited on a 1/U grid (1 is rejected: it would
+  /// silently mean 0).
   std::size_t upsample = 0;
   plan_rigor rigor = plan_rigor::estimate;
   double min_rho = 0.1;
