@@ -173,6 +173,10 @@ int main(int argc, char** argv) {
       "usage error.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
 
+  if (cfg.a == "-" && cfg.b == "-") {
+    std::cerr << "itch5tde: error: A and B are both standard input (-): at most one of them can be\n";
+    return 2;
+  }
   if (cfg.upsample == 1) {
     std::cerr << "itch5tde: error: --upsample: 1 is not a factor (0: parabola through the three samples at "
                  "the peak; 2 to 1024: band-limited interpolation on a 1/U-sample grid)\n";

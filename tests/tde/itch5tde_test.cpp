@@ -255,6 +255,17 @@ TEST_F(itch5tde_e2e, usage_errors_exit_with_2) {
   EXPECT_TRUE(slurp(out).empty());
 }
 
+TEST_F(itch5tde_e2e, standard_input_twice_is_a_usage_error) {
+  EXPECT_EQ(run("- - <'" + a_path + "'", out, err), 2);
+  EXPECT_EQ(slurp(err), "itch5tde: error: A and B are both standard input (-): at most one of them can be\n");
+  EXPECT_TRUE(slurp(out).empty());
+  // Once is fine, on either side.
+  EXPECT_EQ(run("- '" + b_path + "' --symbols AAA -q <'" + a_path + "'", out, err), 0) << slurp(err);
+  EXPECT_FALSE(slurp(out).empty());
+  EXPECT_EQ(run("'" + a_path + "' - --symbols AAA -q <'" + b_path + "'", out, err), 0) << slurp(err);
+  EXPECT_FALSE(slurp(out).empty());
+}
+
 TEST_F(itch5tde_e2e, upsample_1_is_a_usage_error) {
   // --help: "0 = parabola ...; U >= 2 = band-limited interpolation"; 1 is neither.
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --upsample 1", out, err), 2);
