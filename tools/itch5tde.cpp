@@ -1,7 +1,13 @@
 // itch5tde: estimates, window by window, how much inside-change file B lags file A, by FFT
 // cross-correlation of per-symbol signals. The work is in the tde library; this parses options, wires the
 // inputs and outputs, and reports.
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
+#include <exception>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -68,36 +74,100 @@ tde::analysis_options to_analysis(const config& c) {
   return o;
 }
 
+// Rethrows `e` with `flag` in front, so an unusable path names the option that gave it.
+[[noreturn]] void rethrow_for(const char* flag, const std::exception& e) {
+  throw std::runtime_error(std::string(flag) + ": " + e.what());
+}
+
+// Opens an output now (under a temporary name), naming `flag` if it cannot be. An existing directory is
+// refused now too: output_file would only fail to rename over it at the end.
+void open_output(std::optional<itch5::output_file>& f, const char* flag, const std::string& path) {
+  std::error_code ec;
+  if (path != "-" && std::filesystem::is_directory(path, ec)) {
+    throw std::runtime_error(std::string(flag) + ": " + path + " is a directory");
+  }
+  try {
+    f.emplace(path);
+  } catch (const std::exception& e) {
+    rethrow_for(flag, e);
+  }
+}
+
+// What output_file::abandon() keeps of an output the run never got to write: removed, not left behind as
+// an empty FILE.partial.
+void discard(itch5::output_file& f) noexcept {
+  const std::string kept = f.abandon();
+  std::error_code ec;
+  if (kept != f.path()) std::filesystem::remove(kept, ec);
+}
+
+// The wisdom file is saved at the end through a temporary file in its directory: check now that it can be.
+void check_wisdom_directory(const std::string& path) {
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw std::runtime_error("--wisdom: " + path + ": cannot be saved at the end: directory " + dir.string() +
+                             ": " + std::strerror(errno));
+  }
+}
+
 template <class T>
 int run(const config& cfg, const tde::analysis_options& options) {
-  if (!cfg.wisdom.empty() && tde::import_wisdom<T>(cfg.wisdom) && !cfg.quiet) {
-    std::cerr << "itch5tde: loaded FFTW wisdom from " << cfg.wisdom << "\n";
-  }
-  tde::inside_reader a(cfg.a), b(cfg.b);
-  tde::window_analyzer<T> analyzer(options, a, b);
-  itch5::output_file out(cfg.output);
-  tde::csv_writer csv(out, options, analyzer.fft_length());
-  tde::delay_summary summary;
-  analyzer.run([&](const tde::window_row& row) {
-    csv.write(row);
-    summary.add(row);
-  });
-  csv.flush();
-  out.commit();
+  // Everything that can fail on a path is tried before any input is read: the outputs are created (under
+  // temporary names), the wisdom file loaded and its directory checked.
+  std::optional<itch5::output_file> yaml;
+  std::optional<itch5::output_file> out;
+  bool rows_started = false;
+  try {
+    if (!cfg.summary_yaml.empty()) open_output(yaml, "--summary-yaml", cfg.summary_yaml);
+    if (!cfg.wisdom.empty()) {
+      check_wisdom_directory(cfg.wisdom);
+      bool loaded = false;
+      try {
+        loaded = tde::import_wisdom<T>(cfg.wisdom);
+      } catch (const std::exception& e) {
+        rethrow_for("--wisdom", e);
+      }
+      if (loaded && !cfg.quiet) std::cerr << "itch5tde: loaded FFTW wisdom from " << cfg.wisdom << "\n";
+    }
+    open_output(out, "--output", cfg.output);
 
-  if (!cfg.wisdom.empty()) tde::export_wisdom<T>(cfg.wisdom);
-  if (!cfg.summary_yaml.empty()) {
-    itch5::output_file yaml(cfg.summary_yaml);
-    yaml.write(summary.yaml(options));
-    yaml.commit();
+    tde::inside_reader a(cfg.a), b(cfg.b);
+    tde::window_analyzer<T> analyzer(options, a, b);
+    tde::csv_writer csv(*out, options, analyzer.fft_length());
+    tde::delay_summary summary;
+    rows_started = true;
+    analyzer.run([&](const tde::window_row& row) {
+      csv.write(row);
+      summary.add(row);
+    });
+    csv.flush();
+    out->commit();
+
+    if (!cfg.wisdom.empty()) {
+      try {
+        tde::export_wisdom<T>(cfg.wisdom);
+      } catch (const std::exception& e) {
+        rethrow_for("--wisdom", e);
+      }
+    }
+    if (yaml) {
+      yaml->write(summary.yaml(options));
+      yaml->commit();
+    }
+    // Last, so that nothing follows an error on stderr.
+    if (!cfg.quiet) {
+      std::cerr << "itch5tde: " << a.changes() << " changes in " << cfg.a << ", " << b.changes() << " in "
+                << cfg.b << "; " << analyzer.windows() << " windows of " << options.samples()
+                << " samples (FFT length " << analyzer.fft_length() << ")\n";
+      std::cerr << summary.text("itch5tde");
+    }
+    return 0;
+  } catch (...) {
+    if (yaml) discard(*yaml);
+    if (out && !rows_started) discard(*out);  // once rows are written, what was written is kept as .partial
+    throw;
   }
-  if (!cfg.quiet) {
-    std::cerr << "itch5tde: " << a.changes() << " changes in " << cfg.a << ", " << b.changes() << " in "
-              << cfg.b << "; " << analyzer.windows() << " windows of " << options.samples()
-              << " samples (FFT length " << analyzer.fft_length() << ")\n";
-    std::cerr << summary.text("itch5tde");
-  }
-  return 0;
 }
 
 }  // namespace
@@ -154,7 +224,9 @@ int main(int argc, char** argv) {
            "FFTW planning rigor: estimate (instant), measure or patient (slower to plan, faster "
            "to run; combine with --wisdom).")
       .choices({"estimate", "measure", "patient", "exhaustive"});
-  opts.add("wisdom", cfg.wisdom, "FFTW wisdom file: loaded at start if it exists, saved at the end.")
+  opts.add("wisdom", cfg.wisdom,
+           "FFTW wisdom file: loaded at start if it exists, saved at the end (its directory must be "
+           "writable; checked at start).")
       .value_name("FILE");
   opts.add("precision", cfg.precision, "Floating-point precision of the transforms.")
       .choices({"double", "float"});

@@ -246,6 +246,71 @@ TEST_F(itch5tde_e2e, an_itch_file_given_by_mistake_is_called_binary) {
   std::filesystem::remove(err + ".o");
 }
 
+// The lines of `text`.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> v;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) v.push_back(line);
+  return v;
+}
+
+TEST_F(itch5tde_e2e, output_and_wisdom_paths_are_checked_before_any_input_is_read) {
+  // B is malformed on its second line: an error about a path rather than about B shows the path was
+  // checked first.
+  const std::string bad = temp_path("bad2.txt");
+  {
+    std::ofstream f(bad);
+    f << "34200000000000 1 AAA 1000000 100 1000100 100\nnot a line\n";
+  }
+  const std::string inputs = "'" + a_path + "' '" + bad + "' ";
+  const std::string missing_dir = temp_path("no-such-dir");
+  struct case_ {
+    std::string args, expected;
+  };
+  for (const auto& [args, expected] : std::vector<case_>{
+           {"--summary-yaml '" + missing_dir + "/s.yaml' -o '" + out + "'",
+            "itch5tde: error: --summary-yaml: " + missing_dir + "/s.yaml: cannot create " + missing_dir +
+                "/s.yaml.tmp."},
+           {"--summary-yaml '" + std::filesystem::temp_directory_path().string() + "' -o '" + out + "'",
+            "itch5tde: error: --summary-yaml: " + std::filesystem::temp_directory_path().string() +
+                " is a directory"},
+           {"--wisdom '" + missing_dir + "/w' -o '" + out + "' --summary-yaml '" + yaml + "'",
+            "itch5tde: error: --wisdom: " + missing_dir + "/w: cannot be saved at the end: directory " +
+                missing_dir + ": No such file or directory"},
+           {"--wisdom '" + a_path + "' -o '" + out + "'",
+            "itch5tde: error: --wisdom: " + a_path + ": not FFTW wisdom for double transforms"},
+           {"-o '" + missing_dir + "/out.csv' --summary-yaml '" + yaml + "'",
+            "itch5tde: error: --output: " + missing_dir + "/out.csv: cannot create " + missing_dir +
+                "/out.csv.tmp."},
+       }) {
+    EXPECT_EQ(run(inputs + args, err + ".o", err), 1) << args;
+    const std::string msg = slurp(err);
+    EXPECT_EQ(msg.rfind(expected, 0), 0u) << msg;
+    EXPECT_EQ(lines_of(msg).size(), 1u) << msg;
+    // Nothing is left behind: neither the outputs nor empty .partial files.
+    for (const auto& p : {out, yaml}) {
+      EXPECT_FALSE(std::filesystem::exists(p)) << args;
+      EXPECT_FALSE(std::filesystem::exists(p + ".partial")) << args;
+    }
+  }
+  EXPECT_TRUE(slurp(err + ".o").empty());
+
+  // With usable paths the error is about B, and it is the last line: no summary after it. The summary YAML,
+  // never written, is not left behind as a .partial file either.
+  EXPECT_EQ(run(inputs + "--summary-yaml '" + yaml + "' -o '" + out + "'", err + ".o", err), 1);
+  auto lines = lines_of(slurp(err));
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back(), "itch5tde: error: " + bad +
+                              ":2: fewer than 7 fields (expected: timestamp locate symbol bid-px bid-qty "
+                              "offer-px offer-qty)");
+  EXPECT_FALSE(std::filesystem::exists(yaml));
+  EXPECT_FALSE(std::filesystem::exists(yaml + ".partial"));
+  EXPECT_FALSE(std::filesystem::exists(out));
+  std::filesystem::remove(out + ".partial");
+  std::filesystem::remove(bad);
+  std::filesystem::remove(err + ".o");
+}
+
 TEST_F(itch5tde_e2e, usage_errors_exit_with_2) {
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --window 16.3845ms", out, err), 2);
   EXPECT_NE(slurp(err).find("whole number of sampling periods"), std::string::npos) << slurp(err);
