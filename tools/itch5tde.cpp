@@ -111,6 +111,20 @@ void check_wisdom_directory(const std::string& path) {
   }
 }
 
+// Opens an input; standard input is called that in messages.
+tde::inside_reader open_input(const std::string& path) {
+  if (path == "-") return tde::inside_reader(itch5::open_input("-"), "standard input");
+  return tde::inside_reader(path);
+}
+
+// An input without a single change gives nothing to compare: an error naming it, not rows of flags.
+void check_not_empty(tde::inside_reader& r) {
+  if (!r.at_end()) return;
+  if (r.line_number() == 0) throw std::runtime_error(r.name() + ": empty input (no inside-change lines)");
+  throw std::runtime_error(r.name() + ": no inside-change lines (only " + std::to_string(r.line_number()) +
+                           " blank or comment lines)");
+}
+
 template <class T>
 int run(const config& cfg, const tde::analysis_options& options) {
   // Everything that can fail on a path is tried before any input is read: the outputs are created (under
@@ -132,7 +146,9 @@ int run(const config& cfg, const tde::analysis_options& options) {
     }
     open_output(out, "--output", cfg.output);
 
-    tde::inside_reader a(cfg.a), b(cfg.b);
+    tde::inside_reader a = open_input(cfg.a), b = open_input(cfg.b);
+    check_not_empty(a);
+    check_not_empty(b);
     tde::window_analyzer<T> analyzer(options, a, b);
     tde::csv_writer csv(*out, options, analyzer.fft_length());
     tde::delay_summary summary;
@@ -157,8 +173,8 @@ int run(const config& cfg, const tde::analysis_options& options) {
     }
     // Last, so that nothing follows an error on stderr.
     if (!cfg.quiet) {
-      std::cerr << "itch5tde: " << a.changes() << " changes in " << cfg.a << ", " << b.changes() << " in "
-                << cfg.b << "; " << analyzer.windows() << " windows of " << options.samples()
+      std::cerr << "itch5tde: " << a.changes() << " changes in " << a.name() << ", " << b.changes() << " in "
+                << b.name() << "; " << analyzer.windows() << " windows of " << options.samples()
                 << " samples (FFT length " << analyzer.fft_length() << ")\n";
       std::cerr << summary.text("itch5tde");
     }
@@ -240,9 +256,8 @@ int main(int argc, char** argv) {
       "Input lines: <timestamp ns> <locate> <symbol> <bid px> <bid qty> <offer px> <offer qty>, sorted by "
       "time. "
       "Windows start at multiples of --hop after midnight; windows without changes are skipped.\n"
-      "Exit status: 0 on success, 1 on unreadable or malformed input (the message names the file and line), "
-      "2 on a "
-      "usage error.\n");
+      "Exit status: 0 on success, 1 on unreadable, malformed or empty input (the message names the file, and "
+      "the line when there is one) or an output that cannot be written, 2 on a usage error.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
 
   if (cfg.a == "-" && cfg.b == "-") {

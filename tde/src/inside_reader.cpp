@@ -136,6 +136,23 @@ bool inside_reader::next_line(std::string_view& line) {
 }
 
 bool inside_reader::next(inside_change& out) {
+  if (looked_ahead_) {
+    looked_ahead_ = false;
+    out = ahead_;
+    return ahead_valid_;
+  }
+  return read_change(out);
+}
+
+bool inside_reader::at_end() {
+  if (!looked_ahead_) {
+    ahead_valid_ = read_change(ahead_);
+    looked_ahead_ = true;
+  }
+  return !ahead_valid_;
+}
+
+bool inside_reader::read_change(inside_change& out) {
   std::string_view line;
   while (next_line(line)) {
     std::size_t i = 0;

@@ -115,6 +115,38 @@ TEST(inside_reader, empty_sides_comments_blank_lines_crlf_and_a_missing_final_ne
   std::filesystem::remove(path);
 }
 
+TEST(inside_reader, at_end_reads_ahead_without_losing_the_change) {
+  std::string path = write_file("ahead.txt", "# header\n" + sample);
+  tde::inside_reader reader(path);
+  EXPECT_FALSE(reader.at_end());
+  EXPECT_FALSE(reader.at_end()) << "asking twice reads nothing more";
+  EXPECT_EQ(reader.line_number(), 2u);
+  std::vector<owned_change> got;
+  tde::inside_change c;
+  while (true) {
+    if (got.size() == 1) {
+      EXPECT_FALSE(reader.at_end());
+    }
+    if (!reader.next(c)) break;
+    got.push_back(
+        {c.timestamp, c.locate, std::string(c.symbol), c.bid_price, c.bid_qty, c.offer_price, c.offer_qty});
+  }
+  EXPECT_EQ(got, sample_changes);
+  EXPECT_TRUE(reader.at_end());
+  EXPECT_FALSE(reader.next(c));
+  std::filesystem::remove(path);
+
+  for (const std::string text : {"", "# only a comment\n\n   \n"}) {
+    path = write_file("nothing.txt.gz", text);
+    tde::inside_reader none(path);
+    EXPECT_TRUE(none.at_end()) << text;
+    EXPECT_EQ(none.line_number(), text.empty() ? 0u : 3u);
+    EXPECT_EQ(none.changes(), 0u);
+    EXPECT_FALSE(none.next(c));
+    std::filesystem::remove(path);
+  }
+}
+
 TEST(inside_reader, many_lines_across_buffer_refills) {
   std::string text;
   const int lines = 60000;  // ~2.8 MB: several 1 MiB refills with lines split across them

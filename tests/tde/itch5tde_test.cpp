@@ -311,6 +311,27 @@ TEST_F(itch5tde_e2e, output_and_wisdom_paths_are_checked_before_any_input_is_rea
   std::filesystem::remove(err + ".o");
 }
 
+TEST_F(itch5tde_e2e, an_input_without_changes_is_an_error_naming_it) {
+  const std::string empty = temp_path("empty.txt"), blank = temp_path("blank.txt.gz");
+  { std::ofstream f(empty); }
+  {
+    itch5::output_file f(blank);
+    f.write("# no changes today\n\n");
+    f.commit();
+  }
+  EXPECT_EQ(run("'" + empty + "' '" + b_path + "'", out, err), 1);
+  EXPECT_EQ(slurp(err), "itch5tde: error: " + empty + ": empty input (no inside-change lines)\n");
+  EXPECT_TRUE(slurp(out).empty()) << "no rows";
+  EXPECT_EQ(run("'" + a_path + "' '" + blank + "' --symbols AAA", out, err), 1);
+  EXPECT_EQ(slurp(err), "itch5tde: error: " + blank + ": no inside-change lines (only 2 blank or comment lines)\n");
+  EXPECT_TRUE(slurp(out).empty());
+  EXPECT_EQ(run("'" + a_path + "' - </dev/null", out, err), 1);
+  EXPECT_EQ(slurp(err), "itch5tde: error: standard input: empty input (no inside-change lines)\n");
+  EXPECT_TRUE(slurp(out).empty());
+  std::filesystem::remove(empty);
+  std::filesystem::remove(blank);
+}
+
 TEST_F(itch5tde_e2e, usage_errors_exit_with_2) {
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --window 16.3845ms", out, err), 2);
   EXPECT_NE(slurp(err).find("whole number of sampling periods"), std::string::npos) << slurp(err);

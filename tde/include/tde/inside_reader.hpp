@@ -44,6 +44,11 @@ class inside_reader {
   /// The next change; false at the end of the input.
   [[nodiscard]] bool next(inside_change& out);
 
+  /// True when no change is left: reads ahead to the next change (kept for next(), its symbol view stays
+  /// valid), so a file without any change line is known before it is used. Throws what next() throws.
+  /// line_number() and changes() then count the change read ahead.
+  [[nodiscard]] bool at_end();
+
   /// 1-based number of the line last returned (or being read when an error is thrown).
   [[nodiscard]] std::uint64_t line_number() const noexcept { return line_; }
   [[nodiscard]] std::uint64_t changes() const noexcept { return changes_; }
@@ -54,6 +59,7 @@ class inside_reader {
 
  private:
   bool next_line(std::string_view& line);
+  bool read_change(inside_change& out);
 
   std::unique_ptr<itch5::byte_stream> stream_;
   std::string name_;
@@ -64,6 +70,9 @@ class inside_reader {
   std::uint64_t line_ = 0;
   std::uint64_t changes_ = 0;
   std::int64_t last_timestamp_ = 0;
+  bool looked_ahead_ = false;  // ahead_ holds the result of a read_change() not yet returned by next()
+  bool ahead_valid_ = false;
+  inside_change ahead_;
 };
 
 }  // namespace tde
