@@ -125,6 +125,26 @@ void check_not_empty(tde::inside_reader& r) {
                            " blank or comment lines)");
 }
 
+// A chosen symbol that never appears in its file is an error. A regular file is read ahead now, up to the
+// first change of each chosen symbol (to the end only when one is absent), so the error comes before any
+// work; standard input and pipes cannot be read twice, and the analyzer reports it at the end instead.
+void check_symbols_appear(const config& cfg, const tde::analysis_options& options) {
+  std::vector<std::string> in_a, in_b;
+  for (const auto& p : options.symbols) {
+    in_a.push_back(p.a);
+    in_b.push_back(p.b);
+  }
+  auto absent = [](const std::string& path, const std::vector<std::string>& symbols) -> std::string {
+    std::error_code ec;
+    if (path == "-" || !std::filesystem::is_regular_file(path, ec)) return {};
+    tde::inside_reader r(path);
+    return tde::absent_symbols_text(tde::absent_symbols(r, symbols), r.name());
+  };
+  std::string text = absent(cfg.a, in_a);
+  if (auto b = absent(cfg.b, in_b); !b.empty()) text += (text.empty() ? "" : "; ") + b;
+  if (!text.empty()) throw std::runtime_error(text);
+}
+
 template <class T>
 int run(const config& cfg, const tde::analysis_options& options) {
   // Everything that can fail on a path is tried before any input is read: the outputs are created (under
@@ -149,6 +169,7 @@ int run(const config& cfg, const tde::analysis_options& options) {
     tde::inside_reader a = open_input(cfg.a), b = open_input(cfg.b);
     check_not_empty(a);
     check_not_empty(b);
+    if (!options.symbols.empty()) check_symbols_appear(cfg, options);
     tde::window_analyzer<T> analyzer(options, a, b);
     tde::csv_writer csv(*out, options, analyzer.fft_length());
     tde::delay_summary summary;
@@ -211,7 +232,8 @@ int main(int argc, char** argv) {
   opts.positional("B", cfg.b, "Inside-change file compared with A; delay > 0 when B lags A.");
   opts.add("symbols", cfg.symbols,
            "Symbols to compare: SYM (the same symbol in both files) or SYMA:SYMB (SYMA in A with SYMB in B). "
-           "Empty: every symbol seen in either file.");
+           "Empty: every symbol seen in either file. A chosen symbol that never appears in its file is an "
+           "error.");
   opts.add(
       "signal", cfg.signals,
       "Series built per symbol, one row each: events (count of changes), mid (signed mid price changes), "

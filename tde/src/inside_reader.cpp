@@ -1,8 +1,10 @@
 #include <tde/inside_reader.hpp>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
+#include <unordered_set>
 
 namespace tde {
 
@@ -171,6 +173,24 @@ bool inside_reader::read_change(inside_change& out) {
     return true;
   }
   return false;
+}
+
+std::vector<std::string> absent_symbols(inside_reader& reader, const std::vector<std::string>& symbols) {
+  std::unordered_set<std::string_view> pending(symbols.begin(), symbols.end());
+  inside_change c;
+  while (!pending.empty() && reader.next(c)) pending.erase(c.symbol);
+  std::vector<std::string> absent;
+  for (const auto& s : symbols) {
+    if (pending.contains(s) && std::find(absent.begin(), absent.end(), s) == absent.end()) absent.push_back(s);
+  }
+  return absent;
+}
+
+std::string absent_symbols_text(const std::vector<std::string>& symbols, const std::string& file) {
+  if (symbols.empty()) return {};
+  std::string text;
+  for (const auto& s : symbols) text += (text.empty() ? "" : ", ") + s;
+  return text + (symbols.size() == 1 ? " does not appear in " : " do not appear in ") + file;
 }
 
 }  // namespace tde

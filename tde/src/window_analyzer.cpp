@@ -138,24 +138,37 @@ void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink)
     return std::min(*ta, *tb);
   };
 
-  auto first = next_change();
-  if (!first) return;
-  std::int64_t k = first_window_for(*first);
-  while (true) {
-    const std::int64_t start = k * h, end = start + w;
-    a_.load_until(end);
-    b_.load_until(end);
-    a_.drop_before(start);
-    b_.drop_before(start);
-    if (a_.empty() && b_.empty()) {
-      auto t = next_change();
-      if (!t) break;
-      k = std::max(k + 1, first_window_for(*t));
-      continue;
+  // Both inputs are read to the end (next_change() empty), so every chosen symbol has been looked for.
+  if (auto first = next_change()) {
+    std::int64_t k = first_window_for(*first);
+    while (true) {
+      const std::int64_t start = k * h, end = start + w;
+      a_.load_until(end);
+      b_.load_until(end);
+      a_.drop_before(start);
+      b_.drop_before(start);
+      if (a_.empty() && b_.empty()) {
+        auto t = next_change();
+        if (!t) break;
+        k = std::max(k + 1, first_window_for(*t));
+        continue;
+      }
+      analyse_window(start, sink);
+      ++k;
     }
-    analyse_window(start, sink);
-    ++k;
   }
+
+  std::vector<std::string> absent_a, absent_b;
+  for (const auto& p : options_.symbols) {
+    auto note = [](std::vector<std::string>& absent, const feed_events& feed, const std::string& s) {
+      if (!feed.seen(s) && std::find(absent.begin(), absent.end(), s) == absent.end()) absent.push_back(s);
+    };
+    note(absent_a, a_, p.a);
+    note(absent_b, b_, p.b);
+  }
+  std::string text = absent_symbols_text(absent_a, a_.name());
+  if (!absent_b.empty()) text += (text.empty() ? "" : "; ") + absent_symbols_text(absent_b, b_.name());
+  if (!text.empty()) throw std::runtime_error(text);
 }
 
 template <fft_real T>

@@ -147,6 +147,35 @@ TEST(inside_reader, at_end_reads_ahead_without_losing_the_change) {
   }
 }
 
+TEST(absent_symbols, reads_until_every_symbol_has_appeared) {
+  std::string path = write_file("symbols.txt",
+                                "34200000000001 1 AAA 1 1 2 1\n"
+                                "34200000000002 2 BBB 1 1 2 1\n"
+                                "# a comment\n"
+                                "34200000000003 3 CCC 1 1 2 1\n"
+                                "34200000000004 1 AAA 1 2 2 1\n");
+  {
+    tde::inside_reader reader(path);
+    EXPECT_TRUE(tde::absent_symbols(reader, {"BBB", "AAA", "BBB"}).empty());
+    EXPECT_EQ(reader.line_number(), 2u) << "stops at the first change of the last symbol to appear";
+  }
+  {
+    tde::inside_reader reader(path);
+    EXPECT_EQ(tde::absent_symbols(reader, {"ZZZ", "CCC", "aaa", "ZZZ", "AAA"}),
+              (std::vector<std::string>{"ZZZ", "aaa"}));
+    EXPECT_EQ(reader.line_number(), 5u) << "to the end when one is absent";
+  }
+  {
+    tde::inside_reader reader(path);
+    EXPECT_TRUE(tde::absent_symbols(reader, {}).empty());
+    EXPECT_EQ(reader.line_number(), 0u) << "nothing to look for, nothing read";
+  }
+  EXPECT_EQ(tde::absent_symbols_text({"NOPE"}, "b.txt"), "NOPE does not appear in b.txt");
+  EXPECT_EQ(tde::absent_symbols_text({"NOPE", "ZZZ"}, "b.txt"), "NOPE, ZZZ do not appear in b.txt");
+  EXPECT_EQ(tde::absent_symbols_text({}, "b.txt"), "");
+  std::filesystem::remove(path);
+}
+
 TEST(inside_reader, many_lines_across_buffer_refills) {
   std::string text;
   const int lines = 60000;  // ~2.8 MB: several 1 MiB refills with lines split across them

@@ -332,6 +332,30 @@ TEST_F(itch5tde_e2e, an_input_without_changes_is_an_error_naming_it) {
   std::filesystem::remove(blank);
 }
 
+TEST_F(itch5tde_e2e, a_chosen_symbol_that_never_appears_is_an_error_naming_it_and_the_file) {
+  // Files on disk are read ahead for the chosen symbols: the error comes before any row.
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --symbols AAA:NOPE", out, err), 1);
+  EXPECT_EQ(slurp(err), "itch5tde: error: NOPE does not appear in " + b_path + "\n");
+  EXPECT_TRUE(slurp(out).empty()) << "no rows, not even the CSV header";
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --symbols BBB,NOPE,XYZ", out, err), 1);
+  EXPECT_EQ(slurp(err), "itch5tde: error: NOPE, XYZ do not appear in " + a_path + "; NOPE, XYZ do not appear in " +
+                            b_path + "\n");
+  EXPECT_TRUE(slurp(out).empty());
+  // Standard input cannot be read twice: the error comes at the end, still the last line on stderr, and
+  // the CSV file is not given its name.
+  const std::string csv = temp_path("absent.csv");
+  EXPECT_EQ(run("- '" + b_path + "' --symbols NOPE:AAA -o '" + csv + "' <'" + a_path + "'", out, err), 1);
+  auto lines = lines_of(slurp(err));
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back(), "itch5tde: error: NOPE does not appear in standard input");
+  EXPECT_EQ(lines.size(), 1u) << slurp(err);
+  EXPECT_FALSE(std::filesystem::exists(csv));
+  std::filesystem::remove(csv + ".partial");
+  // Symbols that are there are fine.
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --symbols DDD,AAA:CCC -q", out, err), 0) << slurp(err);
+  EXPECT_FALSE(parse_csv(slurp(out)).empty());
+}
+
 TEST_F(itch5tde_e2e, usage_errors_exit_with_2) {
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --window 16.3845ms", out, err), 2);
   EXPECT_NE(slurp(err).find("whole number of sampling periods"), std::string::npos) << slurp(err);

@@ -113,6 +113,24 @@ TEST(feed_events, keeps_chosen_symbols_and_slides) {
   EXPECT_FALSE(feed.next_timestamp().has_value());
 }
 
+TEST(feed_events, knows_which_chosen_symbols_it_has_seen) {
+  temp_file f("seen.txt", lines({{10, "A", 1, 1, 2, 1}, {20, "C", 1, 1, 2, 1}, {30, "B", 1, 1, 2, 1}}));
+  tde::inside_reader reader(f.path());
+  tde::feed_events feed(reader, {"A", "B", "Z"});
+  EXPECT_FALSE(feed.seen("A")) << "nothing read yet";
+  EXPECT_EQ(feed.next_timestamp(), 10);
+  EXPECT_TRUE(feed.seen("A")) << "read ahead, not yet queued";
+  EXPECT_FALSE(feed.seen("B"));
+  feed.load_until(25);
+  EXPECT_EQ(feed.events("A").size(), 1u);
+  EXPECT_TRUE(feed.seen("B")) << "read ahead past C to the next chosen change";
+  EXPECT_TRUE(feed.events("B").empty());
+  feed.load_until(100);
+  EXPECT_FALSE(feed.next_timestamp().has_value());
+  EXPECT_FALSE(feed.seen("Z"));
+  EXPECT_FALSE(feed.seen("C")) << "not chosen";
+}
+
 struct collected {
   std::int64_t start;
   std::string symbol;
@@ -271,6 +289,39 @@ TEST(window_analyzer, compares_different_symbols_when_paired) {
     }
   }
   EXPECT_GE(passed, 1);
+}
+
+TEST(window_analyzer, a_chosen_symbol_absent_from_its_file_is_an_error_after_the_rows) {
+  const std::int64_t begin = 34'200'000'000'000, end = begin + 12'000'000;
+  auto a = random_quotes({"LEAD", "OTHER"}, begin, end, 15'000, 5);
+  temp_file fa("absent_a.txt", lines(a)), fb("absent_b.txt", lines(shifted(a, 3'000)));
+  auto o = small_options();
+  // LEAD is in both files, NOPE in neither, OTHER in A only as the first of a pair.
+  o.symbols = {tde::parse_symbol_pair("LEAD"), tde::parse_symbol_pair("OTHER:NOPE"),
+               tde::parse_symbol_pair("NOPE:LEAD")};
+  tde::inside_reader ra(fa.path()), rb(fb.path());
+  tde::window_analyzer<double> wa(o, ra, rb);
+  std::size_t rows = 0;
+  try {
+    wa.run([&](const tde::window_row&) { ++rows; });
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "NOPE does not appear in " + fa.path() + "; NOPE does not appear in " + fb.path());
+  }
+  EXPECT_GT(rows, 0u) << "the rows came first";
+  EXPECT_EQ(ra.changes(), a.size()) << "read to the end";
+
+  // Nothing chosen appears anywhere: still an error, though no window has rows.
+  o.symbols = {tde::parse_symbol_pair("X"), tde::parse_symbol_pair("Y:Z")};
+  tde::inside_reader ra2(fa.path()), rb2(fb.path());
+  tde::window_analyzer<double> wa2(o, ra2, rb2);
+  try {
+    wa2.run([&](const tde::window_row&) { ADD_FAILURE() << "a row"; });
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "X, Y do not appear in " + fa.path() + "; X, Z do not appear in " + fb.path());
+  }
 }
 
 TEST(window_analyzer, every_symbol_when_none_chosen_in_name_order) {

@@ -75,4 +75,13 @@ class inside_reader {
   inside_change ahead_;
 };
 
+/// Reads `reader` until each of `symbols` has appeared or the input ends, and returns those that never
+/// appear (in the given order, each once). Stops as soon as the last one has appeared, so it costs the lines
+/// up to there, or the whole input when one is absent. Throws what next() throws.
+[[nodiscard]] std::vector<std::string> absent_symbols(inside_reader& reader,
+                                                      const std::vector<std::string>& symbols);
+
+/// "NOPE does not appear in b.txt", or "NOPE, XYZ do not appear in b.txt"; "" without symbols.
+[[nodiscard]] std::string absent_symbols_text(const std::vector<std::string>& symbols, const std::string& file);
+
 }  // namespace tde

@@ -90,7 +90,9 @@ class window_analyzer {
 
   /// Reads both inputs to the end, calling sink(row) for each (window, pair, signal) where the pair changed
   /// in A or B: windows in time order, then pairs (in the given order, or by symbol when discovered), then
-  /// signals (in the given order). Throws what the readers throw.
+  /// signals (in the given order). Throws what the readers throw. At the end, throws std::runtime_error
+  /// ("NOPE does not appear in b.txt", see absent_symbols_text()) when a chosen symbol never appeared in
+  /// its file: the rows were delivered, but they compare a series that was never there.
   void run(const std::function<void(const window_row&)>& sink);
 
   [[nodiscard]] const analysis_options& options() const noexcept { return options_; }
