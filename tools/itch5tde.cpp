@@ -207,6 +207,41 @@ int run(const config& cfg, const tde::analysis_options& options) {
   }
 }
 
+// Paths that clash: the wisdom on standard output, two outputs on standard output, an output that would
+// replace an input or another output. The one-line reason, or empty.
+std::string path_clash(const config& cfg) {
+  if (cfg.wisdom == "-") return "--wisdom: - is not allowed (the wisdom is loaded from and saved to a file)";
+  if (cfg.summary_yaml == "-" && cfg.output == "-") {
+    return "--summary-yaml - and the CSV (--output -) would both go to standard output";
+  }
+  struct named {
+    std::string what, path;
+  };
+  std::vector<named> outputs;
+  for (const named& o : {named{"--output", cfg.output}, named{"--summary-yaml", cfg.summary_yaml},
+                         named{"--wisdom", cfg.wisdom}}) {
+    if (!o.path.empty() && o.path != "-") outputs.push_back(o);
+  }
+  auto same = [](const std::string& x, const std::string& y) {
+    std::error_code ex, ey;
+    auto cx = std::filesystem::weakly_canonical(x, ex), cy = std::filesystem::weakly_canonical(y, ey);
+    return ex || ey ? x == y : cx == cy;
+  };
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+      if (same(outputs[i].path, outputs[j].path)) {
+        return outputs[i].what + " and " + outputs[j].what + " both name " + outputs[j].path;
+      }
+    }
+    for (const named& in : {named{"A", cfg.a}, named{"B", cfg.b}}) {
+      if (in.path != "-" && same(outputs[i].path, in.path)) {
+        return outputs[i].what + " " + outputs[i].path + " is input " + in.what + ": it would be overwritten";
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -284,6 +319,10 @@ int main(int argc, char** argv) {
 
   if (cfg.a == "-" && cfg.b == "-") {
     std::cerr << "itch5tde: error: A and B are both standard input (-): at most one of them can be\n";
+    return 2;
+  }
+  if (auto clash = path_clash(cfg); !clash.empty()) {
+    std::cerr << "itch5tde: error: " << clash << "\n";
     return 2;
   }
   if (cfg.upsample == 1) {

@@ -262,6 +262,8 @@ TEST_F(itch5tde_e2e, output_and_wisdom_paths_are_checked_before_any_input_is_rea
     std::ofstream f(bad);
     f << "34200000000000 1 AAA 1000000 100 1000100 100\nnot a line\n";
   }
+  const std::string not_wisdom = temp_path("not-wisdom");
+  std::ofstream(not_wisdom) << "not FFTW wisdom\n";
   const std::string inputs = "'" + a_path + "' '" + bad + "' ";
   const std::string missing_dir = temp_path("no-such-dir");
   struct case_ {
@@ -277,8 +279,8 @@ TEST_F(itch5tde_e2e, output_and_wisdom_paths_are_checked_before_any_input_is_rea
            {"--wisdom '" + missing_dir + "/w' -o '" + out + "' --summary-yaml '" + yaml + "'",
             "itch5tde: error: --wisdom: " + missing_dir + "/w: cannot be saved at the end: directory " +
                 missing_dir + ": No such file or directory"},
-           {"--wisdom '" + a_path + "' -o '" + out + "'",
-            "itch5tde: error: --wisdom: " + a_path + ": not FFTW wisdom for double transforms"},
+           {"--wisdom '" + not_wisdom + "' -o '" + out + "'",
+            "itch5tde: error: --wisdom: " + not_wisdom + ": not FFTW wisdom for double transforms"},
            {"-o '" + missing_dir + "/out.csv' --summary-yaml '" + yaml + "'",
             "itch5tde: error: --output: " + missing_dir + "/out.csv: cannot create " + missing_dir +
                 "/out.csv.tmp."},
@@ -308,6 +310,7 @@ TEST_F(itch5tde_e2e, output_and_wisdom_paths_are_checked_before_any_input_is_rea
   EXPECT_FALSE(std::filesystem::exists(out));
   std::filesystem::remove(out + ".partial");
   std::filesystem::remove(bad);
+  std::filesystem::remove(not_wisdom);
   std::filesystem::remove(err + ".o");
 }
 
@@ -374,6 +377,30 @@ TEST_F(itch5tde_e2e, standard_input_twice_is_a_usage_error) {
   EXPECT_FALSE(slurp(out).empty());
   EXPECT_EQ(run("'" + a_path + "' - --symbols AAA -q <'" + b_path + "'", out, err), 0) << slurp(err);
   EXPECT_FALSE(slurp(out).empty());
+}
+
+TEST_F(itch5tde_e2e, outputs_that_would_clash_are_usage_errors) {
+  const std::string files = "'" + a_path + "' '" + b_path + "' ";
+  struct case_ {
+    std::string args, message;
+  };
+  for (const auto& [args, message] : std::vector<case_>{
+           {"--wisdom -", "--wisdom: - is not allowed (the wisdom is loaded from and saved to a file)"},
+           {"--summary-yaml -", "--summary-yaml - and the CSV (--output -) would both go to standard output"},
+           {"-o '" + out + "' --summary-yaml '" + out + "'", "--output and --summary-yaml both name " + out},
+           {"--summary-yaml '" + yaml + "' --wisdom '" + yaml + "'", "--summary-yaml and --wisdom both name " + yaml},
+           {"-o '" + a_path + "'", "--output " + a_path + " is input A: it would be overwritten"},
+           {"--summary-yaml '" + b_path + "'", "--summary-yaml " + b_path + " is input B: it would be overwritten"},
+       }) {
+    EXPECT_EQ(run(files + args, out + ".stdout", err), 2) << args;
+    EXPECT_EQ(slurp(err), "itch5tde: error: " + message + "\n") << args;
+    EXPECT_TRUE(slurp(out + ".stdout").empty()) << args;
+  }
+  std::filesystem::remove(out + ".stdout");
+  // The summary on standard output is fine when the CSV goes to a file.
+  EXPECT_EQ(run(files + "--symbols AAA -q -o '" + out + "' --summary-yaml -", out + ".stdout", err), 0) << slurp(err);
+  EXPECT_NE(slurp(out + ".stdout").find("median_us"), std::string::npos) << slurp(out + ".stdout");
+  std::filesystem::remove(out + ".stdout");
 }
 
 TEST_F(itch5tde_e2e, upsample_1_is_a_usage_error) {
