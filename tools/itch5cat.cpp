@@ -1,7 +1,9 @@
 // itch5cat: prints ITCH 5.0 messages as readable text, or counts them by type.
 #include <array>
+#include <cstdint>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -73,10 +75,68 @@ const char* type_name(unsigned char t) {
   return name;
 }
 
+// Every message type of the specification, in the order of its table ("SRHY...").
+std::string known_types() {
+  std::string s;
+  [&]<class... M>(itch5::type_list<M...>) { (s.push_back(M::type), ...); }(itch5::all_message_types{});
+  return s;
+}
+
+// The characters of --types that are not message types, each once, as "'Z', 'a'" (or 0xNN when not
+// printable); empty when all are valid.
+std::string bad_types(const std::string& types) {
+  const std::string known = known_types();
+  std::string seen, out;
+  for (char c : types) {
+    if (known.find(c) != std::string::npos || seen.find(c) != std::string::npos) continue;
+    seen.push_back(c);
+    if (!out.empty()) out += ", ";
+    const auto u = static_cast<unsigned char>(c);
+    if (u > 0x20 && u < 0x7f) {
+      out += std::string("'") + c + "'";
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", u);
+      out += hex;
+    }
+  }
+  return out;
+}
+
+// Options that cannot be combined, or values that select nothing: the one-line reason, or empty.
+std::string usage_problem(const config& cfg) {
+  if (auto bad = bad_types(cfg.types); !bad.empty()) {
+    std::string valid;
+    for (char c : known_types()) {
+      if (!valid.empty()) valid += ' ';
+      valid += c;
+    }
+    return "--types: " + bad + (bad.find(',') == std::string::npos ? " is not an ITCH 5.0 message type"
+                                                                    : " are not ITCH 5.0 message types") +
+           " (valid: " + valid + ")";
+  }
+  if (cfg.decode) {
+    if (cfg.counts) return "--decode and --counts cannot be combined (--decode prints the counts itself)";
+    for (auto [given, flag] : {std::pair{!cfg.types.empty(), "--types"}, std::pair{cfg.locate != 0, "--locate"},
+                               std::pair{cfg.limit != 0, "--limit"}}) {
+      if (given) {
+        return std::string("--decode cannot be combined with ") + flag +
+               " (it decodes every message of the input, a throughput test)";
+      }
+    }
+  }
+  if (cfg.counts && cfg.limit != 0) {
+    return "--limit cannot be combined with --counts (--limit stops the printing of messages; --counts "
+           "counts them all)";
+  }
+  return {};
+}
+
 int run(const config& cfg) {
   std::array<bool, 256> wanted{};
   wanted.fill(cfg.types.empty());
   for (char c : cfg.types) wanted[static_cast<unsigned char>(c)] = true;
+  const bool filtered = !cfg.types.empty() || cfg.locate != 0;
 
   itch5::message_reader reader(itch5::make_block_source(
       itch5::open_input(cfg.input, cfg.inflate == "isal" ? itch5::inflate_library::isal : itch5::inflate_library::zlib)));
@@ -102,16 +162,18 @@ int run(const config& cfg) {
   std::span<const std::byte> msg;
   while (reader.next(msg) == itch5::read_status::message) {
     auto type = static_cast<unsigned char>(msg[0]);
-    ++counts[type];
     if ((reader.messages() & 0xffff) == 0) {
       progress.update(reader.input_position(), reader.input_size(), reader.messages());
     }
-    if (cfg.decode) {
+    if (cfg.decode) {  // never filtered (see usage_problem)
+      ++counts[type];
       itch5::dispatch_unchecked(msg.data(), fold);
       continue;
     }
-    if (cfg.counts || !wanted[type]) continue;
+    if (!wanted[type]) continue;
     if (cfg.locate != 0 && itch5::detail::load_be16(msg.data() + 1) != cfg.locate) continue;
+    ++counts[type];
+    if (cfg.counts) continue;
     itch5::dispatch_unchecked(msg.data(), print);
     if (cfg.limit != 0 && ++printed >= cfg.limit) break;
   }
@@ -121,7 +183,8 @@ int run(const config& cfg) {
     char* p = lines.reserve(256 * 64 + 64);
     std::uint64_t total = 0;
     for (unsigned t = 0; t < 256; ++t) {
-      std::uint64_t n = counts[t] + reader.unknown_types()[t];
+      // Messages of unknown type are skipped by the reader, locate unseen: only counted without a filter.
+      std::uint64_t n = counts[t] + (filtered ? 0 : reader.unknown_types()[t]);
       if (n == 0) continue;
       total += n;
       const char* name = type_name(static_cast<unsigned char>(t));
@@ -155,6 +218,16 @@ int run(const config& cfg) {
   if (reader.unknown_total() > 0 && !cfg.quiet) {
     std::cerr << "itch5cat: note: skipped " << reader.unknown_total() << " messages of unknown type\n";
   }
+  if (filtered && !cfg.counts && !cfg.quiet) {
+    std::uint64_t selected = 0;
+    for (auto n : counts) selected += n;
+    if (selected == 0) {
+      std::cerr << "itch5cat: note: no message matches";
+      if (!cfg.types.empty()) std::cerr << " --types " << cfg.types;
+      if (cfg.locate != 0) std::cerr << " --locate " << cfg.locate;
+      std::cerr << " (" << reader.messages() << " messages read from " << input_name << ")\n";
+    }
+  }
   return 0;
 }
 
@@ -165,16 +238,24 @@ int main(int argc, char** argv) {
   cli::options opts("itch5cat", "[options] INPUT",
                     "Prints the messages of an ITCH 5.0 BinaryFILE stream as readable text, one per line: "
                     "timestamp, type, name, stock locate, tracking number, then every field as name=value "
-                    "(prices in dollars). With --counts, prints how many messages of each type there are.");
+                    "(prices in dollars). With --counts, prints how many messages of each type there are (of the "
+                    "selected ones, with --types or --locate).");
   opts.positional("INPUT", cfg.input, "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - "
                                       "for standard input.");
-  opts.add("counts", cfg.counts, "Print 'TYPE name COUNT' per message type and a total, instead of messages.");
+  opts.add("counts", cfg.counts,
+           "Print 'TYPE name COUNT' per message type and a total, instead of messages. With --types or "
+           "--locate, the counts and the total are of the selected messages only (messages of unknown type, "
+           "which the reader skips, are then not counted).");
   opts.add("decode", cfg.decode,
            "Decode every field of every message and print only the counts and a checksum of all fields (a "
-           "decoder throughput test).");
-  opts.add("types", cfg.types, "Print only these message types, e.g. AFDU (all when empty).").value_name("TYPES");
-  opts.add("locate", cfg.locate, "Print only messages of this stock locate (0: all).", 0, 65535);
-  opts.add("limit", cfg.limit, "Stop after printing this many messages (0: no limit).", 0, UINT64_MAX);
+           "decoder throughput test; not with --counts, --types, --locate or --limit).");
+  opts.add("types", cfg.types,
+           "Print (or count) only these message types, e.g. AFDU (all when empty). Each character must be an "
+           "ITCH 5.0 message type.")
+      .value_name("TYPES");
+  opts.add("locate", cfg.locate, "Print (or count) only messages of this stock locate (0: all).", 0, 65535);
+  opts.add("limit", cfg.limit, "Stop after printing this many messages (0: no limit; not with --counts).", 0,
+           UINT64_MAX);
   opts.add("quiet", cfg.quiet, "No progress line and no notes on stderr.").alias('q');
   opts.add("inflate", cfg.inflate,
            "Inflate library for .gz input: zlib, or isal (ISA-L igzip, only in builds configured with "
@@ -183,6 +264,10 @@ int main(int argc, char** argv) {
   opts.epilog("Exit status: 0 on success, 1 on unreadable or corrupt input (the message names the file, the byte "
               "offset and the message number; everything before it has been printed), 2 on a usage error.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
+  if (auto problem = usage_problem(cfg); !problem.empty()) {
+    std::cerr << "itch5cat: error: " << problem << "\n";
+    return 2;
+  }
   try {
     return run(cfg);
   } catch (const std::exception& e) {

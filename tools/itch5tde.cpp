@@ -1,9 +1,16 @@
 // itch5tde: estimates, window by window, how much inside-change file B lags file A, by FFT
 // cross-correlation of per-symbol signals. The work is in the tde library; this parses options, wires the
 // inputs and outputs, and reports.
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
+#include <exception>
+#include <filesystem>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -43,7 +50,13 @@ struct config {
 
 tde::analysis_options to_analysis(const config& c) {
   tde::analysis_options o;
-  for (const auto& s : c.symbols) o.symbols.push_back(tde::parse_symbol_pair(s));
+  for (const auto& s : c.symbols) {
+    try {
+      o.symbols.push_back(tde::parse_symbol_pair(s));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--symbols: ") + e.what());
+    }
+  }
   o.signals.clear();
   for (const auto& s : c.signals) o.signals.push_back(tde::parse_signal_kind(s));
   o.sampling_period = c.sampling_period;
@@ -61,36 +74,172 @@ tde::analysis_options to_analysis(const config& c) {
   return o;
 }
 
+// Rethrows `e` with `flag` in front, so an unusable path names the option that gave it.
+[[noreturn]] void rethrow_for(const char* flag, const std::exception& e) {
+  throw std::runtime_error(std::string(flag) + ": " + e.what());
+}
+
+// Opens an output now (under a temporary name), naming `flag` if it cannot be. An existing directory is
+// refused now too: output_file would only fail to rename over it at the end.
+void open_output(std::optional<itch5::output_file>& f, const char* flag, const std::string& path) {
+  std::error_code ec;
+  if (path != "-" && std::filesystem::is_directory(path, ec)) {
+    throw std::runtime_error(std::string(flag) + ": " + path + " is a directory");
+  }
+  try {
+    f.emplace(path);
+  } catch (const std::exception& e) {
+    rethrow_for(flag, e);
+  }
+}
+
+// What output_file::abandon() keeps of an output the run never got to write: removed, not left behind as
+// an empty FILE.partial.
+void discard(itch5::output_file& f) noexcept {
+  const std::string kept = f.abandon();
+  std::error_code ec;
+  if (kept != f.path()) std::filesystem::remove(kept, ec);
+}
+
+// The wisdom file is saved at the end through a temporary file in its directory: check now that it can be.
+void check_wisdom_directory(const std::string& path) {
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw std::runtime_error("--wisdom: " + path + ": cannot be saved at the end: directory " + dir.string() +
+                             ": " + std::strerror(errno));
+  }
+}
+
+// Opens an input; standard input is called that in messages.
+tde::inside_reader open_input(const std::string& path) {
+  if (path == "-") return tde::inside_reader(itch5::open_input("-"), "standard input");
+  return tde::inside_reader(path);
+}
+
+// An input without a single change gives nothing to compare: an error naming it, not rows of flags.
+void check_not_empty(tde::inside_reader& r) {
+  if (!r.at_end()) return;
+  if (r.line_number() == 0) throw std::runtime_error(r.name() + ": empty input (no inside-change lines)");
+  throw std::runtime_error(r.name() + ": no inside-change lines (only " + std::to_string(r.line_number()) +
+                           " blank or comment lines)");
+}
+
+// A chosen symbol that never appears in its file is an error. A regular file is read ahead now, up to the
+// first change of each chosen symbol (to the end only when one is absent), so the error comes before any
+// work; standard input and pipes cannot be read twice, and the analyzer reports it at the end instead.
+void check_symbols_appear(const config& cfg, const tde::analysis_options& options) {
+  std::vector<std::string> in_a, in_b;
+  for (const auto& p : options.symbols) {
+    in_a.push_back(p.a);
+    in_b.push_back(p.b);
+  }
+  auto absent = [](const std::string& path, const std::vector<std::string>& symbols) -> std::string {
+    std::error_code ec;
+    if (path == "-" || !std::filesystem::is_regular_file(path, ec)) return {};
+    tde::inside_reader r(path);
+    return tde::absent_symbols_text(tde::absent_symbols(r, symbols), r.name());
+  };
+  std::string text = absent(cfg.a, in_a);
+  if (auto b = absent(cfg.b, in_b); !b.empty()) text += (text.empty() ? "" : "; ") + b;
+  if (!text.empty()) throw std::runtime_error(text);
+}
+
 template <class T>
 int run(const config& cfg, const tde::analysis_options& options) {
-  if (!cfg.wisdom.empty() && tde::import_wisdom<T>(cfg.wisdom) && !cfg.quiet) {
-    std::cerr << "itch5tde: loaded FFTW wisdom from " << cfg.wisdom << "\n";
-  }
-  tde::inside_reader a(cfg.a), b(cfg.b);
-  tde::window_analyzer<T> analyzer(options, a, b);
-  itch5::output_file out(cfg.output);
-  tde::csv_writer csv(out, options, analyzer.fft_length());
-  tde::delay_summary summary;
-  analyzer.run([&](const tde::window_row& row) {
-    csv.write(row);
-    summary.add(row);
-  });
-  csv.flush();
-  out.commit();
+  // Everything that can fail on a path is tried before any input is read: the outputs are created (under
+  // temporary names), the wisdom file loaded and its directory checked.
+  std::optional<itch5::output_file> yaml;
+  std::optional<itch5::output_file> out;
+  bool rows_started = false;
+  try {
+    if (!cfg.summary_yaml.empty()) open_output(yaml, "--summary-yaml", cfg.summary_yaml);
+    if (!cfg.wisdom.empty()) {
+      check_wisdom_directory(cfg.wisdom);
+      bool loaded = false;
+      try {
+        loaded = tde::import_wisdom<T>(cfg.wisdom);
+      } catch (const std::exception& e) {
+        rethrow_for("--wisdom", e);
+      }
+      if (loaded && !cfg.quiet) std::cerr << "itch5tde: loaded FFTW wisdom from " << cfg.wisdom << "\n";
+    }
+    open_output(out, "--output", cfg.output);
 
-  if (!cfg.wisdom.empty()) tde::export_wisdom<T>(cfg.wisdom);
-  if (!cfg.summary_yaml.empty()) {
-    itch5::output_file yaml(cfg.summary_yaml);
-    yaml.write(summary.yaml(options));
-    yaml.commit();
+    tde::inside_reader a = open_input(cfg.a), b = open_input(cfg.b);
+    check_not_empty(a);
+    check_not_empty(b);
+    if (!options.symbols.empty()) check_symbols_appear(cfg, options);
+    tde::window_analyzer<T> analyzer(options, a, b);
+    tde::csv_writer csv(*out, options, analyzer.fft_length());
+    tde::delay_summary summary;
+    rows_started = true;
+    analyzer.run([&](const tde::window_row& row) {
+      csv.write(row);
+      summary.add(row);
+    });
+    csv.flush();
+    out->commit();
+
+    if (!cfg.wisdom.empty()) {
+      try {
+        tde::export_wisdom<T>(cfg.wisdom);
+      } catch (const std::exception& e) {
+        rethrow_for("--wisdom", e);
+      }
+    }
+    if (yaml) {
+      yaml->write(summary.yaml(options));
+      yaml->commit();
+    }
+    // Last, so that nothing follows an error on stderr.
+    if (!cfg.quiet) {
+      std::cerr << "itch5tde: " << a.changes() << " changes in " << a.name() << ", " << b.changes() << " in "
+                << b.name() << "; " << analyzer.windows() << " windows of " << options.samples()
+                << " samples (FFT length " << analyzer.fft_length() << ")\n";
+      std::cerr << summary.text("itch5tde");
+    }
+    return 0;
+  } catch (...) {
+    if (yaml) discard(*yaml);
+    if (out && !rows_started) discard(*out);  // once rows are written, what was written is kept as .partial
+    throw;
   }
-  if (!cfg.quiet) {
-    std::cerr << "itch5tde: " << a.changes() << " changes in " << cfg.a << ", " << b.changes() << " in "
-              << cfg.b << "; " << analyzer.windows() << " windows of " << options.samples()
-              << " samples (FFT length " << analyzer.fft_length() << ")\n";
-    std::cerr << summary.text("itch5tde");
+}
+
+// Paths that clash: the wisdom on standard output, two outputs on standard output, an output that would
+// replace an input or another output. The one-line reason, or empty.
+std::string path_clash(const config& cfg) {
+  if (cfg.wisdom == "-") return "--wisdom: - is not allowed (the wisdom is loaded from and saved to a file)";
+  if (cfg.summary_yaml == "-" && cfg.output == "-") {
+    return "--summary-yaml - and the CSV (--output -) would both go to standard output";
   }
-  return 0;
+  struct named {
+    std::string what, path;
+  };
+  std::vector<named> outputs;
+  for (const named& o : {named{"--output", cfg.output}, named{"--summary-yaml", cfg.summary_yaml},
+                         named{"--wisdom", cfg.wisdom}}) {
+    if (!o.path.empty() && o.path != "-") outputs.push_back(o);
+  }
+  auto same = [](const std::string& x, const std::string& y) {
+    std::error_code ex, ey;
+    auto cx = std::filesystem::weakly_canonical(x, ex), cy = std::filesystem::weakly_canonical(y, ey);
+    return ex || ey ? x == y : cx == cy;
+  };
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+      if (same(outputs[i].path, outputs[j].path)) {
+        return outputs[i].what + " and " + outputs[j].what + " both name " + outputs[j].path;
+      }
+    }
+    for (const named& in : {named{"A", cfg.a}, named{"B", cfg.b}}) {
+      if (in.path != "-" && same(outputs[i].path, in.path)) {
+        return outputs[i].what + " " + outputs[i].path + " is input " + in.what + ": it would be overwritten";
+      }
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -118,7 +267,8 @@ int main(int argc, char** argv) {
   opts.positional("B", cfg.b, "Inside-change file compared with A; delay > 0 when B lags A.");
   opts.add("symbols", cfg.symbols,
            "Symbols to compare: SYM (the same symbol in both files) or SYMA:SYMB (SYMA in A with SYMB in B). "
-           "Empty: every symbol seen in either file.");
+           "Empty: every symbol seen in either file. A chosen symbol that never appears in its file is an "
+           "error.");
   opts.add(
       "signal", cfg.signals,
       "Series built per symbol, one row each: events (count of changes), mid (signed mid price changes), "
@@ -135,7 +285,7 @@ int main(int argc, char** argv) {
            "between the feeds, which otherwise scatters the correlation peak (0: none).");
   opts.add("upsample", cfg.upsample,
            "Sub-sample refinement: 0 = parabola through the three samples at the peak; U >= 2 = band-limited "
-           "interpolation of the correlation on a 1/U-sample grid (slower, more precise).",
+           "interpolation of the correlation on a 1/U-sample grid, U from 2 to 1024 (slower, more precise).",
            0, 1024);
   opts.add("min-events", cfg.min_events, "Flag few_events when A or B has fewer changes in the window.", 0,
            UINT64_MAX);
@@ -147,7 +297,9 @@ int main(int argc, char** argv) {
            "FFTW planning rigor: estimate (instant), measure or patient (slower to plan, faster "
            "to run; combine with --wisdom).")
       .choices({"estimate", "measure", "patient", "exhaustive"});
-  opts.add("wisdom", cfg.wisdom, "FFTW wisdom file: loaded at start if it exists, saved at the end.")
+  opts.add("wisdom", cfg.wisdom,
+           "FFTW wisdom file: loaded at start if it exists, saved at the end (its directory must be "
+           "writable; checked at start).")
       .value_name("FILE");
   opts.add("precision", cfg.precision, "Floating-point precision of the transforms.")
       .choices({"double", "float"});
@@ -161,11 +313,23 @@ int main(int argc, char** argv) {
       "Input lines: <timestamp ns> <locate> <symbol> <bid px> <bid qty> <offer px> <offer qty>, sorted by "
       "time. "
       "Windows start at multiples of --hop after midnight; windows without changes are skipped.\n"
-      "Exit status: 0 on success, 1 on unreadable or malformed input (the message names the file and line), "
-      "2 on a "
-      "usage error.\n");
+      "Exit status: 0 on success, 1 on unreadable, malformed or empty input (the message names the file, and "
+      "the line when there is one) or an output that cannot be written, 2 on a usage error.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
 
+  if (cfg.a == "-" && cfg.b == "-") {
+    std::cerr << "itch5tde: error: A and B are both standard input (-): at most one of them can be\n";
+    return 2;
+  }
+  if (auto clash = path_clash(cfg); !clash.empty()) {
+    std::cerr << "itch5tde: error: " << clash << "\n";
+    return 2;
+  }
+  if (cfg.upsample == 1) {
+    std::cerr << "itch5tde: error: --upsample: 1 is not a factor (0: parabola through the three samples at "
+                 "the peak; 2 to 1024: band-limited interpolation on a 1/U-sample grid)\n";
+    return 2;
+  }
   tde::analysis_options options;
   try {
     options = to_analysis(cfg);

@@ -120,6 +120,11 @@ std::span<const change_event> feed_events::events(std::string_view symbol) const
   return std::span<const change_event>(st->queue).subspan(st->head);
 }
 
+bool feed_events::seen(std::string_view symbol) const {
+  const symbol_state* st = state(symbol);
+  return st != nullptr && st->known;
+}
+
 std::vector<std::string_view> feed_events::active_symbols() const {
   std::vector<std::string_view> out;
   out.reserve(active_.size());

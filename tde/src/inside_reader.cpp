@@ -1,8 +1,10 @@
 #include <tde/inside_reader.hpp>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
+#include <unordered_set>
 
 namespace tde {
 
@@ -29,9 +31,25 @@ bool parse_count(std::string_view s, std::int64_t& out) noexcept {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-}  // namespace
+// Control bytes other than tab and carriage return do not occur in text: the input is binary (an ITCH
+// file given by mistake, a compressed format other than gzip).
+bool looks_binary(std::string_view line) noexcept {
+  for (char c : line) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\t' && c != '\r') || u == 0x7f) return true;
+  }
+  return false;
+}
 
-std::string_view parse_inside_line(std::string_view line, inside_change& out) noexcept {
+constexpr std::string_view binary_reason =
+    "binary data, not an inside-change line (an ITCH file? itch5inside turns one into inside changes)";
+
+std::string_view long_line_reason(std::string_view line) noexcept {
+  return looks_binary(line.substr(0, inside_reader::max_line + 1)) ? binary_reason
+                                                                   : "line longer than 4096 bytes";
+}
+
+std::string_view parse_fields(std::string_view line, inside_change& out) noexcept {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   std::array<std::string_view, field_count> f;
   std::size_t n = 0, i = 0;
@@ -66,6 +84,14 @@ std::string_view parse_inside_line(std::string_view line, inside_change& out) no
   return {};
 }
 
+}  // namespace
+
+std::string_view parse_inside_line(std::string_view line, inside_change& out) noexcept {
+  std::string_view reason = parse_fields(line, out);
+  if (!reason.empty() && looks_binary(line)) return binary_reason;  // looked for only on failure: no cost
+  return reason;
+}
+
 inside_format_error::inside_format_error(const std::string& file, std::uint64_t line, std::string_view reason)
     : std::runtime_error(file + ":" + std::to_string(line) + ": " + std::string(reason)),
       file_(file),
@@ -85,7 +111,7 @@ bool inside_reader::next_line(std::string_view& line) {
         line = std::string_view(buf_.data() + begin_, stop - begin_);
         begin_ = stop + 1;
         ++line_;
-        if (line.size() > max_line) throw inside_format_error(name_, line_, "line longer than 4096 bytes");
+        if (line.size() > max_line) throw inside_format_error(name_, line_, long_line_reason(line));
         return true;
       }
     }
@@ -102,7 +128,9 @@ bool inside_reader::next_line(std::string_view& line) {
       end_ -= begin_;
       begin_ = 0;
     }
-    if (end_ > max_line) throw inside_format_error(name_, line_ + 1, "line longer than 4096 bytes");
+    if (end_ > max_line) {
+      throw inside_format_error(name_, line_ + 1, long_line_reason({buf_.data(), end_}));
+    }
     std::size_t got = stream_->read(reinterpret_cast<std::byte*>(buf_.data() + end_), buf_.size() - end_);
     if (got == 0) eof_ = true;
     end_ += got;
@@ -110,6 +138,23 @@ bool inside_reader::next_line(std::string_view& line) {
 }
 
 bool inside_reader::next(inside_change& out) {
+  if (looked_ahead_) {
+    looked_ahead_ = false;
+    out = ahead_;
+    return ahead_valid_;
+  }
+  return read_change(out);
+}
+
+bool inside_reader::at_end() {
+  if (!looked_ahead_) {
+    ahead_valid_ = read_change(ahead_);
+    looked_ahead_ = true;
+  }
+  return !ahead_valid_;
+}
+
+bool inside_reader::read_change(inside_change& out) {
   std::string_view line;
   while (next_line(line)) {
     std::size_t i = 0;
@@ -128,6 +173,24 @@ bool inside_reader::next(inside_change& out) {
     return true;
   }
   return false;
+}
+
+std::vector<std::string> absent_symbols(inside_reader& reader, const std::vector<std::string>& symbols) {
+  std::unordered_set<std::string_view> pending(symbols.begin(), symbols.end());
+  inside_change c;
+  while (!pending.empty() && reader.next(c)) pending.erase(c.symbol);
+  std::vector<std::string> absent;
+  for (const auto& s : symbols) {
+    if (pending.contains(s) && std::find(absent.begin(), absent.end(), s) == absent.end()) absent.push_back(s);
+  }
+  return absent;
+}
+
+std::string absent_symbols_text(const std::vector<std::string>& symbols, const std::string& file) {
+  if (symbols.empty()) return {};
+  std::string text;
+  for (const auto& s : symbols) text += (text.empty() ? "" : ", ") + s;
+  return text + (symbols.size() == 1 ? " does not appear in " : " do not appear in ") + file;
 }
 
 }  // namespace tde

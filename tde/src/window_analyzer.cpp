@@ -11,24 +11,30 @@ namespace {
 
 std::string ns_text(std::chrono::nanoseconds d) { return std::to_string(d.count()) + " ns"; }
 
-void check_symbol(std::string_view s, std::string_view whole) {
-  if (s.empty() || s.size() > 8 || s.find_first_of(" \t") != std::string_view::npos) {
-    throw std::invalid_argument("bad symbol '" + std::string(whole) +
-                                "' (expected SYM or SYMA:SYMB, 1 to 8 characters each)");
-  }
+// Why `s` is not a symbol, or "" when it is one; `side` says where it is in a pair (" before ':'").
+std::string symbol_problem(std::string_view s, std::string_view side) {
+  if (s.empty()) return "empty symbol" + std::string(side);
+  if (s.size() > 8) return "'" + std::string(s) + "' is longer than 8 characters";
+  if (s.find_first_of(" \t") != std::string_view::npos) return "'" + std::string(s) + "' contains a blank";
+  return {};
 }
 
 }  // namespace
 
 symbol_pair parse_symbol_pair(std::string_view text) {
+  auto fail = [&](const std::string& why) {
+    throw std::invalid_argument("bad symbol '" + std::string(text) + "': " + why +
+                                " (expected SYM or SYMA:SYMB, 1 to 8 characters each)");
+  };
   auto colon = text.find(':');
   if (colon == std::string_view::npos) {
-    check_symbol(text, text);
+    if (auto why = symbol_problem(text, ""); !why.empty()) fail(why);
     return {std::string(text), std::string(text)};
   }
+  if (text.find(':', colon + 1) != std::string_view::npos) fail("more than one ':'");
   std::string_view a = text.substr(0, colon), b = text.substr(colon + 1);
-  check_symbol(a, text);
-  check_symbol(b, text);
+  if (auto why = symbol_problem(a, " before ':'"); !why.empty()) fail(why);
+  if (auto why = symbol_problem(b, " after ':'"); !why.empty()) fail(why);
   return {std::string(a), std::string(b)};
 }
 
@@ -66,6 +72,10 @@ void analysis_options::validate() const {
     for (std::size_t j = 0; j < i; ++j) {
       if (symbols[j].label() == label) throw std::invalid_argument("symbol '" + label + "' chosen twice");
     }
+  }
+  if (upsample == 1) {
+    throw std::invalid_argument("upsample factor 1 is not valid (0: parabolic refinement; 2 to 1024: "
+                                "band-limited interpolation)");
   }
   if (upsample > 1024) throw std::invalid_argument("upsample factor above 1024");
   if (!(min_rho >= -1 && min_rho <= 1)) throw std::invalid_argument("minimum rho must be within [-1, 1]");
@@ -128,24 +138,37 @@ void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink)
     return std::min(*ta, *tb);
   };
 
-  auto first = next_change();
-  if (!first) return;
-  std::int64_t k = first_window_for(*first);
-  while (true) {
-    const std::int64_t start = k * h, end = start + w;
-    a_.load_until(end);
-    b_.load_until(end);
-    a_.drop_before(start);
-    b_.drop_before(start);
-    if (a_.empty() && b_.empty()) {
-      auto t = next_change();
-      if (!t) break;
-      k = std::max(k + 1, first_window_for(*t));
-      continue;
+  // Both inputs are read to the end (next_change() empty), so every chosen symbol has been looked for.
+  if (auto first = next_change()) {
+    std::int64_t k = first_window_for(*first);
+    while (true) {
+      const std::int64_t start = k * h, end = start + w;
+      a_.load_until(end);
+      b_.load_until(end);
+      a_.drop_before(start);
+      b_.drop_before(start);
+      if (a_.empty() && b_.empty()) {
+        auto t = next_change();
+        if (!t) break;
+        k = std::max(k + 1, first_window_for(*t));
+        continue;
+      }
+      analyse_window(start, sink);
+      ++k;
     }
-    analyse_window(start, sink);
-    ++k;
   }
+
+  std::vector<std::string> absent_a, absent_b;
+  for (const auto& p : options_.symbols) {
+    auto note = [](std::vector<std::string>& absent, const feed_events& feed, const std::string& s) {
+      if (!feed.seen(s) && std::find(absent.begin(), absent.end(), s) == absent.end()) absent.push_back(s);
+    };
+    note(absent_a, a_, p.a);
+    note(absent_b, b_, p.b);
+  }
+  std::string text = absent_symbols_text(absent_a, a_.name());
+  if (!absent_b.empty()) text += (text.empty() ? "" : "; ") + absent_symbols_text(absent_b, b_.name());
+  if (!text.empty()) throw std::runtime_error(text);
 }
 
 template <fft_real T>

@@ -115,6 +115,67 @@ TEST(inside_reader, empty_sides_comments_blank_lines_crlf_and_a_missing_final_ne
   std::filesystem::remove(path);
 }
 
+TEST(inside_reader, at_end_reads_ahead_without_losing_the_change) {
+  std::string path = write_file("ahead.txt", "# header\n" + sample);
+  tde::inside_reader reader(path);
+  EXPECT_FALSE(reader.at_end());
+  EXPECT_FALSE(reader.at_end()) << "asking twice reads nothing more";
+  EXPECT_EQ(reader.line_number(), 2u);
+  std::vector<owned_change> got;
+  tde::inside_change c;
+  while (true) {
+    if (got.size() == 1) {
+      EXPECT_FALSE(reader.at_end());
+    }
+    if (!reader.next(c)) break;
+    got.push_back(
+        {c.timestamp, c.locate, std::string(c.symbol), c.bid_price, c.bid_qty, c.offer_price, c.offer_qty});
+  }
+  EXPECT_EQ(got, sample_changes);
+  EXPECT_TRUE(reader.at_end());
+  EXPECT_FALSE(reader.next(c));
+  std::filesystem::remove(path);
+
+  for (const std::string text : {"", "# only a comment\n\n   \n"}) {
+    path = write_file("nothing.txt.gz", text);
+    tde::inside_reader none(path);
+    EXPECT_TRUE(none.at_end()) << text;
+    EXPECT_EQ(none.line_number(), text.empty() ? 0u : 3u);
+    EXPECT_EQ(none.changes(), 0u);
+    EXPECT_FALSE(none.next(c));
+    std::filesystem::remove(path);
+  }
+}
+
+TEST(absent_symbols, reads_until_every_symbol_has_appeared) {
+  std::string path = write_file("symbols.txt",
+                                "34200000000001 1 AAA 1 1 2 1\n"
+                                "34200000000002 2 BBB 1 1 2 1\n"
+                                "# a comment\n"
+                                "34200000000003 3 CCC 1 1 2 1\n"
+                                "34200000000004 1 AAA 1 2 2 1\n");
+  {
+    tde::inside_reader reader(path);
+    EXPECT_TRUE(tde::absent_symbols(reader, {"BBB", "AAA", "BBB"}).empty());
+    EXPECT_EQ(reader.line_number(), 2u) << "stops at the first change of the last symbol to appear";
+  }
+  {
+    tde::inside_reader reader(path);
+    EXPECT_EQ(tde::absent_symbols(reader, {"ZZZ", "CCC", "aaa", "ZZZ", "AAA"}),
+              (std::vector<std::string>{"ZZZ", "aaa"}));
+    EXPECT_EQ(reader.line_number(), 5u) << "to the end when one is absent";
+  }
+  {
+    tde::inside_reader reader(path);
+    EXPECT_TRUE(tde::absent_symbols(reader, {}).empty());
+    EXPECT_EQ(reader.line_number(), 0u) << "nothing to look for, nothing read";
+  }
+  EXPECT_EQ(tde::absent_symbols_text({"NOPE"}, "b.txt"), "NOPE does not appear in b.txt");
+  EXPECT_EQ(tde::absent_symbols_text({"NOPE", "ZZZ"}, "b.txt"), "NOPE, ZZZ do not appear in b.txt");
+  EXPECT_EQ(tde::absent_symbols_text({}, "b.txt"), "");
+  std::filesystem::remove(path);
+}
+
 TEST(inside_reader, many_lines_across_buffer_refills) {
   std::string text;
   const int lines = 60000;  // ~2.8 MB: several 1 MiB refills with lines split across them
@@ -158,6 +219,33 @@ TEST(inside_reader, malformed_lines_are_reported_with_file_and_line_number) {
   EXPECT_NE(error_reading(good + "34200000000001 1 AAPL 1 1 2 99999999999999999999\n").find("offer qty"),
             std::string::npos);
   EXPECT_NE(error_reading(good + std::string(5000, '1') + "\n").find("longer than"), std::string::npos);
+}
+
+TEST(inside_reader, binary_input_is_reported_as_binary_not_as_a_bad_field) {
+  const std::string binary = "binary data, not an inside-change line (an ITCH file? itch5inside turns one into "
+                             "inside changes)";
+  // ITCH files given by mistake, raw and gzip-compressed.
+  for (const char* name : {"real-2019-first1000.itch", "synthetic-200k.itch.gz", "artificial-3stocks.itch"}) {
+    const std::string itch = std::string(ITCH5_DATA_DIR) + "/" + name;
+    try {
+      (void)read_all(itch);
+      ADD_FAILURE() << "no error reading " << itch;
+    } catch (const tde::inside_format_error& e) {
+      EXPECT_EQ(std::string(e.what()), itch + ":1: " + binary);
+    }
+  }
+  const std::string good = "34200000000000 1 AAPL 1 1 2 1\n";
+  std::uint64_t line = 0;
+  // A frame header (length 46, type S) then bytes that are not text, on the second line.
+  EXPECT_NE(error_reading(good + std::string("\x00\x2e" "S\x01\x02 7 x\n", 10), &line).find(binary),
+            std::string::npos);
+  EXPECT_EQ(line, 2u);
+  // Binary without a newline in the first 4096 bytes: binary, not "longer than 4096 bytes".
+  EXPECT_NE(error_reading(good + std::string(5000, '\x01'), &line).find(binary), std::string::npos);
+  EXPECT_EQ(line, 2u);
+  EXPECT_NE(error_reading(good + std::string(5000, '\x01') + "\n", &line).find(binary), std::string::npos);
+  // Text that is merely malformed keeps its precise reason.
+  EXPECT_EQ(error_reading(good + std::string(5000, 'x') + "\n").find(binary), std::string::npos);
 }
 
 TEST(inside_reader, timestamps_going_backwards_are_an_error) {

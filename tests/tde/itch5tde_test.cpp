@@ -235,6 +235,130 @@ TEST_F(itch5tde_e2e, a_malformed_line_is_reported_with_file_and_line) {
   std::filesystem::remove(err + ".o");
 }
 
+TEST_F(itch5tde_e2e, an_itch_file_given_by_mistake_is_called_binary) {
+  const std::string itch = std::string(ITCH5_DATA_DIR) + "/real-2019-first1000.itch";
+  EXPECT_EQ(run("'" + a_path + "' '" + itch + "' -o '" + out + "'", err + ".o", err), 1);
+  EXPECT_EQ(slurp(err), "itch5tde: error: " + itch +
+                            ":1: binary data, not an inside-change line (an ITCH file? itch5inside turns one "
+                            "into inside changes)\n");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  std::filesystem::remove(out + ".partial");
+  std::filesystem::remove(err + ".o");
+}
+
+// The lines of `text`.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> v;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) v.push_back(line);
+  return v;
+}
+
+TEST_F(itch5tde_e2e, output_and_wisdom_paths_are_checked_before_any_input_is_read) {
+  // B is malformed on its second line: an error about a path rather than about B shows the path was
+  // checked first.
+  const std::string bad = temp_path("bad2.txt");
+  {
+    std::ofstream f(bad);
+    f << "34200000000000 1 AAA 1000000 100 1000100 100\nnot a line\n";
+  }
+  const std::string not_wisdom = temp_path("not-wisdom");
+  std::ofstream(not_wisdom) << "not FFTW wisdom\n";
+  const std::string inputs = "'" + a_path + "' '" + bad + "' ";
+  const std::string missing_dir = temp_path("no-such-dir");
+  struct case_ {
+    std::string args, expected;
+  };
+  for (const auto& [args, expected] : std::vector<case_>{
+           {"--summary-yaml '" + missing_dir + "/s.yaml' -o '" + out + "'",
+            "itch5tde: error: --summary-yaml: " + missing_dir + "/s.yaml: cannot create " + missing_dir +
+                "/s.yaml.tmp."},
+           {"--summary-yaml '" + std::filesystem::temp_directory_path().string() + "' -o '" + out + "'",
+            "itch5tde: error: --summary-yaml: " + std::filesystem::temp_directory_path().string() +
+                " is a directory"},
+           {"--wisdom '" + missing_dir + "/w' -o '" + out + "' --summary-yaml '" + yaml + "'",
+            "itch5tde: error: --wisdom: " + missing_dir + "/w: cannot be saved at the end: directory " +
+                missing_dir + ": No such file or directory"},
+           {"--wisdom '" + not_wisdom + "' -o '" + out + "'",
+            "itch5tde: error: --wisdom: " + not_wisdom + ": not FFTW wisdom for double transforms"},
+           {"-o '" + missing_dir + "/out.csv' --summary-yaml '" + yaml + "'",
+            "itch5tde: error: --output: " + missing_dir + "/out.csv: cannot create " + missing_dir +
+                "/out.csv.tmp."},
+       }) {
+    EXPECT_EQ(run(inputs + args, err + ".o", err), 1) << args;
+    const std::string msg = slurp(err);
+    EXPECT_EQ(msg.rfind(expected, 0), 0u) << msg;
+    EXPECT_EQ(lines_of(msg).size(), 1u) << msg;
+    // Nothing is left behind: neither the outputs nor empty .partial files.
+    for (const auto& p : {out, yaml}) {
+      EXPECT_FALSE(std::filesystem::exists(p)) << args;
+      EXPECT_FALSE(std::filesystem::exists(p + ".partial")) << args;
+    }
+  }
+  EXPECT_TRUE(slurp(err + ".o").empty());
+
+  // With usable paths the error is about B, and it is the last line: no summary after it. The summary YAML,
+  // never written, is not left behind as a .partial file either.
+  EXPECT_EQ(run(inputs + "--summary-yaml '" + yaml + "' -o '" + out + "'", err + ".o", err), 1);
+  auto lines = lines_of(slurp(err));
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back(), "itch5tde: error: " + bad +
+                              ":2: fewer than 7 fields (expected: timestamp locate symbol bid-px bid-qty "
+                              "offer-px offer-qty)");
+  EXPECT_FALSE(std::filesystem::exists(yaml));
+  EXPECT_FALSE(std::filesystem::exists(yaml + ".partial"));
+  EXPECT_FALSE(std::filesystem::exists(out));
+  std::filesystem::remove(out + ".partial");
+  std::filesystem::remove(bad);
+  std::filesystem::remove(not_wisdom);
+  std::filesystem::remove(err + ".o");
+}
+
+TEST_F(itch5tde_e2e, an_input_without_changes_is_an_error_naming_it) {
+  const std::string empty = temp_path("empty.txt"), blank = temp_path("blank.txt.gz");
+  { std::ofstream f(empty); }
+  {
+    itch5::output_file f(blank);
+    f.write("# no changes today\n\n");
+    f.commit();
+  }
+  EXPECT_EQ(run("'" + empty + "' '" + b_path + "'", out, err), 1);
+  EXPECT_EQ(slurp(err), "itch5tde: error: " + empty + ": empty input (no inside-change lines)\n");
+  EXPECT_TRUE(slurp(out).empty()) << "no rows";
+  EXPECT_EQ(run("'" + a_path + "' '" + blank + "' --symbols AAA", out, err), 1);
+  EXPECT_EQ(slurp(err), "itch5tde: error: " + blank + ": no inside-change lines (only 2 blank or comment lines)\n");
+  EXPECT_TRUE(slurp(out).empty());
+  EXPECT_EQ(run("'" + a_path + "' - </dev/null", out, err), 1);
+  EXPECT_EQ(slurp(err), "itch5tde: error: standard input: empty input (no inside-change lines)\n");
+  EXPECT_TRUE(slurp(out).empty());
+  std::filesystem::remove(empty);
+  std::filesystem::remove(blank);
+}
+
+TEST_F(itch5tde_e2e, a_chosen_symbol_that_never_appears_is_an_error_naming_it_and_the_file) {
+  // Files on disk are read ahead for the chosen symbols: the error comes before any row.
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --symbols AAA:NOPE", out, err), 1);
+  EXPECT_EQ(slurp(err), "itch5tde: error: NOPE does not appear in " + b_path + "\n");
+  EXPECT_TRUE(slurp(out).empty()) << "no rows, not even the CSV header";
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --symbols BBB,NOPE,XYZ", out, err), 1);
+  EXPECT_EQ(slurp(err), "itch5tde: error: NOPE, XYZ do not appear in " + a_path + "; NOPE, XYZ do not appear in " +
+                            b_path + "\n");
+  EXPECT_TRUE(slurp(out).empty());
+  // Standard input cannot be read twice: the error comes at the end, still the last line on stderr, and
+  // the CSV file is not given its name.
+  const std::string csv = temp_path("absent.csv");
+  EXPECT_EQ(run("- '" + b_path + "' --symbols NOPE:AAA -o '" + csv + "' <'" + a_path + "'", out, err), 1);
+  auto lines = lines_of(slurp(err));
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back(), "itch5tde: error: NOPE does not appear in standard input");
+  EXPECT_EQ(lines.size(), 1u) << slurp(err);
+  EXPECT_FALSE(std::filesystem::exists(csv));
+  std::filesystem::remove(csv + ".partial");
+  // Symbols that are there are fine.
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --symbols DDD,AAA:CCC -q", out, err), 0) << slurp(err);
+  EXPECT_FALSE(parse_csv(slurp(out)).empty());
+}
+
 TEST_F(itch5tde_e2e, usage_errors_exit_with_2) {
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --window 16.3845ms", out, err), 2);
   EXPECT_NE(slurp(err).find("whole number of sampling periods"), std::string::npos) << slurp(err);
@@ -242,6 +366,67 @@ TEST_F(itch5tde_e2e, usage_errors_exit_with_2) {
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --max-lag 20ms", out, err), 2);
   EXPECT_EQ(run("'" + a_path + "'", out, err), 2);
   EXPECT_TRUE(slurp(out).empty());
+}
+
+TEST_F(itch5tde_e2e, standard_input_twice_is_a_usage_error) {
+  EXPECT_EQ(run("- - <'" + a_path + "'", out, err), 2);
+  EXPECT_EQ(slurp(err), "itch5tde: error: A and B are both standard input (-): at most one of them can be\n");
+  EXPECT_TRUE(slurp(out).empty());
+  // Once is fine, on either side.
+  EXPECT_EQ(run("- '" + b_path + "' --symbols AAA -q <'" + a_path + "'", out, err), 0) << slurp(err);
+  EXPECT_FALSE(slurp(out).empty());
+  EXPECT_EQ(run("'" + a_path + "' - --symbols AAA -q <'" + b_path + "'", out, err), 0) << slurp(err);
+  EXPECT_FALSE(slurp(out).empty());
+}
+
+TEST_F(itch5tde_e2e, outputs_that_would_clash_are_usage_errors) {
+  const std::string files = "'" + a_path + "' '" + b_path + "' ";
+  struct case_ {
+    std::string args, message;
+  };
+  for (const auto& [args, message] : std::vector<case_>{
+           {"--wisdom -", "--wisdom: - is not allowed (the wisdom is loaded from and saved to a file)"},
+           {"--summary-yaml -", "--summary-yaml - and the CSV (--output -) would both go to standard output"},
+           {"-o '" + out + "' --summary-yaml '" + out + "'", "--output and --summary-yaml both name " + out},
+           {"--summary-yaml '" + yaml + "' --wisdom '" + yaml + "'", "--summary-yaml and --wisdom both name " + yaml},
+           {"-o '" + a_path + "'", "--output " + a_path + " is input A: it would be overwritten"},
+           {"--summary-yaml '" + b_path + "'", "--summary-yaml " + b_path + " is input B: it would be overwritten"},
+       }) {
+    EXPECT_EQ(run(files + args, out + ".stdout", err), 2) << args;
+    EXPECT_EQ(slurp(err), "itch5tde: error: " + message + "\n") << args;
+    EXPECT_TRUE(slurp(out + ".stdout").empty()) << args;
+  }
+  std::filesystem::remove(out + ".stdout");
+  // The summary on standard output is fine when the CSV goes to a file.
+  EXPECT_EQ(run(files + "--symbols AAA -q -o '" + out + "' --summary-yaml -", out + ".stdout", err), 0) << slurp(err);
+  EXPECT_NE(slurp(out + ".stdout").find("median_us"), std::string::npos) << slurp(out + ".stdout");
+  std::filesystem::remove(out + ".stdout");
+}
+
+TEST_F(itch5tde_e2e, upsample_1_is_a_usage_error) {
+  // --help: "0 = parabola ...; U >= 2 = band-limited interpolation"; 1 is neither.
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --upsample 1", out, err), 2);
+  EXPECT_EQ(slurp(err),
+            "itch5tde: error: --upsample: 1 is not a factor (0: parabola through the three samples at the peak; "
+            "2 to 1024: band-limited interpolation on a 1/U-sample grid)\n");
+  EXPECT_TRUE(slurp(out).empty());
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --upsample 2 --symbols AAA -q", out, err), 0) << slurp(err);
+  EXPECT_FALSE(slurp(out).empty());
+}
+
+TEST_F(itch5tde_e2e, bad_symbol_pairs_are_usage_errors_naming_the_flag) {
+  const std::string files = "'" + a_path + "' '" + b_path + "' ";
+  const std::string expected = " (expected SYM or SYMA:SYMB, 1 to 8 characters each)\n";
+  for (const auto& [arg, why] : std::vector<std::pair<std::string, std::string>>{
+           {"AAA:BBB:CCC", "more than one ':'"},
+           {":BBB", "empty symbol before ':'"},
+           {"AAA:", "empty symbol after ':'"},
+           {"AAA:TOOLONGSYM", "'TOOLONGSYM' is longer than 8 characters"},
+           {"TOOLONGSYM", "'TOOLONGSYM' is longer than 8 characters"}}) {
+    EXPECT_EQ(run(files + "--symbols AAA," + arg, out, err), 2) << arg;
+    EXPECT_EQ(slurp(err), "itch5tde: error: --symbols: bad symbol '" + arg + "': " + why + expected);
+    EXPECT_TRUE(slurp(out).empty()) << arg;
+  }
 }
 
 TEST_F(itch5tde_e2e, options_come_from_a_yaml_config_too) {

@@ -113,6 +113,24 @@ TEST(feed_events, keeps_chosen_symbols_and_slides) {
   EXPECT_FALSE(feed.next_timestamp().has_value());
 }
 
+TEST(feed_events, knows_which_chosen_symbols_it_has_seen) {
+  temp_file f("seen.txt", lines({{10, "A", 1, 1, 2, 1}, {20, "C", 1, 1, 2, 1}, {30, "B", 1, 1, 2, 1}}));
+  tde::inside_reader reader(f.path());
+  tde::feed_events feed(reader, {"A", "B", "Z"});
+  EXPECT_FALSE(feed.seen("A")) << "nothing read yet";
+  EXPECT_EQ(feed.next_timestamp(), 10);
+  EXPECT_TRUE(feed.seen("A")) << "read ahead, not yet queued";
+  EXPECT_FALSE(feed.seen("B"));
+  feed.load_until(25);
+  EXPECT_EQ(feed.events("A").size(), 1u);
+  EXPECT_TRUE(feed.seen("B")) << "read ahead past C to the next chosen change";
+  EXPECT_TRUE(feed.events("B").empty());
+  feed.load_until(100);
+  EXPECT_FALSE(feed.next_timestamp().has_value());
+  EXPECT_FALSE(feed.seen("Z"));
+  EXPECT_FALSE(feed.seen("C")) << "not chosen";
+}
+
 struct collected {
   std::int64_t start;
   std::string symbol;
@@ -273,6 +291,39 @@ TEST(window_analyzer, compares_different_symbols_when_paired) {
   EXPECT_GE(passed, 1);
 }
 
+TEST(window_analyzer, a_chosen_symbol_absent_from_its_file_is_an_error_after_the_rows) {
+  const std::int64_t begin = 34'200'000'000'000, end = begin + 12'000'000;
+  auto a = random_quotes({"LEAD", "OTHER"}, begin, end, 15'000, 5);
+  temp_file fa("absent_a.txt", lines(a)), fb("absent_b.txt", lines(shifted(a, 3'000)));
+  auto o = small_options();
+  // LEAD is in both files, NOPE in neither, OTHER in A only as the first of a pair.
+  o.symbols = {tde::parse_symbol_pair("LEAD"), tde::parse_symbol_pair("OTHER:NOPE"),
+               tde::parse_symbol_pair("NOPE:LEAD")};
+  tde::inside_reader ra(fa.path()), rb(fb.path());
+  tde::window_analyzer<double> wa(o, ra, rb);
+  std::size_t rows = 0;
+  try {
+    wa.run([&](const tde::window_row&) { ++rows; });
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "NOPE does not appear in " + fa.path() + "; NOPE does not appear in " + fb.path());
+  }
+  EXPECT_GT(rows, 0u) << "the rows came first";
+  EXPECT_EQ(ra.changes(), a.size()) << "read to the end";
+
+  // Nothing chosen appears anywhere: still an error, though no window has rows.
+  o.symbols = {tde::parse_symbol_pair("X"), tde::parse_symbol_pair("Y:Z")};
+  tde::inside_reader ra2(fa.path()), rb2(fb.path());
+  tde::window_analyzer<double> wa2(o, ra2, rb2);
+  try {
+    wa2.run([&](const tde::window_row&) { ADD_FAILURE() << "a row"; });
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "X, Y do not appear in " + fa.path() + "; X, Z do not appear in " + fb.path());
+  }
+}
+
 TEST(window_analyzer, every_symbol_when_none_chosen_in_name_order) {
   std::vector<quote> a = {{1000, "ZED", 1, 1, 3, 1}, {1001, "ALPHA", 1, 1, 3, 1}, {1002, "MID", 1, 1, 3, 1}};
   std::vector<quote> b = {{1000, "BETA", 1, 1, 3, 1}};
@@ -296,6 +347,8 @@ TEST(analysis_options, inconsistent_settings_are_rejected) {
   expect_bad([](auto& o) { o.signals = {}; });
   expect_bad([](auto& o) { o.signals = {signal_kind::mid, signal_kind::mid}; });
   expect_bad([](auto& o) { o.symbols = {tde::parse_symbol_pair("A"), tde::parse_symbol_pair("A")}; });
+  expect_bad([](auto& o) { o.upsample = 1; });
+  expect_bad([](auto& o) { o.upsample = 1025; });
   EXPECT_NO_THROW(small_options().validate());
   auto o = small_options();
   o.smooth = 2500ns;
@@ -306,6 +359,29 @@ TEST(analysis_options, inconsistent_settings_are_rejected) {
   EXPECT_THROW((void)tde::parse_symbol_pair("A:"), std::invalid_argument);
   EXPECT_EQ(tde::parse_symbol_pair("A:B").label(), "A:B");
   EXPECT_EQ(tde::parse_symbol_pair("AAPL").label(), "AAPL");
+}
+
+TEST(parse_symbol_pair, says_what_is_wrong) {
+  auto error = [](std::string_view text) -> std::string {
+    try {
+      (void)tde::parse_symbol_pair(text);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  const std::string expected = " (expected SYM or SYMA:SYMB, 1 to 8 characters each)";
+  EXPECT_EQ(error("A:B:C"), "bad symbol 'A:B:C': more than one ':'" + expected);
+  EXPECT_EQ(error("A::B"), "bad symbol 'A::B': more than one ':'" + expected);
+  EXPECT_EQ(error(":B"), "bad symbol ':B': empty symbol before ':'" + expected);
+  EXPECT_EQ(error("A:"), "bad symbol 'A:': empty symbol after ':'" + expected);
+  EXPECT_EQ(error(":"), "bad symbol ':': empty symbol before ':'" + expected);
+  EXPECT_EQ(error(""), "bad symbol '': empty symbol" + expected);
+  EXPECT_EQ(error("ABCDEFGHI"), "bad symbol 'ABCDEFGHI': 'ABCDEFGHI' is longer than 8 characters" + expected);
+  EXPECT_EQ(error("A:ABCDEFGHI"), "bad symbol 'A:ABCDEFGHI': 'ABCDEFGHI' is longer than 8 characters" + expected);
+  EXPECT_EQ(error("A B"), "bad symbol 'A B': 'A B' contains a blank" + expected);
+  EXPECT_EQ(error("ABCDEFGH:ZYXWVUTS"), "(accepted)");
+  EXPECT_EQ(tde::parse_symbol_pair("ABCDEFGH:Z").b, "Z");
 }
 
 TEST(weighted_quantile, equal_weights_follow_the_hazen_definition) {

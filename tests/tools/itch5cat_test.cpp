@@ -282,6 +282,97 @@ TEST_F(Itch5cat, HelpDocumentsEveryFlag) {
   EXPECT_EQ(run("-h").out, r.out);
 }
 
+TEST_F(Itch5cat, TypesMustBeItchMessageTypes) {
+  // The 23 types of the ITCH 5.0 specification, in the order of its table.
+  const std::string valid = "(valid: S R H Y L V W K J h A F E C X D U P Q B I N O)";
+  auto r = run("--types Z " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "itch5cat: error: --types: 'Z' is not an ITCH 5.0 message type " + valid + "\n");
+
+  r = run("--types a " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "itch5cat: error: --types: 'a' is not an ITCH 5.0 message type " + valid + "\n");
+
+  r = run("--types AZaZ --counts " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "itch5cat: error: --types: 'Z', 'a' are not ITCH 5.0 message types " + valid + "\n");
+
+  // h (operational halt) is the one lower-case type.
+  r = run("--types h " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+TEST_F(Itch5cat, CountsAreOfTheSelectedMessages) {
+  // The real sample's directory entry of AAPL is its only message at locate 13.
+  auto r = run("--locate 13 --counts " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "R stock_directory 1\ntotal 1\n");
+
+  r = run("--types RH --counts " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "H stock_trading_action 3\nR stock_directory 993\ntotal 996\n");
+
+  r = run("--types AF --counts " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "total 0\n");
+
+  r = run("--types AF --counts " + sh_quote(artificial));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "A add_order 4997\nF add_order_mpid 3\ntotal 5000\n");
+
+  // A filter selects known types only: the unknown Z is not counted (but still noted).
+  const bytes s = itch5_test::system_event_bytes('O');
+  const bytes z = builder().header('Z', 0, 0, 0).u32(0).get();
+  const auto path = write("odd.itch", builder().frame(s).frame(z).frame(s).get());
+  r = run("--types S --counts " + sh_quote(path));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "S system_event 2\ntotal 2\n");
+  EXPECT_NE(r.err.find("skipped 1 messages of unknown type"), std::string::npos) << r.err;
+}
+
+TEST_F(Itch5cat, AFilterThatMatchesNothingSaysSo) {
+  auto r = run("--types A " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "itch5cat: note: no message matches --types A (1000 messages read from " + real_sample + ")\n");
+
+  r = run("--types R --locate 9999 - <" + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "itch5cat: note: no message matches --types R --locate 9999 (1000 messages read from standard "
+                   "input)\n");
+
+  r = run("-q --locate 9999 " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "") << "--quiet drops notes";
+}
+
+TEST_F(Itch5cat, FlagsThatContradictEachOtherAreUsageErrors) {
+  struct contradiction {
+    std::string args, message;
+  };
+  const std::string throughput = " (it decodes every message of the input, a throughput test)\n";
+  for (const auto& [args, message] : std::vector<contradiction>{
+           {"--counts --decode", "--decode and --counts cannot be combined (--decode prints the counts itself)\n"},
+           {"--decode --types A", "--decode cannot be combined with --types" + throughput},
+           {"--decode --locate 13", "--decode cannot be combined with --locate" + throughput},
+           {"--decode --limit 5", "--decode cannot be combined with --limit" + throughput},
+           {"--counts --limit 5", "--limit cannot be combined with --counts (--limit stops the printing of "
+                                  "messages; --counts counts them all)\n"},
+       }) {
+    auto r = run(args + " " + sh_quote(real_sample));
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_EQ(r.err, "itch5cat: error: " + message) << args;
+  }
+  // The values that mean "no filter" are not a contradiction.
+  auto r = run("--decode --locate 0 --limit 0 --types= " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind(real_counts, 0), 0u) << r.out;
+}
+
 TEST_F(Itch5cat, UsageErrorsExitTwo) {
   auto r = run("--no-such-flag " + sh_quote(real_sample));
   EXPECT_EQ(r.status, 2);

@@ -49,6 +49,8 @@ class feed_events {
   /// The symbols that have queued changes, in no particular order.
   [[nodiscard]] std::vector<std::string_view> active_symbols() const;
   [[nodiscard]] bool empty() const noexcept { return active_.empty(); }
+  /// Whether a change of `symbol` has been read (queued or not).
+  [[nodiscard]] bool seen(std::string_view symbol) const;
 
   [[nodiscard]] const std::string& name() const noexcept { return reader_.name(); }
 

@@ -29,7 +29,8 @@ struct inside_change {
 };
 
 /// Parses one line (without its newline) into `out`. Returns an empty view on success, otherwise the
-/// reason it is malformed (static text naming the field, e.g. "bid qty: expected a non-negative integer").
+/// reason it is malformed (static text naming the field, e.g. "bid qty: expected a non-negative integer",
+/// or saying that the line is binary data, as when an ITCH file is given instead of an inside-change file).
 [[nodiscard]] std::string_view parse_inside_line(std::string_view line, inside_change& out) noexcept;
 
 }  // namespace tde

@@ -37,7 +37,8 @@ struct symbol_pair {
   [[nodiscard]] std::string label() const { return a == b ? a : a + ":" + b; }
 };
 
-/// Parses "SYM" or "SYMA:SYMB" (1 to 8 characters each). Throws std::invalid_argument.
+/// Parses "SYM" or "SYMA:SYMB" (1 to 8 characters each, no blanks). Throws std::invalid_argument saying what
+/// is wrong: an empty side (":B", "A:"), more than one ':', a name longer than 8 characters.
 [[nodiscard]] symbol_pair parse_symbol_pair(std::string_view text);
 
 struct analysis_options {
@@ -53,6 +54,8 @@ struct analysis_options {
   std::chrono::nanoseconds smooth{0};
   /// Rows with fewer changes than this in A or in B get the few_events flag.
   std::uint64_t min_events = 10;
+  /// Sub-sample refinement: 0 parabolic, 2 to 1024 band-limited on a 1/U grid (1 is rejected: it would
+  /// silently mean 0).
   std::size_t upsample = 0;
   plan_rigor rigor = plan_rigor::estimate;
   double min_rho = 0.1;
@@ -87,7 +90,9 @@ class window_analyzer {
 
   /// Reads both inputs to the end, calling sink(row) for each (window, pair, signal) where the pair changed
   /// in A or B: windows in time order, then pairs (in the given order, or by symbol when discovered), then
-  /// signals (in the given order). Throws what the readers throw.
+  /// signals (in the given order). Throws what the readers throw. At the end, throws std::runtime_error
+  /// ("NOPE does not appear in b.txt", see absent_symbols_text()) when a chosen symbol never appeared in
+  /// its file: the rows were delivered, but they compare a series that was never there.
   void run(const std::function<void(const window_row&)>& sink);
 
   [[nodiscard]] const analysis_options& options() const noexcept { return options_; }
