@@ -15,6 +15,7 @@
 #include <itch5/output_file.hpp>
 
 #include "common/options.hpp"
+#include "common/path_guard.hpp"
 #include "common/progress.hpp"
 
 namespace {
@@ -267,6 +268,16 @@ int main(int argc, char** argv) {
   if (auto problem = usage_problem(cfg); !problem.empty()) {
     std::cerr << "itch5cat: error: " << problem << "\n";
     return 2;
+  }
+  try {
+    cli::path_guard paths;  // `itch5cat day.itch >> day.itch` would never end
+    for (const auto& c : opts.config_files()) paths.input(c, "--config");
+    paths.input(cfg.input, "INPUT");
+    paths.output("-", "standard output");
+    paths.check();
+  } catch (const cli::path_error& e) {
+    std::cerr << "itch5cat: error: " << e.what() << "\n";
+    return e.exit_status();
   }
   try {
     return run(cfg);

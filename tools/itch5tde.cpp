@@ -21,7 +21,9 @@
 #include <tde/inside_reader.hpp>
 #include <tde/window_analyzer.hpp>
 
+#include "common/interruption.hpp"
 #include "common/options.hpp"
+#include "common/path_guard.hpp"
 
 namespace {
 
@@ -145,6 +147,9 @@ void check_symbols_appear(const config& cfg, const tde::analysis_options& option
   if (!text.empty()) throw std::runtime_error(text);
 }
 
+// Thrown out of the row callback when a signal asks the run to stop.
+struct interrupted {};
+
 template <class T>
 int run(const config& cfg, const tde::analysis_options& options) {
   // Everything that can fail on a path is tried before any input is read: the outputs are created (under
@@ -175,6 +180,7 @@ int run(const config& cfg, const tde::analysis_options& options) {
     tde::delay_summary summary;
     rows_started = true;
     analyzer.run([&](const tde::window_row& row) {
+      if (cli::interruption::requested()) throw interrupted{};
       csv.write(row);
       summary.add(row);
     });
@@ -207,39 +213,27 @@ int run(const config& cfg, const tde::analysis_options& options) {
   }
 }
 
-// Paths that clash: the wisdom on standard output, two outputs on standard output, an output that would
-// replace an input or another output. The one-line reason, or empty.
+// Paths that clash in ways specific to itch5tde: the wisdom on standard output, the summary and the CSV both
+// on standard output. The one-line reason, or empty.
 std::string path_clash(const config& cfg) {
   if (cfg.wisdom == "-") return "--wisdom: - is not allowed (the wisdom is loaded from and saved to a file)";
   if (cfg.summary_yaml == "-" && cfg.output == "-") {
     return "--summary-yaml - and the CSV (--output -) would both go to standard output";
   }
-  struct named {
-    std::string what, path;
-  };
-  std::vector<named> outputs;
-  for (const named& o : {named{"--output", cfg.output}, named{"--summary-yaml", cfg.summary_yaml},
-                         named{"--wisdom", cfg.wisdom}}) {
-    if (!o.path.empty() && o.path != "-") outputs.push_back(o);
-  }
-  auto same = [](const std::string& x, const std::string& y) {
-    std::error_code ex, ey;
-    auto cx = std::filesystem::weakly_canonical(x, ex), cy = std::filesystem::weakly_canonical(y, ey);
-    return ex || ey ? x == y : cx == cy;
-  };
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    for (std::size_t j = i + 1; j < outputs.size(); ++j) {
-      if (same(outputs[i].path, outputs[j].path)) {
-        return outputs[i].what + " and " + outputs[j].what + " both name " + outputs[j].path;
-      }
-    }
-    for (const named& in : {named{"A", cfg.a}, named{"B", cfg.b}}) {
-      if (in.path != "-" && same(outputs[i].path, in.path)) {
-        return outputs[i].what + " " + outputs[i].path + " is input " + in.what + ": it would be overwritten";
-      }
-    }
-  }
   return {};
+}
+
+// Every input and output compared by identity (device and inode): an output that is an input, the wisdom
+// file or another output is a usage error naming both.
+void check_paths(const config& cfg, const cli::options& opts) {
+  cli::path_guard paths;
+  for (const auto& c : opts.config_files()) paths.input(c, "--config");
+  paths.input(cfg.a, "input A");
+  paths.input(cfg.b, "input B");
+  paths.output(cfg.output, "--output");
+  paths.output(cfg.summary_yaml, "--summary-yaml");
+  paths.input_output(cfg.wisdom, "--wisdom");
+  paths.check();
 }
 
 }  // namespace
@@ -325,6 +319,12 @@ int main(int argc, char** argv) {
     std::cerr << "itch5tde: error: " << clash << "\n";
     return 2;
   }
+  try {
+    check_paths(cfg, opts);
+  } catch (const cli::path_error& e) {
+    std::cerr << "itch5tde: error: " << e.what() << "\n";
+    return e.exit_status();
+  }
   if (cfg.upsample == 1) {
     std::cerr << "itch5tde: error: --upsample: 1 is not a factor (0: parabola through the three samples at "
                  "the peak; 2 to 1024: band-limited interpolation on a 1/U-sample grid)\n";
@@ -337,8 +337,13 @@ int main(int argc, char** argv) {
     std::cerr << "itch5tde: error: " << e.what() << "\n";
     return 2;
   }
+  cli::interruption::install();
   try {
     return cfg.precision == "float" ? run<float>(cfg, options) : run<double>(cfg, options);
+  } catch (const interrupted&) {
+    std::cerr << "itch5tde: interrupted by " << cli::interruption::name() << "; the rows written before it are in "
+              << (cfg.output == "-" ? std::string("standard output") : cfg.output + ".partial") << "\n";
+    cli::interruption::exit_now();
   } catch (const std::exception& e) {
     std::cerr << "itch5tde: error: " << e.what() << "\n";
     return 1;

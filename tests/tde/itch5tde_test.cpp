@@ -271,19 +271,19 @@ TEST_F(itch5tde_e2e, output_and_wisdom_paths_are_checked_before_any_input_is_rea
   };
   for (const auto& [args, expected] : std::vector<case_>{
            {"--summary-yaml '" + missing_dir + "/s.yaml' -o '" + out + "'",
-            "itch5tde: error: --summary-yaml: " + missing_dir + "/s.yaml: cannot create " + missing_dir +
-                "/s.yaml.tmp."},
+            "itch5tde: error: --summary-yaml '" + missing_dir + "/s.yaml': directory '" + missing_dir +
+                "': No such file or directory"},
            {"--summary-yaml '" + std::filesystem::temp_directory_path().string() + "' -o '" + out + "'",
-            "itch5tde: error: --summary-yaml: " + std::filesystem::temp_directory_path().string() +
-                " is a directory"},
+            "itch5tde: error: --summary-yaml '" + std::filesystem::temp_directory_path().string() +
+                "' is a directory, not a file"},
            {"--wisdom '" + missing_dir + "/w' -o '" + out + "' --summary-yaml '" + yaml + "'",
-            "itch5tde: error: --wisdom: " + missing_dir + "/w: cannot be saved at the end: directory " +
-                missing_dir + ": No such file or directory"},
+            "itch5tde: error: --wisdom '" + missing_dir + "/w': directory '" + missing_dir +
+                "': No such file or directory"},
            {"--wisdom '" + not_wisdom + "' -o '" + out + "'",
             "itch5tde: error: --wisdom: " + not_wisdom + ": not FFTW wisdom for double transforms"},
            {"-o '" + missing_dir + "/out.csv' --summary-yaml '" + yaml + "'",
-            "itch5tde: error: --output: " + missing_dir + "/out.csv: cannot create " + missing_dir +
-                "/out.csv.tmp."},
+            "itch5tde: error: --output '" + missing_dir + "/out.csv': directory '" + missing_dir +
+                "': No such file or directory"},
        }) {
     EXPECT_EQ(run(inputs + args, err + ".o", err), 1) << args;
     const std::string msg = slurp(err);
@@ -387,10 +387,14 @@ TEST_F(itch5tde_e2e, outputs_that_would_clash_are_usage_errors) {
   for (const auto& [args, message] : std::vector<case_>{
            {"--wisdom -", "--wisdom: - is not allowed (the wisdom is loaded from and saved to a file)"},
            {"--summary-yaml -", "--summary-yaml - and the CSV (--output -) would both go to standard output"},
-           {"-o '" + out + "' --summary-yaml '" + out + "'", "--output and --summary-yaml both name " + out},
-           {"--summary-yaml '" + yaml + "' --wisdom '" + yaml + "'", "--summary-yaml and --wisdom both name " + yaml},
-           {"-o '" + a_path + "'", "--output " + a_path + " is input A: it would be overwritten"},
-           {"--summary-yaml '" + b_path + "'", "--summary-yaml " + b_path + " is input B: it would be overwritten"},
+           {"-o '" + out + "' --summary-yaml '" + out + "'",
+            "--output '" + out + "' and --summary-yaml '" + out + "' are the same file; each output needs a file of its own"},
+           {"--summary-yaml '" + yaml + "' --wisdom '" + yaml + "'",
+            "--summary-yaml '" + yaml + "' is the same file as --wisdom '" + yaml + "': refusing to overwrite an input"},
+           {"-o '" + a_path + "'", "--output '" + a_path + "' is the same file as input A '" + a_path +
+                                       "': refusing to overwrite an input"},
+           {"--summary-yaml '" + b_path + "'", "--summary-yaml '" + b_path + "' is the same file as input B '" +
+                                                   b_path + "': refusing to overwrite an input"},
        }) {
     EXPECT_EQ(run(files + args, out + ".stdout", err), 2) << args;
     EXPECT_EQ(slurp(err), "itch5tde: error: " + message + "\n") << args;

@@ -188,6 +188,20 @@ TEST_F(DataSafety, AnOutputNamingTheInputIsRefusedAndTheInputKept) {
   EXPECT_EQ(files(), (std::vector<std::string>{"day.itch", "hard.itch", "link.itch"})) << "nothing was written";
 }
 
+TEST_F(DataSafety, StandardOutputAppendedToTheInputIsRefused) {
+  // `>>` does not truncate: without the check, itch5cat would read its own output forever and itch5inside
+  // would append lines to the ITCH file.
+  itch5_test::write_file(file("day.itch"), first_messages(1000));
+  for (const std::string tool : {"itch5cat", "itch5inside"}) {
+    const std::string cmd = "cd " + itch5_test::sh_quote(dir_.path().string()) + " && " +
+                            itch5_test::sh_quote(tools_dir + "/" + tool) + " day.itch >> day.itch 2> err.txt";
+    EXPECT_EQ(itch5_test::run_shell(cmd), 2) << tool;
+    EXPECT_EQ(itch5_test::read_text(file("err.txt")),
+              tool + ": error: standard output is redirected to INPUT 'day.itch': refusing to overwrite an input\n");
+    EXPECT_EQ(itch5_test::read_file(file("day.itch")), first_messages(1000)) << tool;
+  }
+}
+
 TEST_F(DataSafety, AConfigFileIsAnInputToo) {
   itch5_test::write_file(file("day.itch"), first_messages(1000));
   itch5_test::write_file(file("c.yaml"), itch5_test::to_bytes("book: map\n"));
