@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 
 namespace cli {
 namespace {
@@ -38,48 +40,144 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
+// A well-formed number that the target type, or the option's range, cannot hold. Caught by the option
+// setters, which restate it with the allowed range.
+class out_of_range : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+[[noreturn]] void throw_out_of_range(const std::string& text, const std::string& lo, const std::string& hi) {
+  throw std::invalid_argument("'" + text + "' is out of range: must be between " + lo + " and " + hi);
+}
+
 template <class T>
 T parse_integer(const std::string& s) {
   T v{};
+  if constexpr (std::is_unsigned_v<T>) {
+    // from_chars rejects a minus sign for unsigned types as "not a number"; it is a range problem.
+    if (s.size() > 1 && s[0] == '-' && std::isdigit(static_cast<unsigned char>(s[1]))) {
+      throw out_of_range("'" + s + "' is negative");
+    }
+  }
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec == std::errc::result_out_of_range) throw std::invalid_argument("'" + s + "' is out of range");
+  if (ec == std::errc::result_out_of_range && p == s.data() + s.size()) {
+    throw out_of_range("'" + s + "' is out of range");
+  }
   if (ec != std::errc{} || p != s.data() + s.size() || s.empty()) {
     throw std::invalid_argument("expected an integer, got '" + s + "'");
   }
   return v;
 }
 
-// "20k" -> 20000; `binary` uses KiB/MiB/GiB (also K/M/G) as powers of 1024.
-std::uint64_t parse_scaled(const std::string& s, bool binary) {
+// A decimal number at the start of a text, and what follows it: "16.384ms" -> "16", "384", "ms".
+struct decimal_text {
+  std::string_view whole;  // digits before the point
+  std::string_view frac;   // digits after it (empty without a point)
+  std::string_view unit;   // the rest
+  [[nodiscard]] bool has_digits() const noexcept { return !whole.empty() || !frac.empty(); }
+  [[nodiscard]] bool is_zero() const noexcept {
+    return whole.find_first_not_of('0') == std::string_view::npos &&
+           frac.find_first_not_of('0') == std::string_view::npos;
+  }
+};
+
+// Splits `s` into digits, an optional point with more digits, and the unit. Throws on a second point.
+decimal_text split_decimal(std::string_view s) {
+  decimal_text d;
   std::size_t i = 0;
-  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
-  std::string num = s.substr(0, i), unit = s.substr(i);
-  if (num.empty()) throw std::invalid_argument("expected a number, got '" + s + "'");
-  double mult = 1;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  d.whole = s.substr(0, i);
+  if (i < s.size() && s[i] == '.') {
+    std::size_t start = ++i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    d.frac = s.substr(start, i - start);
+    if (i < s.size() && s[i] == '.') {
+      throw std::invalid_argument("malformed number in '" + std::string(s) + "'");
+    }
+  }
+  d.unit = s.substr(i);
+  return d;
+}
+
+enum class scaled { ok, not_whole, too_large };
+
+// d.whole.d.frac * scale, exactly, when it is a whole number no larger than `max`. No floating point:
+// the fraction is folded in from its last digit, acc = (digit * scale + acc) / 10, so acc is scale times
+// the fraction's tail 0.d_i...d_k. That tail times scale equals 10^(i-1) * total - scale * d_1...d_(i-1),
+// an integer whenever the total is one, so a division that leaves a remainder proves the total is not
+// whole, and none does if it is. acc stays below scale, so nothing overflows for any number of digits.
+scaled scale_exact(const decimal_text& d, std::uint64_t scale, std::uint64_t max, std::uint64_t& out) {
+  std::uint64_t acc = 0;
+  for (auto it = d.frac.rbegin(); it != d.frac.rend(); ++it) {
+    const std::uint64_t t = static_cast<std::uint64_t>(*it - '0') * scale + acc;
+    if (t % 10 != 0) return scaled::not_whole;
+    acc = t / 10;
+  }
+  std::uint64_t whole = 0;
+  for (char c : d.whole) {
+    if (__builtin_mul_overflow(whole, std::uint64_t{10}, &whole) ||
+        __builtin_add_overflow(whole, static_cast<std::uint64_t>(c - '0'), &whole)) {
+      return scaled::too_large;
+    }
+  }
+  std::uint64_t total = 0;
+  if (__builtin_mul_overflow(whole, scale, &total) || __builtin_add_overflow(total, acc, &total) ||
+      total > max) {
+    return scaled::too_large;
+  }
+  out = total;
+  return scaled::ok;
+}
+
+// "20k" -> 20000, "1.5M" -> 1500000, exactly; `binary` uses KiB/MiB/GiB (also K/M/G) as powers of 1024.
+std::uint64_t parse_scaled(const std::string& s, bool binary) {
+  const char* what = binary ? "a size such as 65536, 64KiB or 1.5MiB" : "a count such as 20000, 20k or 1.5M";
+  if (s.size() > 1 && s[0] == '-' && std::isdigit(static_cast<unsigned char>(s[1]))) {
+    throw out_of_range("'" + s + "' is negative");
+  }
+  const decimal_text d = split_decimal(s);
+  if (!d.has_digits()) throw std::invalid_argument(std::string("expected ") + what + ", got '" + s + "'");
+  const std::string unit(d.unit);
+  if (!unit.empty() && std::isspace(static_cast<unsigned char>(unit[0]))) {
+    throw std::invalid_argument("no space allowed between the number and its suffix in '" + s + "'");
+  }
+  std::uint64_t mult = 1;
   if (binary) {
     if (unit.empty() || unit == "B") mult = 1;
-    else if (unit == "K" || unit == "KiB" || unit == "k") mult = 1024.0;
-    else if (unit == "M" || unit == "MiB") mult = 1024.0 * 1024;
-    else if (unit == "G" || unit == "GiB") mult = 1024.0 * 1024 * 1024;
+    else if (unit == "K" || unit == "KiB" || unit == "k") mult = std::uint64_t{1} << 10;
+    else if (unit == "M" || unit == "MiB") mult = std::uint64_t{1} << 20;
+    else if (unit == "G" || unit == "GiB") mult = std::uint64_t{1} << 30;
     else throw std::invalid_argument("unknown size unit '" + unit + "' in '" + s + "' (use KiB, MiB, GiB)");
   } else {
     if (unit.empty()) mult = 1;
-    else if (unit == "k" || unit == "K") mult = 1e3;
-    else if (unit == "M") mult = 1e6;
-    else if (unit == "G") mult = 1e9;
+    else if (unit == "k" || unit == "K") mult = 1'000;
+    else if (unit == "M") mult = 1'000'000;
+    else if (unit == "G") mult = 1'000'000'000;
     else throw std::invalid_argument("unknown suffix '" + unit + "' in '" + s + "' (use k, M, G)");
   }
-  if (mult == 1) {
-    if (num.find('.') != std::string::npos) throw std::invalid_argument("expected an integer, got '" + s + "'");
-    return parse_integer<std::uint64_t>(num);
+  std::uint64_t v = 0;
+  switch (scale_exact(d, mult, std::numeric_limits<std::uint64_t>::max(), v)) {
+    case scaled::ok: return v;
+    case scaled::not_whole:
+      throw std::invalid_argument("'" + s + "' is not a whole number" + (binary ? " of bytes" : ""));
+    case scaled::too_large: break;
   }
-  double v = std::stod(num) * mult;
-  if (v > 1.8e19 || v != std::floor(v)) throw std::invalid_argument("'" + s + "' is not a whole number");
-  return static_cast<std::uint64_t>(v);
+  throw out_of_range("'" + s + "' is out of range");
 }
 
-void check_range(bool ok, const std::string& lo, const std::string& hi) {
-  if (!ok) throw std::invalid_argument("must be between " + lo + " and " + hi);
+// Parses with `parse` and checks [min, max]; a value the type cannot hold is reported like one outside
+// the range.
+template <class T, class Parse>
+T parse_in_range(const std::string& v, T min, T max, Parse parse) {
+  T x{};
+  try {
+    x = parse(v);
+  } catch (const out_of_range&) {
+    throw_out_of_range(v, std::to_string(min), std::to_string(max));
+  }
+  if (x < min || x > max) throw_out_of_range(v, std::to_string(min), std::to_string(max));
+  return x;
 }
 
 // Wraps `text` to `width` columns, indenting continuation lines by `indent`.
@@ -201,9 +299,7 @@ options::option& options::add(std::string key, std::int64_t& target, std::string
                               std::int64_t max) {
   auto& o = add_option(std::move(key), std::move(help), "N");
   o.set = [&target, min, max](const std::string& v) {
-    auto x = parse_integer<std::int64_t>(v);
-    check_range(x >= min && x <= max, std::to_string(min), std::to_string(max));
-    target = x;
+    target = parse_in_range<std::int64_t>(v, min, max, parse_integer<std::int64_t>);
   };
   o.get = [&target] { return std::to_string(target); };
   return o;
@@ -213,9 +309,7 @@ options::option& options::add(std::string key, std::uint64_t& target, std::strin
                               std::uint64_t max) {
   auto& o = add_option(std::move(key), std::move(help), "N");
   o.set = [&target, min, max](const std::string& v) {
-    auto x = parse_integer<std::uint64_t>(v);
-    check_range(x >= min && x <= max, std::to_string(min), std::to_string(max));
-    target = x;
+    target = parse_in_range<std::uint64_t>(v, min, max, parse_integer<std::uint64_t>);
   };
   o.get = [&target] { return std::to_string(target); };
   return o;
@@ -224,15 +318,20 @@ options::option& options::add(std::string key, std::uint64_t& target, std::strin
 options::option& options::add(std::string key, double& target, std::string help, double min, double max) {
   auto& o = add_option(std::move(key), std::move(help), "X");
   o.set = [&target, min, max](const std::string& v) {
-    double x;
+    double x = 0;
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-    if (ec != std::errc{} || p != v.data() + v.size() || v.empty() || !std::isfinite(x)) {
-      throw std::invalid_argument("expected a number, got '" + v + "'");
-    }
     std::ostringstream lo, hi;
     lo << min;
     hi << max;
-    check_range(x >= min && x <= max, lo.str(), hi.str());
+    // from_chars reports a magnitude beyond double (1e999), or a nonzero one too close to zero (1e-999),
+    // as out of range.
+    if (ec == std::errc::result_out_of_range && p == v.data() + v.size()) {
+      throw_out_of_range(v, lo.str(), hi.str());
+    }
+    if (ec != std::errc{} || p != v.data() + v.size() || v.empty() || !std::isfinite(x)) {
+      throw std::invalid_argument("expected a number, got '" + v + "'");
+    }
+    if (!(x >= min && x <= max)) throw_out_of_range(v, lo.str(), hi.str());
     target = x;
   };
   o.get = [&target] {
@@ -262,9 +361,7 @@ options::option& options::add_count(std::string key, std::uint64_t& target, std:
                                     std::uint64_t min, std::uint64_t max) {
   auto& o = add_option(std::move(key), std::move(help), "N");
   o.set = [&target, min, max](const std::string& v) {
-    auto x = parse_scaled(v, false);
-    check_range(x >= min && x <= max, std::to_string(min), std::to_string(max));
-    target = x;
+    target = parse_in_range(v, min, max, [](const std::string& t) { return parse_scaled(t, false); });
   };
   o.get = [&target] { return std::to_string(target); };
   return o;
@@ -274,9 +371,7 @@ options::option& options::add_size(std::string key, std::uint64_t& target, std::
                                    std::uint64_t min, std::uint64_t max) {
   auto& o = add_option(std::move(key), std::move(help), "BYTES");
   o.set = [&target, min, max](const std::string& v) {
-    auto x = parse_scaled(v, true);
-    check_range(x >= min && x <= max, std::to_string(min), std::to_string(max));
-    target = x;
+    target = parse_in_range(v, min, max, [](const std::string& t) { return parse_scaled(t, true); });
   };
   o.get = [&target] { return std::to_string(target); };
   return o;

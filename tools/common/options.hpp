@@ -8,7 +8,9 @@
 // Every option is a long flag (--book array, --book=array) and the YAML key of the same name in a file
 // given with --config FILE. Defaults come from the targets' initial values; the file overrides them and
 // flags override the file. --help explains every option, --print-config writes the effective
-// configuration as YAML. A bad value raises a message naming the flag or the key and what was expected.
+// configuration as YAML. A bad value raises a message naming the flag or the key and what was expected;
+// numbers are parsed exactly (no floating point for counts, sizes and durations), and one beyond the
+// option's range or its type is an error, never a wrapped or rounded value.
 #pragma once
 
 #include <chrono>
@@ -58,10 +60,12 @@ class options {
   option& add(std::string key, std::vector<std::string>& target, std::string help);  // comma-separated
   /// A duration with a unit: 250ns, 10us, 16.384ms, 2s, 1min.
   option& add(std::string key, std::chrono::nanoseconds& target, std::string help);
-  /// A count with an optional decimal suffix: 20000, 20k, 50M, 2G.
+  /// A count with an optional decimal suffix: 20000, 20k, 50M, 2G; decimals are exact (1.001M = 1001000)
+  /// and must give a whole number.
   option& add_count(std::string key, std::uint64_t& target, std::string help, std::uint64_t min,
                     std::uint64_t max);
-  /// A byte size with an optional binary suffix: 65536, 64KiB, 1MiB.
+  /// A byte size with an optional binary suffix: 65536, 64KiB, 1MiB; decimals are exact (1.5KiB = 1536)
+  /// and must give a whole number of bytes.
   option& add_size(std::string key, std::uint64_t& target, std::string help, std::uint64_t min,
                    std::uint64_t max);
 
