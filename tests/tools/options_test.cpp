@@ -3,6 +3,7 @@
 // never by the parser's own arithmetic; errors are checked for their exact wording and exit status 2.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
@@ -10,9 +11,13 @@
 #include <string>
 #include <vector>
 
+#include <itch5_test/support.hpp>
+
 #include "options.hpp"
 
 namespace {
+
+using namespace std::chrono_literals;
 
 // A mutable argv for parse().
 class argv {
@@ -30,9 +35,23 @@ class argv {
 };
 
 struct outcome {
-  std::optional<int> code;  // what parse() returned
+  std::optional<int> code;  // what parse() returned (the exit status for a child process)
   std::string out, err;     // what it wrote
 };
+
+// Runs the built tool `name` (ITCH5_TOOLS_DIR) with `args`, already quoted for /bin/sh.
+outcome run_tool(const std::string& name, const std::string& args) {
+  itch5_test::temp_dir dir;
+  const std::string out = dir.file("stdout"), err = dir.file("stderr");
+  outcome r;
+  const std::string program = std::string(ITCH5_TOOLS_DIR) + "/" + name;
+  using itch5_test::sh_quote;
+  r.code =
+      itch5_test::run_shell(sh_quote(program) + " " + args + " >" + sh_quote(out) + " 2>" + sh_quote(err));
+  r.out = itch5_test::read_text(out);
+  r.err = itch5_test::read_text(err);
+  return r;
+}
 
 // parse() on `args` (program name first), capturing stdout and stderr.
 outcome parse(cli::options& opts, std::initializer_list<std::string> args) {
@@ -53,8 +72,10 @@ struct program {
   std::uint64_t seed = 1;
   std::int64_t offset = 0;
   double fraction = 0.5;
+  std::chrono::nanoseconds hop = 7us;
   cli::options opts{"prog", "[options]", "A test program."};
   program() {
+    opts.add("hop", hop, "Hop (0: the window).");
     opts.add_count("messages", messages, "Messages.", 0, std::numeric_limits<std::uint64_t>::max());
     opts.add_size("block-size", block, "Bytes.", 0, std::numeric_limits<std::uint64_t>::max());
     opts.add("seed", seed, "Seed.", 0, std::numeric_limits<std::uint64_t>::max());
@@ -214,6 +235,117 @@ TEST(Options, MalformedNumbersNameWhatWasExpected) {
             error("--block-size: expected a size such as 65536, 64KiB or 1.5MiB, got 'KiB'"));
   EXPECT_EQ(p.set("--seed", "12x"), error("--seed: expected an integer, got '12x'"));
   EXPECT_EQ(p.set("--fraction", "half"), error("--fraction: expected a number, got 'half'"));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 2. Durations: a bare 0, no negative values, exact to the nanosecond, no overflow, clear errors.
+
+TEST(Options, BareZeroIsAZeroDuration) {
+  for (const char* text : {"0", "00", "0.0", "0ns", "0h"}) {
+    program p;
+    EXPECT_EQ(p.set("--hop", text), "") << text;
+    EXPECT_EQ(p.hop, 0ns) << text;
+  }
+  program p;
+  EXPECT_EQ(p.set("--hop", "5"),
+            error("--hop: '5' has no unit (ns, us, ms, s, min, h); only 0 may be written without one"));
+  EXPECT_EQ(p.hop, 7us);
+  // The options whose --help explains what 0 means take a bare 0.
+  const outcome tde = run_tool("itch5tde", "a b --hop 0 --smooth 0 --print-config");
+  EXPECT_EQ(tde.code, 0) << tde.err;
+  EXPECT_NE(tde.out.find("hop: 0ns\n"), std::string::npos) << tde.out;
+  EXPECT_NE(tde.out.find("smooth: 0ns\n"), std::string::npos) << tde.out;
+  const outcome synth = run_tool("itch5synth", "--mean-gap 0 --print-config");
+  EXPECT_EQ(synth.code, 0) << synth.err;
+  EXPECT_NE(synth.out.find("mean-gap: 0ns\n"), std::string::npos) << synth.out;
+}
+
+TEST(Options, NegativeDurationsAreRefusedAsNegative) {
+  for (const char* text : {"-5us", "-0", "-1.5ms", "-.5s"}) {
+    program p;
+    EXPECT_EQ(p.set("--hop", text),
+              error("--hop: '" + std::string(text) + "': negative durations are not allowed"));
+    EXPECT_EQ(p.hop, 7us);
+  }
+  EXPECT_THROW((void)cli::parse_duration("-5us"), std::invalid_argument);
+}
+
+TEST(Options, DurationsAreExactToTheNanosecond) {
+  const std::pair<const char*, std::chrono::nanoseconds> cases[] = {
+      {"250ns", 250ns},
+      {"10us", 10us},
+      {"16.384ms", 16384us},
+      {"2s", 2s},
+      {"1.5min", 90s},
+      {"1h", 1h},
+      {".5s", 500ms},
+      {"0.000000005h", 18us},           // 5e-9 h = 18 us
+      {"0.000000000005h", 18ns},        // 5e-12 h = 18 ns
+      {"0.0000000001min", 6ns},         // 1e-10 min = 6 ns
+      {"1.000000001s", 1'000'000'001ns},
+      {"9223372036854775807ns", std::chrono::nanoseconds::max()},
+      {"2562047.788015215h", 9'223'372'036'854'774'000ns},
+  };
+  for (const auto& [text, expected] : cases) {
+    EXPECT_EQ(cli::parse_duration(text), expected) << text;
+  }
+  // Every d.ddd ms, from the digits.
+  for (std::int64_t i = 0; i <= 9999; ++i) {
+    const std::string digits = std::to_string(10000 + i).substr(1);  // four digits
+    const std::string text = digits.substr(0, 1) + "." + digits.substr(1) + "ms";
+    ASSERT_EQ(cli::parse_duration(text).count(), i * 1000) << text;
+  }
+  // What format_duration writes reads back to the same value.
+  const std::int64_t values[] = {0, 1, 999, 1000, 16'384'000, 60'000'000'000, 3'600'000'000'001,
+                                 std::numeric_limits<std::int64_t>::max()};
+  for (std::int64_t ns : values) {
+    const std::chrono::nanoseconds d(ns);
+    EXPECT_EQ(cli::parse_duration(cli::format_duration(d)), d) << ns;
+  }
+}
+
+TEST(Options, DurationsFinerThanANanosecondAreRefused) {
+  // 1e-12 h = 3.6 ns: not whole, although each digit taken alone looks fine.
+  for (const char* text :
+       {"1.5ns", "0.0000000001s", "0.000000000001h", "0.00000000001min", "1.0000000001ms"}) {
+    program p;
+    EXPECT_EQ(p.set("--hop", text), error("--hop: '" + std::string(text) + "' is finer than a nanosecond"));
+  }
+}
+
+TEST(Options, DurationOverflowIsAnError) {
+  const std::string limit =
+      "' is out of range: the largest duration is 9223372036854775807ns (about 292 years)";
+  for (const char* text : {"685732567003161h", "9223372036854775808ns", "2562048h",
+                           "99999999999999999999999s", "9223372036.854775808s"}) {
+    program p;
+    EXPECT_EQ(p.set("--hop", text), error("--hop: '" + std::string(text) + limit));
+    EXPECT_EQ(p.hop, 7us);
+  }
+  // The example of issue 10: it used to wrap around to 499712ns.
+  const outcome r = run_tool("itch5tde", "a b --max-lag 685732567003161h");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "itch5tde: error: --max-lag: '685732567003161h" + limit + "\n");
+}
+
+TEST(Options, MalformedDurationsNameWhatWasExpected) {
+  const std::string expected = "expected a duration such as 250ns, 10us or 16.384ms, got ";
+  const std::pair<const char*, std::string> cases[] = {
+      {"", expected + "''"},
+      {"us", expected + "'us'"},
+      {".us", expected + "'.us'"},
+      {"+5us", expected + "'+5us'"},
+      {"-", expected + "'-'"},
+      {"5 us", "no space allowed between the number and its unit in '5 us'"},
+      {"1e3us", "unknown duration unit 'e3us' in '1e3us' (ns, us, ms, s, min, h)"},
+      {"5sec", "unknown duration unit 'sec' in '5sec' (ns, us, ms, s, min, h)"},
+      {"1.2.3us", "malformed number in '1.2.3us'"},
+  };
+  for (const auto& [text, message] : cases) {
+    program p;
+    EXPECT_EQ(p.set("--hop", text), error("--hop: " + message)) << text;
+    EXPECT_EQ(p.hop, 7us);
+  }
 }
 
 }  // namespace

@@ -207,39 +207,41 @@ std::string wrap(const std::string& text, std::size_t indent, std::size_t width)
 }  // namespace
 
 std::chrono::nanoseconds parse_duration(std::string_view text) {
-  std::string s(text);
-  std::size_t i = 0;
-  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
-  std::string num = s.substr(0, i), unit = s.substr(i);
-  if (num.empty() || unit.empty()) {
-    throw std::invalid_argument("expected a duration with a unit (ns, us, ms, s, min, h), got '" + s + "'");
+  const std::string s(text);
+  const std::string units = "(ns, us, ms, s, min, h)";
+  if (s.empty()) throw std::invalid_argument("expected a duration such as 250ns, 10us or 16.384ms, got ''");
+  if (s.size() > 1 && s[0] == '-' && (std::isdigit(static_cast<unsigned char>(s[1])) || s[1] == '.')) {
+    throw std::invalid_argument("'" + s + "': negative durations are not allowed");
   }
-  std::int64_t scale;
+  const decimal_text d = split_decimal(s);
+  if (!d.has_digits()) {
+    throw std::invalid_argument("expected a duration such as 250ns, 10us or 16.384ms, got '" + s + "'");
+  }
+  const std::string unit(d.unit);
+  if (unit.empty()) {
+    if (d.is_zero()) return std::chrono::nanoseconds(0);  // "0" needs no unit
+    throw std::invalid_argument("'" + s + "' has no unit " + units + "; only 0 may be written without one");
+  }
+  if (std::isspace(static_cast<unsigned char>(unit[0]))) {
+    throw std::invalid_argument("no space allowed between the number and its unit in '" + s + "'");
+  }
+  std::uint64_t scale = 0;
   if (unit == "ns") scale = 1;
-  else if (unit == "us") scale = 1000;
-  else if (unit == "ms") scale = 1000000;
-  else if (unit == "s") scale = 1000000000;
+  else if (unit == "us") scale = 1'000;
+  else if (unit == "ms") scale = 1'000'000;
+  else if (unit == "s") scale = 1'000'000'000;
   else if (unit == "min") scale = 60'000'000'000;
   else if (unit == "h") scale = 3'600'000'000'000;
-  else throw std::invalid_argument("unknown duration unit '" + unit + "' in '" + s + "' (ns, us, ms, s, min, h)");
-  // Exact decimal: integer part and up to 9 fractional digits.
-  auto dot = num.find('.');
-  std::string whole = num.substr(0, dot);
-  std::string frac = dot == std::string::npos ? "" : num.substr(dot + 1);
-  if (frac.find('.') != std::string::npos) throw std::invalid_argument("malformed number in '" + s + "'");
-  std::int64_t w = whole.empty() ? 0 : parse_integer<std::int64_t>(whole);
-  std::int64_t ns = w * scale;
-  std::int64_t digits_scale = scale;
-  for (char c : frac) {
-    digits_scale /= 10;
-    if (digits_scale == 0) {
-      if (c != '0') throw std::invalid_argument("'" + s + "' is finer than a nanosecond");
-      continue;
-    }
-    ns += (c - '0') * digits_scale;
+  else throw std::invalid_argument("unknown duration unit '" + unit + "' in '" + s + "' " + units);
+  constexpr auto max = static_cast<std::uint64_t>(std::numeric_limits<std::chrono::nanoseconds::rep>::max());
+  std::uint64_t ns = 0;
+  switch (scale_exact(d, scale, max, ns)) {
+    case scaled::ok: return std::chrono::nanoseconds(static_cast<std::chrono::nanoseconds::rep>(ns));
+    case scaled::not_whole: throw std::invalid_argument("'" + s + "' is finer than a nanosecond");
+    case scaled::too_large: break;
   }
-  // A remaining fraction finer than the unit allows (e.g. 1.5ns) was rejected above.
-  return std::chrono::nanoseconds(ns);
+  throw std::invalid_argument("'" + s + "' is out of range: the largest duration is " + std::to_string(max) +
+                              "ns (about 292 years)");
 }
 
 std::string format_duration(std::chrono::nanoseconds d) {

@@ -58,7 +58,7 @@ class options {
   option& add(std::string key, std::uint64_t& target, std::string help, std::uint64_t min, std::uint64_t max);
   option& add(std::string key, double& target, std::string help, double min, double max);
   option& add(std::string key, std::vector<std::string>& target, std::string help);  // comma-separated
-  /// A duration with a unit: 250ns, 10us, 16.384ms, 2s, 1min.
+  /// A duration with a unit: 250ns, 10us, 16.384ms, 2s, 1min; a bare 0 is zero. Never negative.
   option& add(std::string key, std::chrono::nanoseconds& target, std::string help);
   /// A count with an optional decimal suffix: 20000, 20k, 50M, 2G; decimals are exact (1.001M = 1001000)
   /// and must give a whole number.
@@ -108,8 +108,9 @@ class options {
   std::vector<positional_arg> positionals_;
 };
 
-/// Parses "250ns", "10us", "16.384ms", "2s", "1min", "1h" (exact to the nanosecond). Throws
-/// std::invalid_argument.
+/// Parses "250ns", "10us", "16.384ms", "2s", "1min", "1h" (exact to the nanosecond), and "0" without a
+/// unit. Throws std::invalid_argument naming the text for a negative duration, one finer than a
+/// nanosecond, one beyond the int64 nanosecond range (about 292 years) or a malformed one.
 std::chrono::nanoseconds parse_duration(std::string_view text);
 /// The shortest exact text for `d` that parse_duration() reads back ("16384us").
 std::string format_duration(std::chrono::nanoseconds d);
