@@ -3,8 +3,13 @@
 // never by the parser's own arithmetic; errors are checked for their exact wording and exit status 2.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
 #include <initializer_list>
 #include <limits>
 #include <optional>
@@ -346,6 +351,128 @@ TEST(Options, MalformedDurationsNameWhatWasExpected) {
     EXPECT_EQ(p.set("--hop", text), error("--hop: " + message)) << text;
     EXPECT_EQ(p.hop, 7us);
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 3. The YAML file: a repeated key, a directory or an unreadable file is an error naming it.
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+// The message apply_yaml() throws for `text`, or "" when it accepts it.
+std::string yaml_error(const std::string& text) {
+  program p;
+  try {
+    p.opts.apply_yaml(text, "test.yaml");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Options, RepeatedYamlKeyIsAnError) {
+  EXPECT_EQ(yaml_error("hop: 1us\nseed: 3\nhop: 2us\n"), "test.yaml: key 'hop' is repeated (lines 1 and 3)");
+  EXPECT_EQ(yaml_error("seed: 3\nseed: 3\n"), "test.yaml: key 'seed' is repeated (lines 1 and 2)");
+  EXPECT_EQ(yaml_error("{seed: 3, hop: 1us, seed: 4}"), "test.yaml: key 'seed' is repeated (lines 1 and 1)");
+  EXPECT_EQ(yaml_error("seed: 3\nhop: 1us\n"), "");
+  // Through --config: exit status 2, nothing applied.
+  itch5_test::temp_dir dir;
+  const std::string file = dir.file("dup.yaml");
+  write_text(file, "messages: 1k\nmessages: 2k\n");
+  program p;
+  const outcome r = parse(p.opts, {"prog", "--config", file});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, error("config file " + file + ": key 'messages' is repeated (lines 1 and 2)"));
+  EXPECT_EQ(p.messages, 200'000u);
+}
+
+TEST(Options, YamlThatIsNotOneMappingOfNamesIsAnError) {
+  EXPECT_EQ(yaml_error("seed: 3\n---\nhop: 1us\n"),
+            "test.yaml: holds 2 YAML documents (separated by ---); expected one");
+  EXPECT_EQ(yaml_error("seed: 3\n[a, b]: 1\n"),
+            "test.yaml: line 2: expected an option name as the key, got a list");
+  EXPECT_EQ(yaml_error("- seed\n"), "test.yaml: expected a mapping of option names to values");
+  EXPECT_EQ(yaml_error("seed: [1, 2]\n"), "test.yaml: key 'seed': expected a single value, got a list");
+  EXPECT_EQ(yaml_error("frobnicate: 1\n"), "test.yaml: key 'frobnicate': unknown option (see --help)");
+  EXPECT_EQ(yaml_error("hop: 0\nmessages: 1.001M\n"), "");
+  EXPECT_EQ(yaml_error(""), "");
+  EXPECT_EQ(yaml_error("# nothing\n"), "");
+  // A key that is a mapping used to escape parse() as a yaml-cpp exception and abort the program.
+  itch5_test::temp_dir dir;
+  const std::string file = dir.file("key.yaml");
+  write_text(file, "? {seed: 1}\n: 2\n");
+  program p;
+  const outcome r = parse(p.opts, {"prog", "--config", file});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err,
+            error("config file " + file + ": line 1: expected an option name as the key, got a mapping"));
+}
+
+TEST(Options, ConfigDirectoryOrUnreadableFileIsAnError) {
+  itch5_test::temp_dir dir;  // made by mkdtemp
+  const std::string path = dir.path().string();
+  {
+    program p;
+    const outcome r = parse(p.opts, {"prog", "--config", path});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, error("--config: '" + path + "' is a directory, not a YAML file"));
+    EXPECT_EQ(r.out, "");
+  }
+  {
+    program p;
+    const outcome r = parse(p.opts, {"prog", "--config=" + path + "/missing.yaml"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, error("--config: cannot read '" + path + "/missing.yaml': No such file or directory"));
+  }
+  if (::geteuid() != 0) {  // root reads anything
+    const std::string file = dir.file("secret.yaml");
+    write_text(file, "seed: 3\n");
+    std::filesystem::permissions(file, std::filesystem::perms::none);
+    program p;
+    const outcome r = parse(p.opts, {"prog", "--config", file});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, error("--config: cannot read '" + file + "': Permission denied"));
+  }
+  // A tool, end to end: it used to exit 0 and run with the defaults.
+  const outcome tool = run_tool("itch5synth", "--config " + itch5_test::sh_quote(path) + " --print-config");
+  EXPECT_EQ(tool.code, 2);
+  EXPECT_EQ(tool.err, "itch5synth: error: --config: '" + path + "' is a directory, not a YAML file\n");
+  EXPECT_EQ(tool.out, "");
+}
+
+TEST(Options, FlagsOverrideTheFile) {
+  itch5_test::temp_dir dir;
+  const std::string file = dir.file("cfg.yaml");
+  write_text(file, "seed: 3\nhop: 5us\nmessages: 2.5k\n");
+  program p;
+  const outcome r = parse(p.opts, {"prog", "--seed", "4", "--config", file, "--messages=1.5k"});
+  EXPECT_FALSE(r.code.has_value()) << r.err;
+  EXPECT_EQ(p.seed, 4u);           // flag before --config
+  EXPECT_EQ(p.messages, 1500u);    // flag after it
+  EXPECT_EQ(p.hop, 5us);           // from the file
+  EXPECT_EQ(p.block, 65536u);      // default
+}
+
+TEST(Options, PrintConfigRoundTrips) {
+  program p;
+  const outcome r = parse(p.opts, {"prog", "--messages", "1.001M", "--hop", "16.384ms", "--block-size",
+                                   "1.5KiB", "--offset", "-12", "--fraction", "0.25", "--print-config"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out,
+            "hop: 16384us\nmessages: 1001000\nblock-size: 1536\nseed: 1\noffset: -12\nfraction: 0.25\n");
+  // What it printed is a config file with the same effect.
+  itch5_test::temp_dir dir;
+  write_text(dir.file("printed.yaml"), r.out);
+  program q;
+  const outcome again = parse(q.opts, {"prog", "--config", dir.file("printed.yaml"), "--print-config"});
+  EXPECT_EQ(again.code, 0);
+  EXPECT_EQ(again.out, r.out);
+  EXPECT_EQ(q.messages, 1'001'000u);
+  EXPECT_EQ(q.hop, 16384us);
 }
 
 }  // namespace

@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -178,6 +181,26 @@ T parse_in_range(const std::string& v, T min, T max, Parse parse) {
   }
   if (x < min || x > max) throw_out_of_range(v, std::to_string(min), std::to_string(max));
   return x;
+}
+
+// The text of the --config file `path`; throws naming the path when it is a directory or unreadable
+// (an ifstream opens a directory and reads nothing, which would look like an empty configuration).
+std::string read_config_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw std::invalid_argument("--config: '" + path + "' is a directory, not a YAML file");
+  }
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const int err = errno;
+    throw std::invalid_argument("--config: cannot read '" + path + "'" +
+                                (err != 0 ? ": " + std::string(std::strerror(err)) : std::string()));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw std::invalid_argument("--config: error while reading '" + path + "'");
+  return text.str();
 }
 
 // Wraps `text` to `width` columns, indenting continuation lines by `indent`.
@@ -412,14 +435,38 @@ void options::set_from(option& o, const std::string& value, const std::string& o
 }
 
 void options::apply_yaml(const std::string& yaml_text, const std::string& origin) {
-  YAML::Node root;
+  std::vector<YAML::Node> documents;
   try {
-    root = YAML::Load(yaml_text);
+    documents = YAML::LoadAll(yaml_text);
   } catch (const YAML::Exception& e) {
     throw std::invalid_argument(origin + ": not valid YAML: " + e.what());
   }
-  if (root.IsNull()) return;
+  // YAML::Load would read the first document and ignore the others.
+  if (documents.size() > 1) {
+    throw std::invalid_argument(origin + ": holds " + std::to_string(documents.size()) +
+                                " YAML documents (separated by ---); expected one");
+  }
+  if (documents.empty() || documents[0].IsNull()) return;
+  const YAML::Node& root = documents[0];
   if (!root.IsMap()) throw std::invalid_argument(origin + ": expected a mapping of option names to values");
+  // Keys first: yaml-cpp keeps every entry of a repeated key, and one of them would silently win.
+  std::vector<std::pair<std::string, int>> seen;  // key, line (from 1)
+  for (const auto& kv : root) {
+    const int line = kv.first.Mark().line + 1;
+    if (!kv.first.IsScalar()) {
+      throw std::invalid_argument(origin + ": line " + std::to_string(line) +
+                                  ": expected an option name as the key, got a " +
+                                  (kv.first.IsMap() ? "mapping" : kv.first.IsSequence() ? "list" : "null"));
+    }
+    std::string key = kv.first.as<std::string>();
+    for (const auto& [k, first_line] : seen) {
+      if (k == key) {
+        throw std::invalid_argument(origin + ": key '" + key + "' is repeated (lines " +
+                                    std::to_string(first_line) + " and " + std::to_string(line) + ")");
+      }
+    }
+    seen.emplace_back(std::move(key), line);
+  }
   for (const auto& kv : root) {
     std::string key = kv.first.as<std::string>();
     option* o = find(key);
@@ -463,11 +510,7 @@ std::optional<int> options::parse(int argc, char** argv) {
       } else {
         continue;
       }
-      std::ifstream in(file);
-      if (!in) throw std::invalid_argument("--config: cannot read '" + file + "'");
-      std::stringstream text;
-      text << in.rdbuf();
-      apply_yaml(text.str(), "config file " + file);
+      apply_yaml(read_config_file(file), "config file " + file);
     }
     std::size_t next_positional = 0;
     bool only_positionals = false;

@@ -6,11 +6,12 @@
 //   if (auto exit_code = opts.parse(argc, argv)) return *exit_code;
 //
 // Every option is a long flag (--book array, --book=array) and the YAML key of the same name in a file
-// given with --config FILE. Defaults come from the targets' initial values; the file overrides them and
-// flags override the file. --help explains every option, --print-config writes the effective
-// configuration as YAML. A bad value raises a message naming the flag or the key and what was expected;
-// numbers are parsed exactly (no floating point for counts, sizes and durations), and one beyond the
-// option's range or its type is an error, never a wrapped or rounded value.
+// given with --config FILE (a directory, an unreadable file or a key given twice is an error). Defaults
+// come from the targets' initial values; the file overrides them and flags override the file. --help
+// explains every option, --print-config writes the effective configuration as YAML. A bad value raises
+// a message naming the flag or the key and what was expected; numbers are parsed exactly (no floating
+// point for counts, sizes and durations), and one beyond the option's range or its type is an error,
+// never a wrapped or rounded value.
 #pragma once
 
 #include <chrono>
@@ -84,7 +85,8 @@ class options {
   [[nodiscard]] std::string help_text() const;
 
   /// Applies a YAML document (the text of a --config file); `origin` names it in errors. Throws
-  /// std::invalid_argument naming the key on a bad value or an unknown key.
+  /// std::invalid_argument naming the key on a bad value, an unknown key or a repeated one, and on text
+  /// that is not one YAML mapping (invalid YAML, several documents, a key that is not a name).
   void apply_yaml(const std::string& yaml_text, const std::string& origin);
 
  private:
