@@ -13,11 +13,13 @@
 #include <initializer_list>
 #include <limits>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
 #include <itch5_test/support.hpp>
 
+#include "build_info.hpp"
 #include "options.hpp"
 
 namespace {
@@ -473,6 +475,59 @@ TEST(Options, PrintConfigRoundTrips) {
   EXPECT_EQ(again.out, r.out);
   EXPECT_EQ(q.messages, 1'001'000u);
   EXPECT_EQ(q.hop, 16384us);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 4. --version: program, project version, commit, compiler, build type and build options.
+
+// Checks a --version text of `name` against this test build's configuration.
+void expect_version_text(const std::string& name, const std::string& text) {
+  auto on_off = [](bool on) { return std::string(on ? "ON" : "OFF"); };
+  const std::string isal = ITCH5_TEST_WITH_ISAL ? R"(ON \(ISA-L inflate available\))"
+                                                : R"(OFF \(ISA-L inflate not available\))";
+  const std::string commit = R"( \(commit (([0-9a-f]{7,40})(-dirty)?|unknown)\)\n)";
+  const std::regex form(name + " " ITCH5_TEST_PROJECT_VERSION + commit +
+                        "compiler: [A-Za-z]+ [0-9][0-9.]*; build type: " ITCH5_TEST_BUILD_TYPE "\n" +
+                        "build options: ITCH5_WITH_ISAL=" + isal + ", ITCH5_SANITIZE=" +
+                        on_off(ITCH5_TEST_SANITIZE) + ", ITCH5_NATIVE=" + on_off(ITCH5_TEST_NATIVE) + "\n");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(text, m, form)) << text;
+  // The commit names a commit of this repository, or git knows none.
+  const std::string git = "git -C " + itch5_test::sh_quote(ITCH5_TEST_SOURCE_DIR);
+  if (m[1] == "unknown") {
+    EXPECT_NE(itch5_test::run_shell(git + " rev-parse HEAD >/dev/null 2>&1"), 0) << text;
+  } else {
+    EXPECT_EQ(itch5_test::run_shell(git + " cat-file -e " + m[2].str() + "^{commit} 2>/dev/null"), 0) << text;
+  }
+}
+
+TEST(Options, VersionPrintsTheBuild) {
+  program p;
+  const outcome r = parse(p.opts, {"prog", "--version"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.err, "");
+  expect_version_text("prog", r.out);
+  EXPECT_EQ(r.out, cli::build_info::current().version_text("prog"));
+  EXPECT_EQ(cli::build_info::current().version, ITCH5_TEST_PROJECT_VERSION);
+  EXPECT_EQ(cli::build_info::current().with_isal, ITCH5_TEST_WITH_ISAL != 0);
+  // Before anything else is checked, like --help: a missing positional does not matter.
+  cli::options needs_input("prog", "INPUT", "test");
+  std::string input;
+  needs_input.positional("INPUT", input, "Input.");
+  EXPECT_EQ(parse(needs_input, {"prog", "--version"}).code, 0);
+  // Listed in --help.
+  EXPECT_NE(p.opts.help_text().find("  --version\n"), std::string::npos);
+}
+
+TEST(Options, EveryToolPrintsItsVersion) {
+  for (const char* tool : {"itch5cat", "itch5inside", "itch5synth", "itch5tde"}) {
+    const outcome r = run_tool(tool, "--version");
+    EXPECT_EQ(r.code, 0) << tool;
+    EXPECT_EQ(r.err, "") << tool;
+    expect_version_text(tool, r.out);
+    const outcome help = run_tool(tool, "--help");
+    EXPECT_NE(help.out.find("  --version\n"), std::string::npos) << tool;
+  }
 }
 
 }  // namespace

@@ -16,6 +16,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "build_info.hpp"
+
 namespace cli {
 namespace {
 
@@ -532,6 +534,10 @@ std::optional<int> options::parse(int argc, char** argv) {
         std::cout << help_text();
         return 0;
       }
+      if (a == "--version") {
+        std::cout << build_info::current().version_text(program_);
+        return 0;
+      }
       if (a == "--print-config") {
         print_config = true;
         continue;
@@ -637,7 +643,8 @@ std::string options::help_text() const {
   }
   s << "  --config FILE\n      Read options from a YAML file (keys as above).\n"
     << "  --print-config\n      Print the effective configuration as YAML and exit.\n"
-    << "  -h, --help\n      Print this help and exit.\n";
+    << "  -h, --help\n      Print this help and exit.\n"
+    << "  --version\n      Print the version, git commit, compiler and build options, and exit.\n";
   if (!epilog_.empty()) s << "\n" << epilog_;
   if (epilog_.empty() || epilog_.back() != '\n') s << "\n";
   return s.str();

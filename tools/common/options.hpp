@@ -8,10 +8,10 @@
 // Every option is a long flag (--book array, --book=array) and the YAML key of the same name in a file
 // given with --config FILE (a directory, an unreadable file or a key given twice is an error). Defaults
 // come from the targets' initial values; the file overrides them and flags override the file. --help
-// explains every option, --print-config writes the effective configuration as YAML. A bad value raises
-// a message naming the flag or the key and what was expected; numbers are parsed exactly (no floating
-// point for counts, sizes and durations), and one beyond the option's range or its type is an error,
-// never a wrapped or rounded value.
+// explains every option, --print-config writes the effective configuration as YAML, --version the build
+// (cli::build_info). A bad value raises a message naming the flag or the key and what was expected;
+// numbers are parsed exactly (no floating point for counts, sizes and durations), and one beyond the
+// option's range or its type is an error, never a wrapped or rounded value.
 #pragma once
 
 #include <chrono>
@@ -77,7 +77,7 @@ class options {
   void epilog(std::string text);
 
   /// Parses the command line (and --config). Returns an exit code when the program should stop now:
-  /// 0 after --help or --print-config, 2 after a usage error (already reported on stderr).
+  /// 0 after --help, --version or --print-config, 2 after a usage error (already reported on stderr).
   [[nodiscard]] std::optional<int> parse(int argc, char** argv);
 
   /// The effective configuration as YAML.
