@@ -3,13 +3,20 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
+
+#include "build_info.hpp"
 
 namespace cli {
 namespace {
@@ -38,48 +45,164 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
+// A well-formed number that the target type, or the option's range, cannot hold. Caught by the option
+// setters, which restate it with the allowed range.
+class out_of_range : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+[[noreturn]] void throw_out_of_range(const std::string& text, const std::string& lo, const std::string& hi) {
+  throw std::invalid_argument("'" + text + "' is out of range: must be between " + lo + " and " + hi);
+}
+
 template <class T>
 T parse_integer(const std::string& s) {
   T v{};
+  if constexpr (std::is_unsigned_v<T>) {
+    // from_chars rejects a minus sign for unsigned types as "not a number"; it is a range problem.
+    if (s.size() > 1 && s[0] == '-' && std::isdigit(static_cast<unsigned char>(s[1]))) {
+      throw out_of_range("'" + s + "' is negative");
+    }
+  }
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec == std::errc::result_out_of_range) throw std::invalid_argument("'" + s + "' is out of range");
+  if (ec == std::errc::result_out_of_range && p == s.data() + s.size()) {
+    throw out_of_range("'" + s + "' is out of range");
+  }
   if (ec != std::errc{} || p != s.data() + s.size() || s.empty()) {
     throw std::invalid_argument("expected an integer, got '" + s + "'");
   }
   return v;
 }
 
-// "20k" -> 20000; `binary` uses KiB/MiB/GiB (also K/M/G) as powers of 1024.
-std::uint64_t parse_scaled(const std::string& s, bool binary) {
+// A decimal number at the start of a text, and what follows it: "16.384ms" -> "16", "384", "ms".
+struct decimal_text {
+  std::string_view whole;  // digits before the point
+  std::string_view frac;   // digits after it (empty without a point)
+  std::string_view unit;   // the rest
+  [[nodiscard]] bool has_digits() const noexcept { return !whole.empty() || !frac.empty(); }
+  [[nodiscard]] bool is_zero() const noexcept {
+    return whole.find_first_not_of('0') == std::string_view::npos &&
+           frac.find_first_not_of('0') == std::string_view::npos;
+  }
+};
+
+// Splits `s` into digits, an optional point with more digits, and the unit. Throws on a second point.
+decimal_text split_decimal(std::string_view s) {
+  decimal_text d;
   std::size_t i = 0;
-  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
-  std::string num = s.substr(0, i), unit = s.substr(i);
-  if (num.empty()) throw std::invalid_argument("expected a number, got '" + s + "'");
-  double mult = 1;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  d.whole = s.substr(0, i);
+  if (i < s.size() && s[i] == '.') {
+    std::size_t start = ++i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    d.frac = s.substr(start, i - start);
+    if (i < s.size() && s[i] == '.') {
+      throw std::invalid_argument("malformed number in '" + std::string(s) + "'");
+    }
+  }
+  d.unit = s.substr(i);
+  return d;
+}
+
+enum class scaled { ok, not_whole, too_large };
+
+// d.whole.d.frac * scale, exactly, when it is a whole number no larger than `max`. No floating point:
+// the fraction is folded in from its last digit, acc = (digit * scale + acc) / 10, so acc is scale times
+// the fraction's tail 0.d_i...d_k. That tail times scale equals 10^(i-1) * total - scale * d_1...d_(i-1),
+// an integer whenever the total is one, so a division that leaves a remainder proves the total is not
+// whole, and none does if it is. acc stays below scale, so nothing overflows for any number of digits.
+scaled scale_exact(const decimal_text& d, std::uint64_t scale, std::uint64_t max, std::uint64_t& out) {
+  std::uint64_t acc = 0;
+  for (auto it = d.frac.rbegin(); it != d.frac.rend(); ++it) {
+    const std::uint64_t t = static_cast<std::uint64_t>(*it - '0') * scale + acc;
+    if (t % 10 != 0) return scaled::not_whole;
+    acc = t / 10;
+  }
+  std::uint64_t whole = 0;
+  for (char c : d.whole) {
+    if (__builtin_mul_overflow(whole, std::uint64_t{10}, &whole) ||
+        __builtin_add_overflow(whole, static_cast<std::uint64_t>(c - '0'), &whole)) {
+      return scaled::too_large;
+    }
+  }
+  std::uint64_t total = 0;
+  if (__builtin_mul_overflow(whole, scale, &total) || __builtin_add_overflow(total, acc, &total) ||
+      total > max) {
+    return scaled::too_large;
+  }
+  out = total;
+  return scaled::ok;
+}
+
+// "20k" -> 20000, "1.5M" -> 1500000, exactly; `binary` uses KiB/MiB/GiB (also K/M/G) as powers of 1024.
+std::uint64_t parse_scaled(const std::string& s, bool binary) {
+  const char* what = binary ? "a size such as 65536, 64KiB or 1.5MiB" : "a count such as 20000, 20k or 1.5M";
+  if (s.size() > 1 && s[0] == '-' && std::isdigit(static_cast<unsigned char>(s[1]))) {
+    throw out_of_range("'" + s + "' is negative");
+  }
+  const decimal_text d = split_decimal(s);
+  if (!d.has_digits()) throw std::invalid_argument(std::string("expected ") + what + ", got '" + s + "'");
+  const std::string unit(d.unit);
+  if (!unit.empty() && std::isspace(static_cast<unsigned char>(unit[0]))) {
+    throw std::invalid_argument("no space allowed between the number and its suffix in '" + s + "'");
+  }
+  std::uint64_t mult = 1;
   if (binary) {
     if (unit.empty() || unit == "B") mult = 1;
-    else if (unit == "K" || unit == "KiB" || unit == "k") mult = 1024.0;
-    else if (unit == "M" || unit == "MiB") mult = 1024.0 * 1024;
-    else if (unit == "G" || unit == "GiB") mult = 1024.0 * 1024 * 1024;
+    else if (unit == "K" || unit == "KiB" || unit == "k") mult = std::uint64_t{1} << 10;
+    else if (unit == "M" || unit == "MiB") mult = std::uint64_t{1} << 20;
+    else if (unit == "G" || unit == "GiB") mult = std::uint64_t{1} << 30;
     else throw std::invalid_argument("unknown size unit '" + unit + "' in '" + s + "' (use KiB, MiB, GiB)");
   } else {
     if (unit.empty()) mult = 1;
-    else if (unit == "k" || unit == "K") mult = 1e3;
-    else if (unit == "M") mult = 1e6;
-    else if (unit == "G") mult = 1e9;
+    else if (unit == "k" || unit == "K") mult = 1'000;
+    else if (unit == "M") mult = 1'000'000;
+    else if (unit == "G") mult = 1'000'000'000;
     else throw std::invalid_argument("unknown suffix '" + unit + "' in '" + s + "' (use k, M, G)");
   }
-  if (mult == 1) {
-    if (num.find('.') != std::string::npos) throw std::invalid_argument("expected an integer, got '" + s + "'");
-    return parse_integer<std::uint64_t>(num);
+  std::uint64_t v = 0;
+  switch (scale_exact(d, mult, std::numeric_limits<std::uint64_t>::max(), v)) {
+    case scaled::ok: return v;
+    case scaled::not_whole:
+      throw std::invalid_argument("'" + s + "' is not a whole number" + (binary ? " of bytes" : ""));
+    case scaled::too_large: break;
   }
-  double v = std::stod(num) * mult;
-  if (v > 1.8e19 || v != std::floor(v)) throw std::invalid_argument("'" + s + "' is not a whole number");
-  return static_cast<std::uint64_t>(v);
+  throw out_of_range("'" + s + "' is out of range");
 }
 
-void check_range(bool ok, const std::string& lo, const std::string& hi) {
-  if (!ok) throw std::invalid_argument("must be between " + lo + " and " + hi);
+// Parses with `parse` and checks [min, max]; a value the type cannot hold is reported like one outside
+// the range.
+template <class T, class Parse>
+T parse_in_range(const std::string& v, T min, T max, Parse parse) {
+  T x{};
+  try {
+    x = parse(v);
+  } catch (const out_of_range&) {
+    throw_out_of_range(v, std::to_string(min), std::to_string(max));
+  }
+  if (x < min || x > max) throw_out_of_range(v, std::to_string(min), std::to_string(max));
+  return x;
+}
+
+// The text of the --config file `path`; throws naming the path when it is a directory or unreadable
+// (an ifstream opens a directory and reads nothing, which would look like an empty configuration).
+std::string read_config_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw std::invalid_argument("--config: '" + path + "' is a directory, not a YAML file");
+  }
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const int err = errno;
+    throw std::invalid_argument("--config: cannot read '" + path + "'" +
+                                (err != 0 ? ": " + std::string(std::strerror(err)) : std::string()));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw std::invalid_argument("--config: error while reading '" + path + "'");
+  return text.str();
 }
 
 // Wraps `text` to `width` columns, indenting continuation lines by `indent`.
@@ -109,39 +232,41 @@ std::string wrap(const std::string& text, std::size_t indent, std::size_t width)
 }  // namespace
 
 std::chrono::nanoseconds parse_duration(std::string_view text) {
-  std::string s(text);
-  std::size_t i = 0;
-  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
-  std::string num = s.substr(0, i), unit = s.substr(i);
-  if (num.empty() || unit.empty()) {
-    throw std::invalid_argument("expected a duration with a unit (ns, us, ms, s, min, h), got '" + s + "'");
+  const std::string s(text);
+  const std::string units = "(ns, us, ms, s, min, h)";
+  if (s.empty()) throw std::invalid_argument("expected a duration such as 250ns, 10us or 16.384ms, got ''");
+  if (s.size() > 1 && s[0] == '-' && (std::isdigit(static_cast<unsigned char>(s[1])) || s[1] == '.')) {
+    throw std::invalid_argument("'" + s + "': negative durations are not allowed");
   }
-  std::int64_t scale;
+  const decimal_text d = split_decimal(s);
+  if (!d.has_digits()) {
+    throw std::invalid_argument("expected a duration such as 250ns, 10us or 16.384ms, got '" + s + "'");
+  }
+  const std::string unit(d.unit);
+  if (unit.empty()) {
+    if (d.is_zero()) return std::chrono::nanoseconds(0);  // "0" needs no unit
+    throw std::invalid_argument("'" + s + "' has no unit " + units + "; only 0 may be written without one");
+  }
+  if (std::isspace(static_cast<unsigned char>(unit[0]))) {
+    throw std::invalid_argument("no space allowed between the number and its unit in '" + s + "'");
+  }
+  std::uint64_t scale = 0;
   if (unit == "ns") scale = 1;
-  else if (unit == "us") scale = 1000;
-  else if (unit == "ms") scale = 1000000;
-  else if (unit == "s") scale = 1000000000;
+  else if (unit == "us") scale = 1'000;
+  else if (unit == "ms") scale = 1'000'000;
+  else if (unit == "s") scale = 1'000'000'000;
   else if (unit == "min") scale = 60'000'000'000;
   else if (unit == "h") scale = 3'600'000'000'000;
-  else throw std::invalid_argument("unknown duration unit '" + unit + "' in '" + s + "' (ns, us, ms, s, min, h)");
-  // Exact decimal: integer part and up to 9 fractional digits.
-  auto dot = num.find('.');
-  std::string whole = num.substr(0, dot);
-  std::string frac = dot == std::string::npos ? "" : num.substr(dot + 1);
-  if (frac.find('.') != std::string::npos) throw std::invalid_argument("malformed number in '" + s + "'");
-  std::int64_t w = whole.empty() ? 0 : parse_integer<std::int64_t>(whole);
-  std::int64_t ns = w * scale;
-  std::int64_t digits_scale = scale;
-  for (char c : frac) {
-    digits_scale /= 10;
-    if (digits_scale == 0) {
-      if (c != '0') throw std::invalid_argument("'" + s + "' is finer than a nanosecond");
-      continue;
-    }
-    ns += (c - '0') * digits_scale;
+  else throw std::invalid_argument("unknown duration unit '" + unit + "' in '" + s + "' " + units);
+  constexpr auto max = static_cast<std::uint64_t>(std::numeric_limits<std::chrono::nanoseconds::rep>::max());
+  std::uint64_t ns = 0;
+  switch (scale_exact(d, scale, max, ns)) {
+    case scaled::ok: return std::chrono::nanoseconds(static_cast<std::chrono::nanoseconds::rep>(ns));
+    case scaled::not_whole: throw std::invalid_argument("'" + s + "' is finer than a nanosecond");
+    case scaled::too_large: break;
   }
-  // A remaining fraction finer than the unit allows (e.g. 1.5ns) was rejected above.
-  return std::chrono::nanoseconds(ns);
+  throw std::invalid_argument("'" + s + "' is out of range: the largest duration is " + std::to_string(max) +
+                              "ns (about 292 years)");
 }
 
 std::string format_duration(std::chrono::nanoseconds d) {
@@ -201,9 +326,7 @@ options::option& options::add(std::string key, std::int64_t& target, std::string
                               std::int64_t max) {
   auto& o = add_option(std::move(key), std::move(help), "N");
   o.set = [&target, min, max](const std::string& v) {
-    auto x = parse_integer<std::int64_t>(v);
-    check_range(x >= min && x <= max, std::to_string(min), std::to_string(max));
-    target = x;
+    target = parse_in_range<std::int64_t>(v, min, max, parse_integer<std::int64_t>);
   };
   o.get = [&target] { return std::to_string(target); };
   return o;
@@ -213,9 +336,7 @@ options::option& options::add(std::string key, std::uint64_t& target, std::strin
                               std::uint64_t max) {
   auto& o = add_option(std::move(key), std::move(help), "N");
   o.set = [&target, min, max](const std::string& v) {
-    auto x = parse_integer<std::uint64_t>(v);
-    check_range(x >= min && x <= max, std::to_string(min), std::to_string(max));
-    target = x;
+    target = parse_in_range<std::uint64_t>(v, min, max, parse_integer<std::uint64_t>);
   };
   o.get = [&target] { return std::to_string(target); };
   return o;
@@ -224,15 +345,20 @@ options::option& options::add(std::string key, std::uint64_t& target, std::strin
 options::option& options::add(std::string key, double& target, std::string help, double min, double max) {
   auto& o = add_option(std::move(key), std::move(help), "X");
   o.set = [&target, min, max](const std::string& v) {
-    double x;
+    double x = 0;
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-    if (ec != std::errc{} || p != v.data() + v.size() || v.empty() || !std::isfinite(x)) {
-      throw std::invalid_argument("expected a number, got '" + v + "'");
-    }
     std::ostringstream lo, hi;
     lo << min;
     hi << max;
-    check_range(x >= min && x <= max, lo.str(), hi.str());
+    // from_chars reports a magnitude beyond double (1e999), or a nonzero one too close to zero (1e-999),
+    // as out of range.
+    if (ec == std::errc::result_out_of_range && p == v.data() + v.size()) {
+      throw_out_of_range(v, lo.str(), hi.str());
+    }
+    if (ec != std::errc{} || p != v.data() + v.size() || v.empty() || !std::isfinite(x)) {
+      throw std::invalid_argument("expected a number, got '" + v + "'");
+    }
+    if (!(x >= min && x <= max)) throw_out_of_range(v, lo.str(), hi.str());
     target = x;
   };
   o.get = [&target] {
@@ -262,9 +388,7 @@ options::option& options::add_count(std::string key, std::uint64_t& target, std:
                                     std::uint64_t min, std::uint64_t max) {
   auto& o = add_option(std::move(key), std::move(help), "N");
   o.set = [&target, min, max](const std::string& v) {
-    auto x = parse_scaled(v, false);
-    check_range(x >= min && x <= max, std::to_string(min), std::to_string(max));
-    target = x;
+    target = parse_in_range(v, min, max, [](const std::string& t) { return parse_scaled(t, false); });
   };
   o.get = [&target] { return std::to_string(target); };
   return o;
@@ -274,9 +398,7 @@ options::option& options::add_size(std::string key, std::uint64_t& target, std::
                                    std::uint64_t min, std::uint64_t max) {
   auto& o = add_option(std::move(key), std::move(help), "BYTES");
   o.set = [&target, min, max](const std::string& v) {
-    auto x = parse_scaled(v, true);
-    check_range(x >= min && x <= max, std::to_string(min), std::to_string(max));
-    target = x;
+    target = parse_in_range(v, min, max, [](const std::string& t) { return parse_scaled(t, true); });
   };
   o.get = [&target] { return std::to_string(target); };
   return o;
@@ -315,14 +437,38 @@ void options::set_from(option& o, const std::string& value, const std::string& o
 }
 
 void options::apply_yaml(const std::string& yaml_text, const std::string& origin) {
-  YAML::Node root;
+  std::vector<YAML::Node> documents;
   try {
-    root = YAML::Load(yaml_text);
+    documents = YAML::LoadAll(yaml_text);
   } catch (const YAML::Exception& e) {
     throw std::invalid_argument(origin + ": not valid YAML: " + e.what());
   }
-  if (root.IsNull()) return;
+  // YAML::Load would read the first document and ignore the others.
+  if (documents.size() > 1) {
+    throw std::invalid_argument(origin + ": holds " + std::to_string(documents.size()) +
+                                " YAML documents (separated by ---); expected one");
+  }
+  if (documents.empty() || documents[0].IsNull()) return;
+  const YAML::Node& root = documents[0];
   if (!root.IsMap()) throw std::invalid_argument(origin + ": expected a mapping of option names to values");
+  // Keys first: yaml-cpp keeps every entry of a repeated key, and one of them would silently win.
+  std::vector<std::pair<std::string, int>> seen;  // key, line (from 1)
+  for (const auto& kv : root) {
+    const int line = kv.first.Mark().line + 1;
+    if (!kv.first.IsScalar()) {
+      throw std::invalid_argument(origin + ": line " + std::to_string(line) +
+                                  ": expected an option name as the key, got a " +
+                                  (kv.first.IsMap() ? "mapping" : kv.first.IsSequence() ? "list" : "null"));
+    }
+    std::string key = kv.first.as<std::string>();
+    for (const auto& [k, first_line] : seen) {
+      if (k == key) {
+        throw std::invalid_argument(origin + ": key '" + key + "' is repeated (lines " +
+                                    std::to_string(first_line) + " and " + std::to_string(line) + ")");
+      }
+    }
+    seen.emplace_back(std::move(key), line);
+  }
   for (const auto& kv : root) {
     std::string key = kv.first.as<std::string>();
     option* o = find(key);
@@ -367,11 +513,7 @@ std::optional<int> options::parse(int argc, char** argv) {
         continue;
       }
       config_files_.push_back(file);
-      std::ifstream in(file);
-      if (!in) throw std::invalid_argument("--config: cannot read '" + file + "'");
-      std::stringstream text;
-      text << in.rdbuf();
-      apply_yaml(text.str(), "config file " + file);
+      apply_yaml(read_config_file(file), "config file " + file);
     }
     std::size_t next_positional = 0;
     bool only_positionals = false;
@@ -391,6 +533,10 @@ std::optional<int> options::parse(int argc, char** argv) {
       }
       if (a == "--help" || a == "-h") {
         std::cout << help_text();
+        return 0;
+      }
+      if (a == "--version") {
+        std::cout << build_info::current().version_text(program_);
         return 0;
       }
       if (a == "--print-config") {
@@ -498,7 +644,8 @@ std::string options::help_text() const {
   }
   s << "  --config FILE\n      Read options from a YAML file (keys as above).\n"
     << "  --print-config\n      Print the effective configuration as YAML and exit.\n"
-    << "  -h, --help\n      Print this help and exit.\n";
+    << "  -h, --help\n      Print this help and exit.\n"
+    << "  --version\n      Print the version, git commit, compiler and build options, and exit.\n";
   if (!epilog_.empty()) s << "\n" << epilog_;
   if (epilog_.empty() || epilog_.back() != '\n') s << "\n";
   return s.str();

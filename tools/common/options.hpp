@@ -6,9 +6,12 @@
 //   if (auto exit_code = opts.parse(argc, argv)) return *exit_code;
 //
 // Every option is a long flag (--book array, --book=array) and the YAML key of the same name in a file
-// given with --config FILE. Defaults come from the targets' initial values; the file overrides them and
-// flags override the file. --help explains every option, --print-config writes the effective
-// configuration as YAML. A bad value raises a message naming the flag or the key and what was expected.
+// given with --config FILE (a directory, an unreadable file or a key given twice is an error). Defaults
+// come from the targets' initial values; the file overrides them and flags override the file. --help
+// explains every option, --print-config writes the effective configuration as YAML, --version the build
+// (cli::build_info). A bad value raises a message naming the flag or the key and what was expected;
+// numbers are parsed exactly (no floating point for counts, sizes and durations), and one beyond the
+// option's range or its type is an error, never a wrapped or rounded value.
 #pragma once
 
 #include <chrono>
@@ -56,12 +59,14 @@ class options {
   option& add(std::string key, std::uint64_t& target, std::string help, std::uint64_t min, std::uint64_t max);
   option& add(std::string key, double& target, std::string help, double min, double max);
   option& add(std::string key, std::vector<std::string>& target, std::string help);  // comma-separated
-  /// A duration with a unit: 250ns, 10us, 16.384ms, 2s, 1min.
+  /// A duration with a unit: 250ns, 10us, 16.384ms, 2s, 1min; a bare 0 is zero. Never negative.
   option& add(std::string key, std::chrono::nanoseconds& target, std::string help);
-  /// A count with an optional decimal suffix: 20000, 20k, 50M, 2G.
+  /// A count with an optional decimal suffix: 20000, 20k, 50M, 2G; decimals are exact (1.001M = 1001000)
+  /// and must give a whole number.
   option& add_count(std::string key, std::uint64_t& target, std::string help, std::uint64_t min,
                     std::uint64_t max);
-  /// A byte size with an optional binary suffix: 65536, 64KiB, 1MiB.
+  /// A byte size with an optional binary suffix: 65536, 64KiB, 1MiB; decimals are exact (1.5KiB = 1536)
+  /// and must give a whole number of bytes.
   option& add_size(std::string key, std::uint64_t& target, std::string help, std::uint64_t min,
                    std::uint64_t max);
 
@@ -72,7 +77,7 @@ class options {
   void epilog(std::string text);
 
   /// Parses the command line (and --config). Returns an exit code when the program should stop now:
-  /// 0 after --help or --print-config, 2 after a usage error (already reported on stderr).
+  /// 0 after --help, --version or --print-config, 2 after a usage error (already reported on stderr).
   [[nodiscard]] std::optional<int> parse(int argc, char** argv);
 
   /// The files given with --config, in order (read by parse()): inputs of the run like any other.
@@ -83,7 +88,8 @@ class options {
   [[nodiscard]] std::string help_text() const;
 
   /// Applies a YAML document (the text of a --config file); `origin` names it in errors. Throws
-  /// std::invalid_argument naming the key on a bad value or an unknown key.
+  /// std::invalid_argument naming the key on a bad value, an unknown key or a repeated one, and on text
+  /// that is not one YAML mapping (invalid YAML, several documents, a key that is not a name).
   void apply_yaml(const std::string& yaml_text, const std::string& origin);
 
  private:
@@ -108,8 +114,9 @@ class options {
   std::vector<std::string> config_files_;
 };
 
-/// Parses "250ns", "10us", "16.384ms", "2s", "1min", "1h" (exact to the nanosecond). Throws
-/// std::invalid_argument.
+/// Parses "250ns", "10us", "16.384ms", "2s", "1min", "1h" (exact to the nanosecond), and "0" without a
+/// unit. Throws std::invalid_argument naming the text for a negative duration, one finer than a
+/// nanosecond, one beyond the int64 nanosecond range (about 292 years) or a malformed one.
 std::chrono::nanoseconds parse_duration(std::string_view text);
 /// The shortest exact text for `d` that parse_duration() reads back ("16384us").
 std::string format_duration(std::chrono::nanoseconds d);
