@@ -531,3 +531,47 @@ TEST(Options, EveryToolPrintsItsVersion) {
 }
 
 }  // namespace
+
+namespace {
+
+// Lists and forgotten values: a mistake, never something to drop or take as a file name.
+TEST(Options, ListItemsAreTrimmedAndEmptyItemsRefused) {
+  std::vector<std::string> symbols{"DEFAULT"};
+  std::string output = "-";
+  cli::options opts{"prog", "[options]", "A test program."};
+  opts.add("symbols", symbols, "Symbols.");
+  opts.add("output", output, "Output.").alias('o');
+  EXPECT_FALSE(parse(opts, {"prog", "--symbols", " AAPL , MSFT"}).code.has_value());
+  EXPECT_EQ(symbols, (std::vector<std::string>{"AAPL", "MSFT"}));
+  EXPECT_FALSE(parse(opts, {"prog", "--symbols", ""}).code.has_value());
+  EXPECT_TRUE(symbols.empty()) << "the empty string is the empty list";
+  EXPECT_FALSE(parse(opts, {"prog", "--symbols", "A B"}).code.has_value());
+  EXPECT_EQ(symbols, (std::vector<std::string>{"A B"})) << "inner spaces are kept for the tool to judge";
+  for (const std::string bad : {",", "AAPL,,MSFT", "AAPL,", ",AAPL", "AAPL, ,MSFT"}) {
+    const outcome r = parse(opts, {"prog", "--symbols", bad});
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_EQ(r.err, error("--symbols: empty item in the list '" + bad + "'"));
+  }
+}
+
+TEST(Options, AFlagInPlaceOfAValueIsAMissingValue) {
+  std::string output = "-";
+  bool quiet = false;
+  cli::options opts{"prog", "[options]", "A test program."};
+  opts.add("output", output, "Output.").alias('o');
+  opts.add("quiet", quiet, "Quiet.").alias('q');
+  for (const std::string next : {"--quiet", "--no-quiet", "--help", "--print-config", "--output=x"}) {
+    const outcome r = parse(opts, {"prog", "-o", next});
+    EXPECT_EQ(r.code, 2) << next;
+    EXPECT_EQ(r.err, error("-o: missing value (the next argument, '" + next +
+                           "', is an option; write --output=" + next + " for a value that looks like one)"));
+  }
+  EXPECT_FALSE(parse(opts, {"prog", "--output=--quiet"}).code.has_value());
+  EXPECT_EQ(output, "--quiet");
+  EXPECT_FALSE(parse(opts, {"prog", "-o", "--not-an-option"}).code.has_value()) << "unknown: a name like any";
+  EXPECT_EQ(output, "--not-an-option");
+  EXPECT_FALSE(parse(opts, {"prog", "-o", "-"}).code.has_value());
+  EXPECT_EQ(output, "-");
+}
+
+}  // namespace

@@ -45,6 +45,24 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
+// A comma-separated list given by the user: items trimmed of surrounding spaces; an empty item (",", "a,,b",
+// "a,") is a mistake, not something to drop silently. The empty string is the empty list.
+std::vector<std::string> parse_list(const std::string& s) {
+  std::vector<std::string> out;
+  if (s.find_first_not_of(' ') == std::string::npos) return out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = s.find(',', start);
+    std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const auto first = item.find_first_not_of(' ');
+    if (first == std::string::npos) throw std::invalid_argument("empty item in the list '" + s + "'");
+    item = item.substr(first, item.find_last_not_of(' ') - first + 1);
+    out.push_back(item);
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
 // A well-formed number that the target type, or the option's range, cannot hold. Caught by the option
 // setters, which restate it with the allowed range.
 class out_of_range : public std::invalid_argument {
@@ -372,7 +390,7 @@ options::option& options::add(std::string key, double& target, std::string help,
 options::option& options::add(std::string key, std::vector<std::string>& target, std::string help) {
   auto& o = add_option(std::move(key), std::move(help), "A,B,...");
   o.is_list = true;
-  o.set = [&target](const std::string& v) { target = split_list(v); };
+  o.set = [&target](const std::string& v) { target = parse_list(v); };
   o.get = [&target] { return join(target, ","); };
   return o;
 }
@@ -579,6 +597,15 @@ std::optional<int> options::parse(int argc, char** argv) {
       if (!has_value) {
         if (i + 1 >= args.size()) throw std::invalid_argument(name + ": missing value");
         value = args[++i];
+        // `--output --quiet` is a forgotten value, not a file named --quiet.
+        if (value.rfind("--", 0) == 0 && value.size() > 2) {
+          const std::string key = value.substr(2, value.find('=') - 2);
+          if (find(key) != nullptr || key == "help" || key == "config" || key == "print-config" ||
+              key == "version" || (key.rfind("no-", 0) == 0 && find(key.substr(3)) != nullptr)) {
+            throw std::invalid_argument(name + ": missing value (the next argument, '" + value +
+                                        "', is an option; write --" + o->key + "=" + value + " for a value that looks like one)");
+          }
+        }
       }
       set_from(*o, value, name);
     }
