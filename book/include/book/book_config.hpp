@@ -1,4 +1,4 @@
-// Tuning knobs shared by the book side implementations (each uses what applies to it).
+// Tuning knobs shared by the book side implementations and the engine (each uses what applies to it).
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,10 @@ namespace book {
 struct book_config {
   /// array_book_side: price levels kept in the array window around the inside (a multiple of 64).
   std::uint32_t window_levels = 256;
+  /// book_engine's order_table: log2 of the window of recent order references held in its ring (see
+  /// order_table.hpp; clamped to [1, 30]). The default, 2^20 references, is what the tools use; tests and
+  /// the fuzz target choose small windows to cross the window's edges often and allocate little.
+  std::uint32_t order_window_bits = 20;
 };
 
 }  // namespace book
