@@ -13,9 +13,14 @@
 
 namespace {
 
+// Collects the lines; every chunk written must be whole lines (checked for each write).
 class string_sink final : public book::line_sink {
  public:
-  void write(std::string_view lines) override { text.append(lines); }
+  void write(std::string_view lines) override {
+    EXPECT_TRUE(!lines.empty() && lines.back() == '\n') << "a chunk that does not end a line, after byte "
+                                                        << text.size();
+    text.append(lines);
+  }
   std::string text;
 };
 
@@ -47,16 +52,18 @@ TEST_P(Differential, EveryBookMatchesTheNaiveReference) {
   const std::string expected = naive::run(bytes);
   ASSERT_GT(std::count(expected.begin(), expected.end(), '\n'), 1000);
   for (const std::string& name : book::book_type_names()) {
-    // Array windows of 64 and 1024 levels, and a 16-reference order table window (orders mostly behind it,
-    // in its hash table, as in the fuzz target) besides the default 2^20.
-    for (const book::book_config& config : {book::book_config{64}, book::book_config{1024}, book::book_config{64, 4}}) {
+    // Array windows of 64 and 1024 levels, and the fuzz target's configuration: a 16-reference order table
+    // window (orders mostly behind it, in its hash table) and a 4 KiB output buffer (many small writes).
+    for (const book::book_config& config :
+         {book::book_config{64}, book::book_config{1024}, book::book_config{64, 4, 4096}}) {
       const std::string got = run_book(name, config, bytes);
       if (got == expected) continue;
       // Point at the first differing line.
       std::size_t i = 0, line = 1;
       while (i < got.size() && i < expected.size() && got[i] == expected[i]) line += got[i++] == '\n';
       ADD_FAILURE() << "book " << name << " window " << config.window_levels << " order window bits "
-                    << config.order_window_bits << " differs at line " << line << ":\n  got      "
+                    << config.order_window_bits << " output buffer " << config.output_buffer_bytes
+                    << " differs at line " << line << ":\n  got      "
                     << got.substr(got.rfind('\n', i) + 1, 80) << "\n  expected "
                     << expected.substr(expected.rfind('\n', i) + 1, 80);
     }

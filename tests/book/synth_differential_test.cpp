@@ -98,13 +98,14 @@ struct family_run {
 
 // Every family with its default configuration, and the array book with its smallest window (64 levels),
 // whose edges the synthetic books cross most often, and a small order table window (256 references: most
-// live orders wait behind it, in the order table's hash table).
+// live orders wait behind it, in the order table's hash table) and the smallest output buffer (4 KiB).
 std::vector<family_run> family_runs() {
   std::vector<family_run> runs;
   for (const std::string& name : book::book_type_names()) runs.push_back({name, {}});
   book::book_config small;
   small.window_levels = 64;
   small.order_window_bits = 8;
+  small.output_buffer_bytes = 4096;
   runs.push_back({"array", small});
   return runs;
 }
