@@ -54,7 +54,8 @@ class observer {
   observer(const inside_options& opt, line_sink& sink, feed_statistics* stats, depth_statistics* depth)
       : sink_(sink), stats_all_(opt.stats_all_events), depth_(depth), stats_(stats),
         filter_(symbol_filter(opt.symbols)),
-        buffer_(std::make_unique_for_overwrite<char[]>(buffer_size)) {}
+        buffer_size_(std::max<std::size_t>(opt.books.output_buffer_bytes, min_buffer_size)),
+        buffer_(std::make_unique_for_overwrite<char[]>(buffer_size_)) {}
 
   void on_book_event(const book_event& e, const order_book<Book>& b) {
     if (!wanted(e.locate, b)) return;
@@ -88,7 +89,7 @@ class observer {
   }
 
  private:
-  static constexpr std::size_t buffer_size = std::size_t{1} << 18;
+  static constexpr std::size_t min_buffer_size = 4096;  // book_config::output_buffer_bytes below this: 4096
 
   // A piece of line text, copied with a fixed-size memcpy (no call): the longest piece is 21 characters.
   struct text {
@@ -149,7 +150,7 @@ class observer {
   }
 
   void write_line(const book_event& e, const order_book<Book>& b) {
-    if (used_ + max_inside_line + text::capacity > buffer_size) flush();
+    if (used_ + max_inside_line + text::capacity > buffer_size_) flush();
     line_text& t = lines_text_[e.locate];
     if (e.side == side_kind::buy) {
       set(t.bid, format_bid(t.bid.chars.data(), b.last.bid));
@@ -177,6 +178,7 @@ class observer {
   std::vector<std::string> names_;       // per locate, for the statistics rows
   std::uint64_t timestamp_high_ = ~std::uint64_t{0};
   text timestamp_text_;
+  std::size_t buffer_size_;
   std::unique_ptr<char[]> buffer_;
   std::size_t used_ = 0;
   std::uint64_t lines_ = 0;

@@ -13,9 +13,14 @@
 
 namespace {
 
+// Collects the lines; every chunk written must be whole lines (checked for each write).
 class string_sink final : public book::line_sink {
  public:
-  void write(std::string_view lines) override { text.append(lines); }
+  void write(std::string_view lines) override {
+    EXPECT_TRUE(!lines.empty() && lines.back() == '\n') << "a chunk that does not end a line, after byte "
+                                                        << text.size();
+    text.append(lines);
+  }
   std::string text;
 };
 
@@ -24,11 +29,11 @@ std::size_t messages_per_seed() {
   return env != nullptr ? std::stoul(env) : 200'000;
 }
 
-std::string run_book(const std::string& name, std::uint32_t window, std::span<const std::byte> bytes) {
+std::string run_book(const std::string& name, const book::book_config& config, std::span<const std::byte> bytes) {
   itch5::message_reader reader(itch5::make_block_source(itch5::memory_input(bytes), {1 << 16, true, 4}));
   book::inside_options opt;
   opt.book = name;
-  opt.books.window_levels = window;
+  opt.books = config;
   string_sink sink;
   book::inside_result r = book::run_inside(reader, opt, sink);
   EXPECT_EQ(r.status, itch5::read_status::end_of_input);
@@ -47,13 +52,18 @@ TEST_P(Differential, EveryBookMatchesTheNaiveReference) {
   const std::string expected = naive::run(bytes);
   ASSERT_GT(std::count(expected.begin(), expected.end(), '\n'), 1000);
   for (const std::string& name : book::book_type_names()) {
-    for (std::uint32_t window : {64u, 1024u}) {
-      const std::string got = run_book(name, window, bytes);
+    // Array windows of 64 and 1024 levels, and the fuzz target's configuration: a 16-reference order table
+    // window (orders mostly behind it, in its hash table) and a 4 KiB output buffer (many small writes).
+    for (const book::book_config& config :
+         {book::book_config{64}, book::book_config{1024}, book::book_config{64, 4, 4096}}) {
+      const std::string got = run_book(name, config, bytes);
       if (got == expected) continue;
       // Point at the first differing line.
       std::size_t i = 0, line = 1;
       while (i < got.size() && i < expected.size() && got[i] == expected[i]) line += got[i++] == '\n';
-      ADD_FAILURE() << "book " << name << " window " << window << " differs at line " << line << ":\n  got      "
+      ADD_FAILURE() << "book " << name << " window " << config.window_levels << " order window bits "
+                    << config.order_window_bits << " output buffer " << config.output_buffer_bytes
+                    << " differs at line " << line << ":\n  got      "
                     << got.substr(got.rfind('\n', i) + 1, 80) << "\n  expected "
                     << expected.substr(expected.rfind('\n', i) + 1, 80);
     }

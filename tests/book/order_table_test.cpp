@@ -1,10 +1,15 @@
 // order_table: the window of recent references, the hash table behind it and the map of far references,
-// checked against std::unordered_map under every access pattern that moves orders between them.
+// checked against std::unordered_map under every access pattern that moves orders between them. The
+// window-dependent tests run with the default window (2^20 references) and with small ones (the fuzz
+// target's kind of configuration, book_config::order_window_bits).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <string>
 #include <unordered_map>
 
+#include <book/book_config.hpp>
 #include <book/detail/order_hash.hpp>
 #include <book/order_table.hpp>
 
@@ -14,10 +19,22 @@ using book::order_table;
 using book::side_kind;
 using itch5::price4;
 
-constexpr std::uint64_t W = order_table::window;
+TEST(OrderTable, WindowBitsDefaultAndClamping) {
+  EXPECT_EQ(order_table().window(), std::uint64_t{1} << 20);
+  EXPECT_EQ(order_table::default_window_bits, book::book_config{}.order_window_bits);
+  EXPECT_EQ(order_table(4).window(), 16u);
+  EXPECT_EQ(order_table(0).window(), std::uint64_t{1} << order_table::min_window_bits);
+  EXPECT_EQ(order_table(99).window(), std::uint64_t{1} << order_table::max_window_bits);
+}
 
-TEST(OrderTable, InsertFindErase) {
-  order_table t;
+// Every test below runs for each window size of the instantiation at the end (W references).
+class OrderTableWindow : public ::testing::TestWithParam<unsigned> {
+ protected:
+  const std::uint64_t W = std::uint64_t{1} << GetParam();
+};
+
+TEST_P(OrderTableWindow, InsertFindErase) {
+  order_table t(GetParam());
   ASSERT_NE(t.insert(42, 100, price4(123400), 7, side_kind::sell), nullptr);
   book::order* o = t.find(42);
   ASSERT_NE(o, nullptr);
@@ -31,15 +48,15 @@ TEST(OrderTable, InsertFindErase) {
   EXPECT_EQ(t.size(), 0u);
 }
 
-TEST(OrderTable, ReferenceZeroIsAnOrdinaryKey) {
-  order_table t;
+TEST_P(OrderTableWindow, ReferenceZeroIsAnOrdinaryKey) {
+  order_table t(GetParam());
   ASSERT_NE(t.insert(0, 5, price4(1), 1, side_kind::buy), nullptr);
   ASSERT_NE(t.find(0), nullptr);
   EXPECT_EQ(t.find(0)->shares, 5u);
 }
 
-TEST(OrderTable, DuplicateInsertIsRefusedAndChangesNothing) {
-  order_table t;
+TEST_P(OrderTableWindow, DuplicateInsertIsRefusedAndChangesNothing) {
+  order_table t(GetParam());
   ASSERT_NE(t.insert(9, 100, price4(10), 1, side_kind::buy), nullptr);
   EXPECT_EQ(t.insert(9, 555, price4(20), 2, side_kind::sell), nullptr);
   EXPECT_EQ(t.size(), 1u);
@@ -47,8 +64,8 @@ TEST(OrderTable, DuplicateInsertIsRefusedAndChangesNothing) {
   EXPECT_EQ(t.find(9)->locate, 1);
 }
 
-TEST(OrderTable, OrdersLeftBehindByTheWindowStayFindable) {
-  order_table t;
+TEST_P(OrderTableWindow, OrdersLeftBehindByTheWindowStayFindable) {
+  order_table t(GetParam());
   ASSERT_NE(t.insert(1, 11, price4(1), 1, side_kind::buy), nullptr);
   ASSERT_NE(t.insert(2, 22, price4(2), 2, side_kind::sell), nullptr);
   // A reference one window later moves the window past 1 and 2.
@@ -67,8 +84,8 @@ TEST(OrderTable, OrdersLeftBehindByTheWindowStayFindable) {
   EXPECT_EQ(t.size(), 3u);
 }
 
-TEST(OrderTable, FarReferencesWaitAheadAndEnterTheWindowWhenItArrives) {
-  order_table t;
+TEST_P(OrderTableWindow, FarReferencesWaitAheadAndEnterTheWindowWhenItArrives) {
+  order_table t(GetParam());
   ASSERT_NE(t.insert(10, 1, price4(1), 1, side_kind::buy), nullptr);
   const std::uint64_t far = 10 * W;
   ASSERT_NE(t.insert(far, 2, price4(2), 2, side_kind::buy), nullptr);
@@ -86,20 +103,22 @@ TEST(OrderTable, FarReferencesWaitAheadAndEnterTheWindowWhenItArrives) {
   EXPECT_EQ(t.find(far), nullptr);
 }
 
-TEST(OrderTable, ASustainedJumpInTheNumberingMovesTheWindow) {
-  order_table t;
+TEST_P(OrderTableWindow, ASustainedJumpInTheNumberingMovesTheWindow) {
+  order_table t(GetParam());
   ASSERT_NE(t.insert(3, 1, price4(1), 1, side_kind::buy), nullptr);  // keeps the window from being empty
   const std::uint64_t start = 10 * W;
   for (std::uint64_t r = start; r < start + 1000; ++r) ASSERT_NE(t.insert(r, 2, price4(2), 2, side_kind::buy), nullptr);
   EXPECT_LE(t.ahead_size(), order_table::ahead_limit) << "the window moved instead of queueing every order";
-  EXPECT_EQ(t.behind_size(), 1u);
+  if (W > 2000) {
+    EXPECT_EQ(t.behind_size(), 1u);  // a smaller window leaves some of the run behind too
+  }
   for (std::uint64_t r = start; r < start + 1000; ++r) ASSERT_NE(t.find(r), nullptr) << r;
   ASSERT_NE(t.find(3), nullptr);
   EXPECT_EQ(t.size(), 1001u);
 }
 
-TEST(OrderTable, AnEmptyWindowJumpsToAFarReference) {
-  order_table t;
+TEST_P(OrderTableWindow, AnEmptyWindowJumpsToAFarReference) {
+  order_table t(GetParam());
   ASSERT_NE(t.insert(5, 1, price4(1), 1, side_kind::buy), nullptr);
   t.erase(5);
   ASSERT_NE(t.insert(1'000'000'000'000, 7, price4(7), 7, side_kind::buy), nullptr);
@@ -108,36 +127,39 @@ TEST(OrderTable, AnEmptyWindowJumpsToAFarReference) {
   EXPECT_EQ(t.find(1'000'000'000'000)->shares, 7u);
 }
 
-TEST(OrderTable, MemoryFollowsLiveOrdersNotTotalInserted) {
-  // Ten million increasing references pass through, at most 1000 live at once: nothing piles up behind.
-  order_table t;
+TEST_P(OrderTableWindow, MemoryFollowsLiveOrdersNotTotalInserted) {
+  // Ten million increasing references pass through, at most 1000 (or W/2) live at once: nothing piles up
+  // behind.
+  const std::uint64_t live = std::min<std::uint64_t>(1000, W / 2);
+  order_table t(GetParam());
   for (std::uint64_t r = 0; r < 10'000'000; ++r) {
     ASSERT_NE(t.insert(r, 1, price4(1), 1, side_kind::buy), nullptr);
-    if (r >= 1000) t.erase(r - 1000);
+    if (r >= live) t.erase(r - live);
   }
-  EXPECT_EQ(t.size(), 1000u);
-  EXPECT_EQ(t.peak_size(), 1001u);
+  EXPECT_EQ(t.size(), live);
+  EXPECT_EQ(t.peak_size(), live + 1);
   EXPECT_EQ(t.behind_size(), 0u);
 }
 
-TEST(OrderTable, LongLivedOrdersGoBehindAndMemoryFollowsThem) {
-  order_table t;
+TEST_P(OrderTableWindow, LongLivedOrdersGoBehindAndMemoryFollowsThem) {
+  const std::uint64_t every = std::min<std::uint64_t>(1000, W / 4);
+  order_table t(GetParam());
   for (std::uint64_t r = 0; r < 5 * W; ++r) {
     ASSERT_NE(t.insert(r, 1, price4(1), 1, side_kind::buy), nullptr);
-    if (r % 1000 != 0) t.erase(r);  // one order in a thousand lives on
+    if (r % every != 0) t.erase(r);  // one order in a thousand (or in W/4) lives on
   }
-  EXPECT_EQ(t.size(), 5 * W / 1000 + 1);
-  EXPECT_GE(t.behind_size(), 4 * W / 1000);
+  EXPECT_EQ(t.size(), (5 * W + every - 1) / every);
+  EXPECT_GE(t.behind_size(), 4 * W / every);
   EXPECT_LT(t.memory_bytes(), std::size_t{64} << 20);
-  for (std::uint64_t r = 0; r < 5 * W; r += 1000) ASSERT_NE(t.find(r), nullptr) << r;
+  for (std::uint64_t r = 0; r < 5 * W; r += every) ASSERT_NE(t.find(r), nullptr) << r;
 }
 
 // Random churn against std::unordered_map over patterns that cross every boundary: mostly increasing
 // references with long-lived stragglers, out-of-sequence references, jumps of many windows, and references
 // that collide in the hash table (multiples of 2^40).
-TEST(OrderTable, MatchesUnorderedMapUnderRandomChurn) {
+TEST_P(OrderTableWindow, MatchesUnorderedMapUnderRandomChurn) {
   std::mt19937_64 rng(7);
-  order_table t;
+  order_table t(GetParam());
   std::unordered_map<std::uint64_t, std::uint32_t> ref;
   std::vector<std::uint64_t> keys;
   std::uint64_t next = 1;
@@ -177,6 +199,12 @@ TEST(OrderTable, MatchesUnorderedMapUnderRandomChurn) {
     }
   }
 }
+
+// The default window, a middle one and a tiny one (16 references, as small as the fuzz target's).
+INSTANTIATE_TEST_SUITE_P(WindowBits, OrderTableWindow, ::testing::Values(20u, 10u, 4u),
+                         [](const ::testing::TestParamInfo<unsigned>& param_info) {
+                           return "W2e" + std::to_string(param_info.param);
+                         });
 
 TEST(OrderHash, GrowsAndKeepsEveryOrderUnderCollidingKeys) {
   std::mt19937_64 rng(9);

@@ -97,12 +97,15 @@ struct family_run {
 };
 
 // Every family with its default configuration, and the array book with its smallest window (64 levels),
-// whose edges the synthetic books cross most often.
+// whose edges the synthetic books cross most often, and a small order table window (256 references: most
+// live orders wait behind it, in the order table's hash table) and the smallest output buffer (4 KiB).
 std::vector<family_run> family_runs() {
   std::vector<family_run> runs;
   for (const std::string& name : book::book_type_names()) runs.push_back({name, {}});
   book::book_config small;
   small.window_levels = 64;
+  small.order_window_bits = 8;
+  small.output_buffer_bytes = 4096;
   runs.push_back({"array", small});
   return runs;
 }
@@ -113,7 +116,8 @@ void expect_every_family_matches(std::span<const std::byte> stream, const std::s
   // Sanity of the input: a day of this size changes insides many times.
   ASSERT_GT(lines, static_cast<std::ptrdiff_t>(messages_per_seed() / 20)) << what;
   for (const family_run& run : family_runs()) {
-    SCOPED_TRACE(what + ", book " + run.name + ", window " + std::to_string(run.config.window_levels));
+    SCOPED_TRACE(what + ", book " + run.name + ", window " + std::to_string(run.config.window_levels) +
+                 ", order window bits " + std::to_string(run.config.order_window_bits));
     itch5::message_reader reader(itch5::make_block_source(itch5::memory_input(stream), {1 << 20, true, 6}));
     book::inside_options opt;
     opt.book = run.name;

@@ -40,7 +40,8 @@ class book_engine {
  public:
   using book_type = order_book<Book>;
 
-  book_engine(const book_config& cfg, Observer& observer) : config_(cfg), observer_(observer) {}
+  book_engine(const book_config& cfg, Observer& observer)
+      : config_(cfg), observer_(observer), orders_(cfg.order_window_bits) {}
 
   // Messages that do not touch the book: only their timestamp is checked.
   template <itch5::message M>

@@ -1,24 +1,27 @@
 // The live orders of a session, by order reference number, laid out for mostly increasing references.
 //
 // ITCH order references mostly increase one by one and most orders die young, so the table keeps a window
-// of the 2^20 most recent references in a direct-mapped ring: reference r lives in slot r mod 2^20, with no
-// hashing and no probing. New orders are written to consecutive slots and recent orders are found in lines
-// that are still in cache. When a new reference moves the window forward, the live orders it leaves behind
-// move to a hash table (detail::order_hash); references below the window (old orders, out-of-sequence
-// input) live there too. References far beyond the window (a jump of more than 2^20, possible only in
-// unusual input) wait in an ordered map and enter the window when it reaches them (or go behind when it
-// jumps past them); once 64 of them wait, the numbering has moved on and the window jumps. A reference is
-// always in exactly one place and every lookup probes one structure. (Hashing every reference instead cost
-// a cache miss on nearly every add: 60% of insert()'s time in a profile.)
+// of the W most recent references in a direct-mapped ring: reference r lives in slot r mod W, with no
+// hashing and no probing. W is 2^20 unless the constructor is given other window bits (book_engine passes
+// book_config::order_window_bits; tests and the fuzz target use small windows, to cross the window's edges
+// often and keep the allocation small). New orders are written to consecutive slots and recent orders are
+// found in lines that are still in cache. When a new reference moves the window forward, the live orders it
+// leaves behind move to a hash table (detail::order_hash); references below the window (old orders,
+// out-of-sequence input) live there too. References far beyond the window (a jump of more than W, possible
+// only in unusual input) wait in an ordered map and enter the window when it reaches them (or go behind
+// when it jumps past them); once 64 of them wait, the numbering has moved on and the window jumps. A
+// reference is always in exactly one place and every lookup probes one structure. (Hashing every reference
+// instead cost a cache miss on nearly every add: 60% of insert()'s time in a profile.)
 //
 // Complexity: O(1) for window references; expected O(1) for the hash table; O(log n) for the rare far
 // references; moving the window costs O(1) per reference it passes. Memory: the ring (12 bytes per slot,
-// 12 MiB, pages touched only as used) plus the hash table (24 bytes per slot, at most 4 per order behind the
-// window) plus the map: it follows the live orders, never the message count.
+// 12 MiB for the default W, pages touched only as used) plus the hash table (24 bytes per slot, at most 4
+// per order behind the window) plus the map: it follows the live orders, never the message count.
 // Pointers returned by find() and insert() are invalidated by the next insert() or erase(). Not
 // thread-safe.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -33,18 +36,27 @@ namespace book {
 
 class order_table {
  public:
-  static constexpr unsigned window_bits = 20;
-  static constexpr std::uint64_t window = std::uint64_t{1} << window_bits;
+  /// log2 of the default window: 2^20 references (the ring is 12 MiB, its pages touched only as used).
+  static constexpr unsigned default_window_bits = 20;
+  /// The accepted range of window_bits (values outside are clamped to it).
+  static constexpr unsigned min_window_bits = 1;
+  static constexpr unsigned max_window_bits = 30;
   /// Far references kept aside before the window moves to them anyway (a sustained jump in the numbering).
   static constexpr std::size_t ahead_limit = 64;
 
-  order_table() : ring_(static_cast<order*>(std::calloc(window, sizeof(order)))) {
+  /// A table whose window holds 2^window_bits references (clamped to [min_window_bits, max_window_bits]).
+  explicit order_table(unsigned window_bits = default_window_bits)
+      : window_(std::uint64_t{1} << std::clamp(window_bits, min_window_bits, max_window_bits)),
+        ring_(static_cast<order*>(std::calloc(window_, sizeof(order)))) {
     if (ring_ == nullptr) throw std::bad_alloc();
   }
 
+  /// References the window holds (a power of two).
+  [[nodiscard]] std::uint64_t window() const noexcept { return window_; }
+
   /// The live order `ref`, or nullptr.
   [[nodiscard]] order* find(std::uint64_t ref) noexcept {
-    if (ref - base_ < window) [[likely]] {
+    if (ref - base_ < window_) [[likely]] {
       order& o = slot(ref);
       return o.used ? &o : nullptr;
     }
@@ -56,10 +68,10 @@ class order_table {
   /// Inserts a new order; returns nullptr (and changes nothing) when `ref` is already live.
   order* insert(std::uint64_t ref, std::uint32_t shares, itch5::price4 price, std::uint16_t locate, side_kind side) {
     const order o{shares, price, locate, side, true};
-    if (ref - base_ >= window) [[unlikely]] {
+    if (ref - base_ >= window_) [[unlikely]] {
       if (ref < base_) return count(behind_.insert(ref, o));
-      if (window_count_ == 0 || ref - base_ < 2 * window || ahead_.size() >= ahead_limit) {
-        advance(ref - (window - 1));
+      if (window_count_ == 0 || ref - base_ < 2 * window_ || ahead_.size() >= ahead_limit) {
+        advance(ref - (window_ - 1));
       } else {
         auto [it, inserted] = ahead_.try_emplace(ref, o);
         return count(inserted ? &it->second : nullptr);
@@ -75,7 +87,7 @@ class order_table {
   /// Removes the live order `ref` (found by find() or insert()).
   void erase(std::uint64_t ref) noexcept {
     --size_;
-    if (ref - base_ < window) [[likely]] {
+    if (ref - base_ < window_) [[likely]] {
       slot(ref).used = false;
       --window_count_;
     } else if (ref < base_) {
@@ -87,8 +99,8 @@ class order_table {
 
   /// Starts loading the slot where `ref` lives (or would live) into the cache; no effect on the contents.
   void prefetch(std::uint64_t ref) const noexcept {
-    if (ref - base_ < window) {
-      __builtin_prefetch(&ring_.get()[ref & (window - 1)]);
+    if (ref - base_ < window_) {
+      __builtin_prefetch(&ring_.get()[ref & (window_ - 1)]);
     } else if (ref < base_) {
       behind_.prefetch(ref);
     }
@@ -101,7 +113,7 @@ class order_table {
   [[nodiscard]] std::size_t ahead_size() const noexcept { return ahead_.size(); }
   /// Bytes held (the ring counted whole, though only touched pages are resident).
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
-    return window * sizeof(order) + behind_.memory_bytes() + ahead_.size() * 64;
+    return window_ * sizeof(order) + behind_.memory_bytes() + ahead_.size() * 64;
   }
 
  private:
@@ -109,7 +121,7 @@ class order_table {
     void operator()(order* p) const noexcept { std::free(p); }
   };
 
-  [[nodiscard]] order& slot(std::uint64_t ref) noexcept { return ring_.get()[ref & (window - 1)]; }
+  [[nodiscard]] order& slot(std::uint64_t ref) noexcept { return ring_.get()[ref & (window_ - 1)]; }
 
   order* count(order* o) noexcept {
     if (o != nullptr && ++size_ > peak_) peak_ = size_;
@@ -120,7 +132,7 @@ class order_table {
   // it now covers come in.
   void advance(std::uint64_t new_base) {
     if (window_count_ > 0) {
-      const std::uint64_t end = new_base - base_ >= window ? base_ + window : new_base;
+      const std::uint64_t end = new_base - base_ >= window_ ? base_ + window_ : new_base;
       for (std::uint64_t r = base_; r < end && window_count_ > 0; ++r) {
         order& s = slot(r);
         if (!s.used) continue;
@@ -135,7 +147,7 @@ class order_table {
       const auto first = ahead_.begin();
       if (first->first < base_) {
         behind_.insert(first->first, first->second);
-      } else if (first->first - base_ < window) {
+      } else if (first->first - base_ < window_) {
         slot(first->first) = first->second;
         ++window_count_;
       } else {
@@ -145,8 +157,9 @@ class order_table {
     }
   }
 
+  std::uint64_t window_;  // W, a power of two
   std::unique_ptr<order, free_deleter> ring_;
-  std::uint64_t base_ = 0;  // the window holds references [base_, base_ + window)
+  std::uint64_t base_ = 0;  // the window holds references [base_, base_ + W)
   std::size_t window_count_ = 0;
   detail::order_hash behind_;
   std::map<std::uint64_t, order> ahead_;
