@@ -21,7 +21,7 @@
 #include <itch5/synth/rng.hpp>
 #include <microbench/suite.hpp>
 
-#include "options.hpp"
+#include <cli/options.hpp>
 
 namespace {
 

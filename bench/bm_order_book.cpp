@@ -25,7 +25,7 @@
 #include <book_stream/side_stream.hpp>
 #include <microbench/suite.hpp>
 
-#include "options.hpp"
+#include <cli/options.hpp>
 
 namespace {
 

@@ -26,7 +26,7 @@
 #include <tde/fft_buffer.hpp>
 #include <tde/fft_plan.hpp>
 
-#include "options.hpp"
+#include <cli/options.hpp>
 
 namespace {
 

@@ -9,14 +9,14 @@
 #include <string>
 
 #include <itch5/dispatch.hpp>
-#include <itch5/input_error.hpp>
+#include <itch5/io/input_error.hpp>
 #include <itch5/message_reader.hpp>
 #include <itch5/message_text.hpp>
-#include <itch5/output_file.hpp>
+#include <itch5/io/output_file.hpp>
 
-#include "common/options.hpp"
-#include "common/path_guard.hpp"
-#include "common/progress.hpp"
+#include <cli/options.hpp>
+#include <cli/path_guard.hpp>
+#include <cli/progress.hpp>
 
 namespace {
 
@@ -34,7 +34,7 @@ struct config {
 // Accumulates output lines and hands them to the output in large, line-aligned chunks.
 class line_buffer {
  public:
-  explicit line_buffer(itch5::output_file& out) : out_(out) { buf_.resize(capacity); }
+  explicit line_buffer(itch5::io::output_file& out) : out_(out) { buf_.resize(capacity); }
   char* reserve(std::size_t n) {
     if (used_ + n > buf_.size()) flush();
     return buf_.data() + used_;
@@ -47,7 +47,7 @@ class line_buffer {
 
  private:
   static constexpr std::size_t capacity = std::size_t{1} << 18;
-  itch5::output_file& out_;
+  itch5::io::output_file& out_;
   std::string buf_;
   std::size_t used_ = 0;
 };
@@ -139,9 +139,9 @@ int run(const config& cfg) {
   for (char c : cfg.types) wanted[static_cast<unsigned char>(c)] = true;
   const bool filtered = !cfg.types.empty() || cfg.locate != 0;
 
-  itch5::message_reader reader(itch5::make_block_source(
-      itch5::open_input(cfg.input, cfg.inflate == "isal" ? itch5::inflate_library::isal : itch5::inflate_library::zlib)));
-  itch5::output_file out("-");
+  itch5::message_reader reader(itch5::io::make_block_source(
+      itch5::io::open_input(cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib)));
+  itch5::io::output_file out("-");
   line_buffer lines(out);
   cli::progress progress(!cfg.quiet);
   std::array<std::uint64_t, 256> counts{};

@@ -5,19 +5,19 @@
 #include <iostream>
 #include <string>
 
-#include <itch5/block_source.hpp>
-#include <itch5/byte_stream.hpp>
+#include <itch5/io/block_source.hpp>
+#include <itch5/io/byte_stream.hpp>
 #include <itch5/message_reader.hpp>
 #include <itch5/messages.hpp>
-#include <itch5/output_file.hpp>
+#include <itch5/io/output_file.hpp>
 
 #include <book/book_types.hpp>
 #include <book/inside_runner.hpp>
 
-#include "common/interruption.hpp"
-#include "common/options.hpp"
-#include "common/path_guard.hpp"
-#include "common/progress.hpp"
+#include <cli/interruption.hpp>
+#include <cli/options.hpp>
+#include <cli/path_guard.hpp>
+#include <cli/progress.hpp>
 
 namespace {
 
@@ -39,11 +39,11 @@ struct config {
 
 class file_sink final : public book::line_sink {
  public:
-  explicit file_sink(itch5::output_file& f) : file_(f) {}
+  explicit file_sink(itch5::io::output_file& f) : file_(f) {}
   void write(std::string_view lines) override { file_.write(lines); }
 
  private:
-  itch5::output_file& file_;
+  itch5::io::output_file& file_;
 };
 
 void print_summary(const config& cfg, const book::inside_result& r, double seconds) {
@@ -92,8 +92,8 @@ std::string joined(const std::vector<std::string>& names) {
 }
 
 // How a run that did not finish reports: what was kept where, the reason last.
-void report_unfinished(const config& cfg, const book::inside_result& r, double seconds, itch5::output_file& out,
-                       std::vector<itch5::output_file*> tables, const std::string& reason) {
+void report_unfinished(const config& cfg, const book::inside_result& r, double seconds, itch5::io::output_file& out,
+                       std::vector<itch5::io::output_file*> tables, const std::string& reason) {
   std::string kept = out.abandon();
   std::vector<std::string> tables_kept;
   for (auto* f : tables) {
@@ -122,18 +122,18 @@ int run(const config& cfg) {
   opt.depth = !cfg.depth.empty();
   opt.cancel = &cli::interruption::flag();
 
-  itch5::block_options blocks;
+  itch5::io::block_options blocks;
   blocks.threaded = cfg.read_ahead;
   blocks.block_size = cfg.block_size;
-  itch5::message_reader reader(itch5::make_block_source(
-      itch5::open_input(cfg.input, cfg.inflate == "isal" ? itch5::inflate_library::isal : itch5::inflate_library::zlib),
+  itch5::message_reader reader(itch5::io::make_block_source(
+      itch5::io::open_input(cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib),
       blocks));
-  itch5::output_options out_opts;
+  itch5::io::output_options out_opts;
   out_opts.gzip_level = static_cast<int>(cfg.gzip_level);
-  itch5::output_file out(cfg.output, out_opts);
-  std::unique_ptr<itch5::output_file> stats_out, depth_out;
-  if (opt.stats) stats_out = std::make_unique<itch5::output_file>(cfg.stats, out_opts);
-  if (opt.depth) depth_out = std::make_unique<itch5::output_file>(cfg.depth, out_opts);
+  itch5::io::output_file out(cfg.output, out_opts);
+  std::unique_ptr<itch5::io::output_file> stats_out, depth_out;
+  if (opt.stats) stats_out = std::make_unique<itch5::io::output_file>(cfg.stats, out_opts);
+  if (opt.depth) depth_out = std::make_unique<itch5::io::output_file>(cfg.depth, out_opts);
 
   file_sink sink(out);
   cli::progress progress(!cfg.quiet);

@@ -11,13 +11,13 @@
 #include <string>
 
 #include <itch5/messages.hpp>
-#include <itch5/output_file.hpp>
+#include <itch5/io/output_file.hpp>
 #include <itch5/synth/generator.hpp>
 
-#include "common/interruption.hpp"
-#include "common/options.hpp"
-#include "common/path_guard.hpp"
-#include "common/progress.hpp"
+#include <cli/interruption.hpp>
+#include <cli/options.hpp>
+#include <cli/path_guard.hpp>
+#include <cli/progress.hpp>
 
 namespace {
 
@@ -183,11 +183,11 @@ int run(config& cfg) {
   itch5::synth::generator gen(cfg.gen);  // resolves and checks the settings
   check_free_space(cfg, out_path);
 
-  itch5::output_options oo;
+  itch5::io::output_options oo;
   oo.gzip_level = static_cast<int>(cfg.gzip_level);
-  itch5::output_file out(out_path, oo);
-  std::unique_ptr<itch5::output_file> delayed_out;
-  if (!cfg.delayed.empty()) delayed_out = std::make_unique<itch5::output_file>(cfg.delayed, oo);
+  itch5::io::output_file out(out_path, oo);
+  std::unique_ptr<itch5::io::output_file> delayed_out;
+  if (!cfg.delayed.empty()) delayed_out = std::make_unique<itch5::io::output_file>(cfg.delayed, oo);
 
   auto as_text = [](std::span<const std::byte> b) {
     return std::string_view(reinterpret_cast<const char*>(b.data()), b.size());

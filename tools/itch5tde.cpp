@@ -14,16 +14,16 @@
 #include <string>
 #include <vector>
 
-#include <itch5/output_file.hpp>
+#include <itch5/io/output_file.hpp>
 #include <tde/csv_writer.hpp>
 #include <tde/delay_summary.hpp>
 #include <tde/fft_wisdom.hpp>
 #include <tde/inside_reader.hpp>
 #include <tde/window_analyzer.hpp>
 
-#include "common/interruption.hpp"
-#include "common/options.hpp"
-#include "common/path_guard.hpp"
+#include <cli/interruption.hpp>
+#include <cli/options.hpp>
+#include <cli/path_guard.hpp>
 
 namespace {
 
@@ -83,7 +83,7 @@ tde::analysis_options to_analysis(const config& c) {
 
 // Opens an output now (under a temporary name), naming `flag` if it cannot be. An existing directory is
 // refused now too: output_file would only fail to rename over it at the end.
-void open_output(std::optional<itch5::output_file>& f, const char* flag, const std::string& path) {
+void open_output(std::optional<itch5::io::output_file>& f, const char* flag, const std::string& path) {
   std::error_code ec;
   if (path != "-" && std::filesystem::is_directory(path, ec)) {
     throw std::runtime_error(std::string(flag) + ": " + path + " is a directory");
@@ -97,7 +97,7 @@ void open_output(std::optional<itch5::output_file>& f, const char* flag, const s
 
 // What output_file::abandon() keeps of an output the run never got to write: removed, not left behind as
 // an empty FILE.partial.
-void discard(itch5::output_file& f) noexcept {
+void discard(itch5::io::output_file& f) noexcept {
   const std::string kept = f.abandon();
   std::error_code ec;
   if (kept != f.path()) std::filesystem::remove(kept, ec);
@@ -115,7 +115,7 @@ void check_wisdom_directory(const std::string& path) {
 
 // Opens an input; standard input is called that in messages.
 tde::inside_reader open_input(const std::string& path) {
-  if (path == "-") return tde::inside_reader(itch5::open_input("-"), "standard input");
+  if (path == "-") return tde::inside_reader(itch5::io::open_input("-"), "standard input");
   return tde::inside_reader(path);
 }
 
@@ -154,8 +154,8 @@ template <class T>
 int run(const config& cfg, const tde::analysis_options& options) {
   // Everything that can fail on a path is tried before any input is read: the outputs are created (under
   // temporary names), the wisdom file loaded and its directory checked.
-  std::optional<itch5::output_file> yaml;
-  std::optional<itch5::output_file> out;
+  std::optional<itch5::io::output_file> yaml;
+  std::optional<itch5::io::output_file> out;
   bool rows_started = false;
   try {
     if (!cfg.summary_yaml.empty()) open_output(yaml, "--summary-yaml", cfg.summary_yaml);

@@ -13,8 +13,8 @@
 
 #include <book/book_engine.hpp>
 #include <book/book_types.hpp>
-#include <book/depth_statistics.hpp>
-#include <book/feed_statistics.hpp>
+#include <stats/depth_statistics.hpp>
+#include <stats/feed_statistics.hpp>
 #include <book/inside_line.hpp>
 
 namespace book {
@@ -51,8 +51,8 @@ class observer {
  public:
   static constexpr bool wants_book_depth = Depth;
 
-  observer(const inside_options& opt, line_sink& sink, feed_statistics* stats, depth_statistics* depth)
-      : sink_(sink), stats_all_(opt.stats_all_events), depth_(depth), stats_(stats),
+  observer(const inside_options& opt, line_sink& sink, stats::feed_statistics* feed, stats::depth_statistics* depth)
+      : sink_(sink), stats_all_(opt.stats_all_events), depth_(depth), stats_(feed),
         filter_(symbol_filter(opt.symbols)),
         buffer_size_(std::max<std::size_t>(opt.books.output_buffer_bytes, min_buffer_size)),
         buffer_(std::make_unique_for_overwrite<char[]>(buffer_size_)) {}
@@ -170,8 +170,8 @@ class observer {
 
   line_sink& sink_;
   bool stats_all_;
-  depth_statistics* depth_;
-  feed_statistics* stats_;
+  stats::depth_statistics* depth_;
+  stats::feed_statistics* stats_;
   std::unordered_set<std::string> filter_;
   std::vector<std::uint8_t> state_;     // per locate: unknown, yes (wanted), no
   std::vector<line_text> lines_text_;    // per locate, touched on inside changes only
@@ -223,9 +223,9 @@ class frame_cursor {
 template <class Book, bool Timed, bool Depth>
 void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sink& sink,
               const progress_callback& progress, inside_result& r) {
-  std::unique_ptr<feed_statistics> stats = Timed ? std::make_unique<feed_statistics>() : nullptr;
-  std::unique_ptr<depth_statistics> depth = Depth ? std::make_unique<depth_statistics>() : nullptr;
-  observer<Book, Timed, Depth> obs(opt, sink, stats.get(), depth.get());
+  std::unique_ptr<stats::feed_statistics> feed = Timed ? std::make_unique<stats::feed_statistics>() : nullptr;
+  std::unique_ptr<stats::depth_statistics> depth = Depth ? std::make_unique<stats::depth_statistics>() : nullptr;
+  observer<Book, Timed, Depth> obs(opt, sink, feed.get(), depth.get());
   book_engine<Book, observer<Book, Timed, Depth>> engine(opt.books, obs);
 
   // Two-stage software prefetch: 16 messages ahead the order slot (and an add's book) starts loading; 6
@@ -276,7 +276,7 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   }
   std::sort(r.symbols_not_seen.begin(), r.symbols_not_seen.end());
   auto name_of = [&obs](std::uint16_t locate) { return obs.name_of(locate); };
-  if (stats) r.stats_csv = stats->finish_csv(name_of);
+  if (feed) r.stats_csv = feed->finish_csv(name_of);
   if (depth) r.depth_csv = depth->csv(name_of);
 }
 

@@ -25,7 +25,7 @@ constexpr std::size_t first_message_slack = 64;
 
 }  // namespace
 
-message_reader::message_reader(std::unique_ptr<block_source> source) : source_(std::move(source)) {}
+message_reader::message_reader(std::unique_ptr<io::block_source> source) : source_(std::move(source)) {}
 
 std::uint64_t message_reader::unknown_total() const noexcept {
   return std::accumulate(unknown_.begin(), unknown_.end(), std::uint64_t{0});

@@ -30,7 +30,7 @@ void append_number(std::string& out, double v, const char* format) {
 
 }  // namespace
 
-csv_writer::csv_writer(itch5::output_file& out, const analysis_options& o, std::size_t fft_length)
+csv_writer::csv_writer(itch5::io::output_file& out, const analysis_options& o, std::size_t fft_length)
     : out_(out) {
   buf_.reserve(flush_at + 1024);
   buf_ +=

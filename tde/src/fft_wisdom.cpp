@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <system_error>
 
-#include <itch5/byte_stream.hpp>
-#include <itch5/output_file.hpp>
+#include <itch5/io/byte_stream.hpp>
+#include <itch5/io/output_file.hpp>
 #include <tde/detail/fftw_api.hpp>
 
 namespace tde {
@@ -34,7 +34,7 @@ bool import_wisdom(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return false;
   std::string text;
-  auto in = itch5::open_input(path);  // throws itch5::input_error (a runtime_error) naming the file
+  auto in = itch5::io::open_input(path);  // throws itch5::io::input_error (a runtime_error) naming the file
   std::byte buf[1 << 14];
   while (std::size_t n = in->read(buf, sizeof buf)) text.append(reinterpret_cast<const char*>(buf), n);
   if (!import_wisdom_string<T>(text)) {
@@ -47,7 +47,7 @@ bool import_wisdom(const std::string& path) {
 template <fft_real T>
 void export_wisdom(const std::string& path) {
   std::string text = export_wisdom_string<T>();
-  itch5::output_file out(path);
+  itch5::io::output_file out(path);
   out.write(text);
   out.commit();
 }

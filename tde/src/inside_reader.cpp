@@ -97,9 +97,9 @@ inside_format_error::inside_format_error(const std::string& file, std::uint64_t 
       file_(file),
       line_(line) {}
 
-inside_reader::inside_reader(const std::string& path) : inside_reader(itch5::open_input(path), path) {}
+inside_reader::inside_reader(const std::string& path) : inside_reader(itch5::io::open_input(path), path) {}
 
-inside_reader::inside_reader(std::unique_ptr<itch5::byte_stream> stream, std::string name)
+inside_reader::inside_reader(std::unique_ptr<itch5::io::byte_stream> stream, std::string name)
     : stream_(std::move(stream)), name_(std::move(name)), buf_(std::size_t{1} << 20) {}
 
 bool inside_reader::next_line(std::string_view& line) {

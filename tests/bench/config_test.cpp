@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "argv.hpp"
-#include "options.hpp"
+#include <cli/options.hpp>
 
 namespace {
 

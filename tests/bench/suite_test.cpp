@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "argv.hpp"
-#include "options.hpp"
+#include <cli/options.hpp>
 
 namespace {
 

@@ -30,7 +30,7 @@ std::size_t messages_per_seed() {
 }
 
 std::string run_book(const std::string& name, const book::book_config& config, std::span<const std::byte> bytes) {
-  itch5::message_reader reader(itch5::make_block_source(itch5::memory_input(bytes), {1 << 16, true, 4}));
+  itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(bytes), {1 << 16, true, 4}));
   book::inside_options opt;
   opt.book = name;
   opt.books = config;

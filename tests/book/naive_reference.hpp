@@ -121,7 +121,7 @@ class reference {
 
 /// Runs the reference over a whole BinaryFILE stream held in memory.
 inline std::string run(std::span<const std::byte> bytes) {
-  itch5::message_reader reader(itch5::make_block_source(itch5::memory_input(bytes), {1 << 16, false, 3}));
+  itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(bytes), {1 << 16, false, 3}));
   reference ref;
   std::span<const std::byte> msg;
   while (reader.next(msg) == itch5::read_status::message) itch5::dispatch_unchecked(msg.data(), ref);

@@ -118,7 +118,7 @@ void expect_every_family_matches(std::span<const std::byte> stream, const std::s
   for (const family_run& run : family_runs()) {
     SCOPED_TRACE(what + ", book " + run.name + ", window " + std::to_string(run.config.window_levels) +
                  ", order window bits " + std::to_string(run.config.order_window_bits));
-    itch5::message_reader reader(itch5::make_block_source(itch5::memory_input(stream), {1 << 20, true, 6}));
+    itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(stream), {1 << 20, true, 6}));
     book::inside_options opt;
     opt.book = run.name;
     opt.books = run.config;

@@ -26,9 +26,9 @@
 
 #include <book/book_types.hpp>
 #include <book/inside_runner.hpp>
-#include <itch5/byte_stream.hpp>
+#include <itch5/io/byte_stream.hpp>
 #include <itch5/detail/endian.hpp>
-#include <itch5/input_error.hpp>
+#include <itch5/io/input_error.hpp>
 
 namespace {
 
@@ -49,7 +49,7 @@ bool is_gzip(std::span<const std::byte> bytes) {
 // The inflated bytes of gzip input, up to max_inflated and up to the first error.
 std::vector<std::byte> inflate(std::span<const std::byte> bytes) {
   std::vector<std::byte> out;
-  std::unique_ptr<itch5::byte_stream> in = itch5::memory_input(bytes);
+  std::unique_ptr<itch5::io::byte_stream> in = itch5::io::memory_input(bytes);
   try {
     while (out.size() < max_inflated) {
       const std::size_t at = out.size();
@@ -58,7 +58,7 @@ std::vector<std::byte> inflate(std::span<const std::byte> bytes) {
       out.resize(at + got);
       if (got == 0) break;
     }
-  } catch (const itch5::input_error&) {
+  } catch (const itch5::io::input_error&) {
   }
   return out;
 }
@@ -105,7 +105,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::uint64_t first_anomalies = 0;
   bool first = true;
   for (const std::string& name : book::book_type_names()) {
-    itch5::message_reader reader(itch5::make_block_source(itch5::memory_input(bytes), {4096, false, 3}));
+    itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(bytes), {4096, false, 3}));
     book::inside_options opt;
     opt.book = name;
     opt.books.window_levels = 64;

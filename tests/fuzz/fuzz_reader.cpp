@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data), size);
   // Tiny blocks so partial messages are carried across block boundaries at every position.
   const std::size_t block = size % 2 == 0 ? 7 : 4096;
-  itch5::message_reader reader(itch5::make_block_source(itch5::memory_input(bytes), {block, false, 3}));
+  itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(bytes), {block, false, 3}));
   char text[itch5::max_message_text];
   std::size_t chars = 0;
   auto print = [&](const auto& m) { chars += static_cast<std::size_t>(itch5::format_message(text, m) - text); };

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <itch5/input_error.hpp>
+#include <itch5/io/input_error.hpp>
 #include <itch5/message_reader.hpp>
 #include <itch5/messages.hpp>
 #include <itch5_test/support.hpp>
@@ -231,12 +231,12 @@ TEST_P(ReaderAllConfigs, ValidFirstMessageIsAcceptedEvenIfGarbageFollows) {
 }
 
 // A byte_stream that returns `good` bytes, then throws input_error.
-class failing_stream final : public itch5::byte_stream {
+class failing_stream final : public itch5::io::byte_stream {
  public:
   explicit failing_stream(bytes good) : inner_(good), size_(good.size()) {}
   std::size_t read(std::byte* dst, std::size_t n) override {
     std::size_t got = inner_.read(dst, n);
-    if (got == 0) throw itch5::input_error("disk on fire after " + std::to_string(size_) + " bytes");
+    if (got == 0) throw itch5::io::input_error("disk on fire after " + std::to_string(size_) + " bytes");
     return got;
   }
   [[nodiscard]] std::uint64_t consumed() const noexcept override { return inner_.consumed(); }
@@ -256,11 +256,11 @@ TEST_P(ReaderAllConfigs, ReadFailureComesAfterEveryByteBeforeIt) {
   for (int i = 0; i < 10; ++i) ten += 2 + frames[static_cast<std::size_t>(i)].size();
   for (std::size_t cut : {ten, ten + 1, ten + 5}) {
     SCOPED_TRACE("cut at " + std::to_string(cut));
-    itch5::block_options o;
+    itch5::io::block_options o;
     o.block_size = c.block_size;
     o.threaded = c.threaded;
     auto stream = std::make_unique<failing_stream>(bytes(input.begin(), input.begin() + static_cast<std::ptrdiff_t>(cut)));
-    auto r = itch5_test::read_all(itch5::make_block_source(std::move(stream), o));
+    auto r = itch5_test::read_all(itch5::io::make_block_source(std::move(stream), o));
     EXPECT_EQ(r.status, read_status::error);
     EXPECT_EQ(r.error.code, read_errc::input_failure);
     EXPECT_EQ(r.error.offset, ten) << "named at the start of the message in progress";
@@ -319,13 +319,13 @@ TEST(Reader, ThreadedSourceCanBeAbandonedEarly) {
 }
 
 TEST(Reader, BlockSourceRejectsBadOptions) {
-  itch5::block_options zero;
+  itch5::io::block_options zero;
   zero.block_size = 0;
-  EXPECT_THROW((void)itch5::make_block_source(std::make_unique<itch5_test::memory_stream>(bytes{}), zero),
+  EXPECT_THROW((void)itch5::io::make_block_source(std::make_unique<itch5_test::memory_stream>(bytes{}), zero),
                std::invalid_argument);
-  itch5::block_options two_slots;
+  itch5::io::block_options two_slots;
   two_slots.slots = 2;
-  EXPECT_THROW((void)itch5::make_block_source(std::make_unique<itch5_test::memory_stream>(bytes{}), two_slots),
+  EXPECT_THROW((void)itch5::io::make_block_source(std::make_unique<itch5_test::memory_stream>(bytes{}), two_slots),
                std::invalid_argument);
 }
 

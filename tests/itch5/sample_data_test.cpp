@@ -26,10 +26,10 @@ struct census {
 };
 
 census take_census(const std::string& path, itch5_test::source_config cfg = {std::size_t{1} << 20, true}) {
-  itch5::block_options o;
+  itch5::io::block_options o;
   o.block_size = cfg.block_size;
   o.threaded = cfg.threaded;
-  itch5::message_reader reader(itch5::make_block_source(itch5::open_input(path), o));
+  itch5::message_reader reader(itch5::io::make_block_source(itch5::io::open_input(path), o));
   census c;
   auto handler = [&](const auto& m) {
     using M = std::decay_t<decltype(m)>;

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include <itch5/output_file.hpp>
+#include <itch5/io/output_file.hpp>
 #include <tde/inside_reader.hpp>
 
 namespace {
@@ -18,10 +18,10 @@ std::string temp_path(const std::string& name) {
       .string();
 }
 
-// Writes `text` to a file; a name ending in .gz is gzip-compressed (by itch5::output_file).
+// Writes `text` to a file; a name ending in .gz is gzip-compressed (by itch5::io::output_file).
 std::string write_file(const std::string& name, const std::string& text) {
   std::string path = temp_path(name);
-  itch5::output_file out(path);
+  itch5::io::output_file out(path);
   out.write(text);
   out.commit();
   return path;

@@ -16,7 +16,7 @@
 
 #include <gtest/gtest.h>
 
-#include <itch5/output_file.hpp>
+#include <itch5/io/output_file.hpp>
 
 namespace {
 
@@ -71,7 +71,7 @@ std::vector<change> delayed_copy(const std::vector<change>& a, std::int64_t dela
 }
 
 void write(const std::string& path, const std::vector<change>& changes) {
-  itch5::output_file out(path);  // .gz names are compressed
+  itch5::io::output_file out(path);  // .gz names are compressed
   std::string text;
   for (const auto& c : changes) {
     text += std::to_string(c.t) + " 1 " + c.symbol + " " + std::to_string(c.bid) + " " +
@@ -318,7 +318,7 @@ TEST_F(itch5tde_e2e, an_input_without_changes_is_an_error_naming_it) {
   const std::string empty = temp_path("empty.txt"), blank = temp_path("blank.txt.gz");
   { std::ofstream f(empty); }
   {
-    itch5::output_file f(blank);
+    itch5::io::output_file f(blank);
     f.write("# no changes today\n\n");
     f.commit();
   }

@@ -15,7 +15,7 @@
 
 #include <gtest/gtest.h>
 
-#include <itch5/output_file.hpp>
+#include <itch5/io/output_file.hpp>
 #include <tde/csv_writer.hpp>
 #include <tde/delay_summary.hpp>
 #include <tde/feed_events.hpp>
@@ -430,7 +430,7 @@ TEST(csv_writer, header_states_the_sign_convention_and_rows_print_missing_values
   const auto path =
       (std::filesystem::temp_directory_path() / ("tde_csv_" + std::to_string(::getpid()) + ".csv")).string();
   {
-    itch5::output_file out(path);
+    itch5::io::output_file out(path);
     tde::csv_writer csv(out, small_options(), 4608);
     tde::window_row row;
     row.window_start = 34200000000000;

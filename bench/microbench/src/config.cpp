@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "options.hpp"
+#include <cli/options.hpp>
 
 namespace microbench {
 

@@ -11,7 +11,7 @@
 
 #include <microbench/run_info.hpp>
 
-#include "options.hpp"
+#include <cli/options.hpp>
 
 namespace microbench {
 namespace {

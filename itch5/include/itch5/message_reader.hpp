@@ -1,6 +1,6 @@
 // Framing of BinaryFILE streams (2-byte big-endian length, then the message) into whole messages.
 //
-//   itch5::message_reader reader(itch5::make_block_source(itch5::open_input(path)));
+//   itch5::message_reader reader(itch5::io::make_block_source(itch5::io::open_input(path)));
 //   std::span<const std::byte> msg;
 //   while (reader.next(msg) == itch5::read_status::message) {
 //     itch5::dispatch_unchecked(msg.data(), handler);   // length already checked against the type
@@ -26,7 +26,7 @@
 #include <memory>
 #include <span>
 
-#include <itch5/block_source.hpp>
+#include <itch5/io/block_source.hpp>
 #include <itch5/detail/endian.hpp>
 #include <itch5/messages.hpp>
 #include <itch5/read_error.hpp>
@@ -42,7 +42,7 @@ enum class read_status {
 
 class message_reader {
  public:
-  explicit message_reader(std::unique_ptr<block_source> source);
+  explicit message_reader(std::unique_ptr<io::block_source> source);
   message_reader(const message_reader&) = delete;
   message_reader& operator=(const message_reader&) = delete;
 
@@ -111,7 +111,7 @@ class message_reader {
   read_status fail(read_errc code, std::uint64_t offset, std::string detail);
   bool check_format();
 
-  std::unique_ptr<block_source> source_;
+  std::unique_ptr<io::block_source> source_;
   const std::byte* cur_ = nullptr;
   const std::byte* end_ = nullptr;
   const std::byte* base_ptr_ = nullptr;

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <string>
 
-#include <itch5/output_file.hpp>
+#include <itch5/io/output_file.hpp>
 #include <tde/window_analyzer.hpp>
 
 namespace tde {
@@ -20,7 +20,7 @@ namespace tde {
 class csv_writer {
  public:
   /// Writes the header to `out` (which must outlive the writer).
-  csv_writer(itch5::output_file& out, const analysis_options& options, std::size_t fft_length);
+  csv_writer(itch5::io::output_file& out, const analysis_options& options, std::size_t fft_length);
   csv_writer(const csv_writer&) = delete;
   csv_writer& operator=(const csv_writer&) = delete;
 
@@ -33,7 +33,7 @@ class csv_writer {
       "window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,flags";
 
  private:
-  itch5::output_file& out_;
+  itch5::io::output_file& out_;
   std::string buf_;
 };
 

@@ -1,10 +1,10 @@
 // inside_reader: streams the changes of an inside-change file, plain or gzip-compressed (detected from the
-// bytes by itch5::open_input), or standard input ("-").
+// bytes by itch5::io::open_input), or standard input ("-").
 //
 // Blank lines and lines starting with '#' are skipped. A malformed line, or a timestamp earlier than the
 // previous line's (the files are sorted by time, ties allowed), throws inside_format_error naming the
 // file and the 1-based line number; binary input (an ITCH file given by mistake) is called that. I/O and
-// gzip errors surface as itch5::input_error.
+// gzip errors surface as itch5::io::input_error.
 // next() is amortised O(line length) and does not allocate after the first block; the symbol view in the
 // returned record stays valid until the next call to next(). One thread at a time.
 #pragma once
@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include <itch5/byte_stream.hpp>
+#include <itch5/io/byte_stream.hpp>
 #include <tde/inside_change.hpp>
 
 namespace tde {
@@ -36,10 +36,10 @@ class inside_format_error : public std::runtime_error {
 
 class inside_reader {
  public:
-  /// Opens `path` ("-": standard input). Throws itch5::input_error when it cannot be opened.
+  /// Opens `path` ("-": standard input). Throws itch5::io::input_error when it cannot be opened.
   explicit inside_reader(const std::string& path);
   /// Reads from `stream`; `name` is used in error messages.
-  inside_reader(std::unique_ptr<itch5::byte_stream> stream, std::string name);
+  inside_reader(std::unique_ptr<itch5::io::byte_stream> stream, std::string name);
 
   /// The next change; false at the end of the input.
   [[nodiscard]] bool next(inside_change& out);
@@ -61,7 +61,7 @@ class inside_reader {
   bool next_line(std::string_view& line);
   bool read_change(inside_change& out);
 
-  std::unique_ptr<itch5::byte_stream> stream_;
+  std::unique_ptr<itch5::io::byte_stream> stream_;
   std::string name_;
   std::vector<char> buf_;
   std::size_t begin_ = 0;

@@ -27,8 +27,8 @@
 #include <string_view>
 #include <vector>
 
-#include <itch5/block_source.hpp>
-#include <itch5/byte_stream.hpp>
+#include <itch5/io/block_source.hpp>
+#include <itch5/io/byte_stream.hpp>
 #include <itch5/message_reader.hpp>
 
 namespace itch5_test {
@@ -131,7 +131,7 @@ inline bytes order_delete_bytes(std::uint64_t ref, std::uint16_t locate = 7) {
 // ---------------------------------------------------------------------------------------------------------
 /// A byte_stream over a copy of some bytes held in an exactly-sized heap buffer (so ASan reports any read
 /// past the end), returning at most `max_chunk` bytes per read() to exercise short reads.
-class memory_stream final : public itch5::byte_stream {
+class memory_stream final : public itch5::io::byte_stream {
  public:
   explicit memory_stream(const bytes& data, std::size_t max_chunk = SIZE_MAX)
       : data_(new std::byte[data.size()]), size_(data.size()), max_chunk_(max_chunk) {
@@ -175,11 +175,11 @@ inline const std::vector<source_config>& all_source_configs() {
   return configs;
 }
 
-inline std::unique_ptr<itch5::block_source> memory_source(const bytes& data, const source_config& c) {
-  itch5::block_options o;
+inline std::unique_ptr<itch5::io::block_source> memory_source(const bytes& data, const source_config& c) {
+  itch5::io::block_options o;
   o.block_size = c.block_size;
   o.threaded = c.threaded;
-  return itch5::make_block_source(std::make_unique<memory_stream>(data, c.max_chunk), o);
+  return itch5::io::make_block_source(std::make_unique<memory_stream>(data, c.max_chunk), o);
 }
 
 /// Everything a message_reader produced for one input.
@@ -210,7 +210,7 @@ inline read_result read_all(itch5::message_reader& reader) {
   return r;
 }
 
-inline read_result read_all(std::unique_ptr<itch5::block_source> source) {
+inline read_result read_all(std::unique_ptr<itch5::io::block_source> source) {
   itch5::message_reader reader(std::move(source));
   return read_all(reader);
 }
@@ -220,10 +220,10 @@ inline read_result read_memory(const bytes& data, const source_config& c = {std:
 }
 
 inline read_result read_path(const std::string& path, const source_config& c = {std::size_t{1} << 20, true}) {
-  itch5::block_options o;
+  itch5::io::block_options o;
   o.block_size = c.block_size;
   o.threaded = c.threaded;
-  return read_all(itch5::make_block_source(itch5::open_input(path), o));
+  return read_all(itch5::io::make_block_source(itch5::io::open_input(path), o));
 }
 
 /// A reference framer for well-formed input: every frame's body up to a zero length or the end.

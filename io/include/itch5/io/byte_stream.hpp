@@ -1,0 +1,54 @@
+// A sequential source of bytes: a raw file, standard input, or the inflated contents of a .gz file.
+//
+// open_input() picks the kind from the bytes, not the name: data starting with the gzip magic (1f 8b) is
+// inflated whatever the file is called, so `file.itch` that is really gzip, or gzip on stdin, just works.
+// Streams are used from one thread at a time. Errors are reported as itch5::io::input_error exceptions; a
+// stream that hits an error after producing bytes returns those bytes first and throws on the next read(),
+// so nothing decoded before a corruption point is lost.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace itch5::io {
+
+class byte_stream {
+ public:
+  virtual ~byte_stream() = default;
+
+  /// Reads up to `n` (> 0) bytes into `dst`. Returns 0 only at the end of the input.
+  /// Throws input_error on failure (after returning any bytes produced before it).
+  virtual std::size_t read(std::byte* dst, std::size_t n) = 0;
+
+  /// Bytes consumed so far from the underlying file: compressed bytes for gzip input.
+  [[nodiscard]] virtual std::uint64_t consumed() const noexcept = 0;
+
+  /// Size of the underlying file in bytes, or 0 when unknown (a pipe).
+  [[nodiscard]] virtual std::uint64_t total() const noexcept = 0;
+
+  /// True when the bytes returned are inflated from compressed input.
+  [[nodiscard]] virtual bool compressed() const noexcept { return false; }
+};
+
+/// Which inflate implementation decodes .gz input.
+enum class inflate_library {
+  zlib,  ///< Default: zlib (Debian's zlib1g).
+  isal,  ///< ISA-L igzip, when the build has ITCH5_WITH_ISAL; otherwise open_input() throws.
+};
+
+/// True when this build can use `lib`.
+[[nodiscard]] bool inflate_library_available(inflate_library lib) noexcept;
+
+/// Opens `path` ("-" for standard input), detecting gzip by its magic bytes.
+/// Throws input_error naming the path when it cannot be opened.
+[[nodiscard]] std::unique_ptr<byte_stream> open_input(const std::string& path,
+                                                      inflate_library inflater = inflate_library::zlib);
+
+/// A stream over bytes held by the caller (not copied; they must outlive the stream). Bytes starting with
+/// the gzip magic are inflated, as open_input() does for files. For tests, fuzzers and embedding.
+[[nodiscard]] std::unique_ptr<byte_stream> memory_input(std::span<const std::byte> bytes);
+
+}  // namespace itch5::io

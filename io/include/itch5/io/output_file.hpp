@@ -1,0 +1,68 @@
+// An output that is never half-written: standard output, a file, or a gzip-compressed file.
+//
+// A named file is written under a temporary name in the same directory ("FILE.tmp.<pid>") and renamed to
+// FILE by commit(). A run that stops early calls abandon() (the destructor does too): what was written is
+// flushed and kept as "FILE.partial", never under the final name, so a consumer that sees FILE knows it is
+// complete; a FILE left by an earlier run is removed at that moment, so that it cannot sit beside the new
+// FILE.partial looking like this run's complete output. commit() likewise removes a FILE.partial left by an
+// earlier run. discard() drops the output altogether (nothing kept). Names ending in ".gz" are compressed on
+// the fly (Boost.Iostreams' gzip_compressor over zlib). Standard output ("-") and existing non-regular files
+// (/dev/null, a FIFO) are written directly; commit(), abandon() and discard() flush them.
+//
+// Callers hand over whole records (complete lines): write() never splits what it is given across a flush
+// boundary it controls, so the partial output holds complete records only.
+//
+// Interrupted runs: every temporary file in use is also listed in a process-wide table, which
+// remove_temporary_outputs() empties from a signal handler (it only calls unlink(), which is
+// async-signal-safe), for a program killed before it could abandon() or discard() its outputs.
+//
+// Thread safety: an output_file is used by one thread at a time; the table is safe to read from a signal
+// handler while outputs are created and finished on any thread.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace itch5::io {
+
+struct output_options {
+  int gzip_level = 6;  ///< zlib level for .gz outputs, 1 (fast) to 9 (small).
+};
+
+class output_file {
+ public:
+  explicit output_file(std::string path, output_options options = {});
+  ~output_file();
+  output_file(const output_file&) = delete;
+  output_file& operator=(const output_file&) = delete;
+
+  /// Appends bytes. Throws std::runtime_error naming the file on a write error.
+  void write(std::string_view bytes);
+
+  /// Finishes the output and gives it its final name (removing a FILE.partial of an earlier run). Throws
+  /// on error.
+  void commit();
+
+  /// Finishes the output as FILE.partial (for "-": flushes) and removes a FILE of an earlier run. Returns
+  /// the name the bytes were kept under.
+  std::string abandon() noexcept;
+
+  /// Drops the output: the temporary file is removed, FILE and FILE.partial are left as they were (for "-"
+  /// and non-regular files: flushes).
+  void discard() noexcept;
+
+  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  [[nodiscard]] bool is_stdout() const noexcept { return path_ == "-"; }
+
+ private:
+  class impl;
+  std::string path_;
+  std::unique_ptr<impl> impl_;
+};
+
+/// Removes every temporary file of an output_file not yet committed, abandoned or discarded. Only calls
+/// unlink(): safe in a signal handler. Returns how many it removed.
+int remove_temporary_outputs() noexcept;
+
+}  // namespace itch5::io

@@ -1,0 +1,217 @@
+#include <itch5/io/output_file.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include <boost/iostreams/device/file_descriptor.hpp>
+#include <boost/iostreams/filter/gzip.hpp>
+#include <boost/iostreams/filtering_stream.hpp>
+
+namespace itch5::io {
+namespace bio = boost::iostreams;
+
+namespace {
+
+// The process-wide table of temporary files in use, read by remove_temporary_outputs() from a signal
+// handler: a slot is claimed (free -> filling), its path copied, then published (filling -> live); only live
+// slots are read by the handler. A program with more outputs than slots still works; the extra temporary
+// files are only not removed by a signal.
+constexpr int temp_slots = 32;
+constexpr std::size_t temp_path_max = 4096;
+enum : int { slot_free = 0, slot_filling = 1, slot_live = 2 };
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs lock-free atomics");
+
+struct temp_slot {
+  std::atomic<int> state{slot_free};
+  char path[temp_path_max];
+};
+temp_slot temp_table[temp_slots];
+
+int register_temporary(const std::string& path) noexcept {
+  if (path.size() >= temp_path_max) return -1;
+  for (int i = 0; i < temp_slots; ++i) {
+    int expected = slot_free;
+    if (temp_table[i].state.compare_exchange_strong(expected, slot_filling, std::memory_order_acq_rel)) {
+      std::memcpy(temp_table[i].path, path.c_str(), path.size() + 1);
+      temp_table[i].state.store(slot_live, std::memory_order_release);
+      return i;
+    }
+  }
+  return -1;
+}
+
+void unregister_temporary(int& slot) noexcept {
+  if (slot >= 0) temp_table[slot].state.store(slot_free, std::memory_order_release);
+  slot = -1;
+}
+
+bool is_regular_file(const std::string& path) noexcept {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
+int remove_temporary_outputs() noexcept {
+  int removed = 0;
+  for (auto& slot : temp_table) {
+    if (slot.state.load(std::memory_order_acquire) == slot_live && ::unlink(slot.path) == 0) ++removed;
+  }
+  return removed;
+}
+
+class output_file::impl {
+ public:
+  impl(const std::string& path, output_options options)
+      : path_(path), name_(path == "-" ? "standard output" : path) {
+    if (path == "-") {
+      fd_ = STDOUT_FILENO;
+      return;
+    }
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+      // A device, FIFO or socket (/dev/null, a named pipe): written directly, nothing to rename.
+      fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd_ < 0) throw std::runtime_error(path + ": cannot open for writing: " + std::strerror(errno));
+      direct_ = true;
+    } else {
+      temp_ = path + ".tmp." + std::to_string(::getpid());
+      fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (fd_ < 0) throw std::runtime_error(path + ": cannot create " + temp_ + ": " + std::strerror(errno));
+      slot_ = register_temporary(temp_);
+    }
+    if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) {
+      try {
+        gz_ = std::make_unique<bio::filtering_ostream>();
+        gz_->push(bio::gzip_compressor(bio::gzip_params(options.gzip_level)), 1 << 16);
+        gz_->push(bio::file_descriptor_sink(fd_, bio::never_close_handle), 1 << 16);
+        // Only once the chain is complete: an empty filtering_ostream is in the bad state, and enabling
+        // exceptions on it throws at once.
+        gz_->exceptions(std::ios::badbit | std::ios::failbit);
+      } catch (const std::exception& e) {
+        discard();
+        throw std::runtime_error(path + ": cannot set up gzip compression: " + e.what());
+      }
+    }
+  }
+
+  void write(std::string_view bytes) {
+    if (gz_) {
+      try {
+        gz_->write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      } catch (const std::exception& e) {
+        throw std::runtime_error(name_ + ": write error: " + e.what());
+      }
+      return;
+    }
+    while (!bytes.empty()) {
+      ssize_t w = ::write(fd_, bytes.data(), bytes.size());
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        throw std::runtime_error(name_ + ": write error: " + std::strerror(errno));
+      }
+      bytes.remove_prefix(static_cast<std::size_t>(w));
+    }
+  }
+
+  // Flushes and closes; throws on error. Leaves the bytes under the temporary name.
+  void close() {
+    if (closed_) return;
+    closed_ = true;
+    if (gz_) {
+      try {
+        gz_->reset();  // flushes the compressor and writes the gzip trailer
+      } catch (const std::exception& e) {
+        throw std::runtime_error(name_ + ": write error: " + e.what());
+      }
+      gz_.reset();
+    }
+    if (fd_ == STDOUT_FILENO) return;
+    if (::close(fd_) != 0) throw std::runtime_error(path_ + ": close error: " + std::strerror(errno));
+  }
+
+  void commit() {
+    close();
+    if (temp_.empty()) return;
+    if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
+      throw std::runtime_error(path_ + ": cannot rename " + temp_ + ": " + std::strerror(errno));
+    }
+    unregister_temporary(slot_);
+    temp_.clear();
+    // A FILE.partial of an earlier, failed run would otherwise sit beside the complete FILE.
+    const std::string stale = path_ + ".partial";
+    if (is_regular_file(stale)) ::unlink(stale.c_str());
+  }
+
+  std::string abandon() noexcept {
+    try {
+      close();
+    } catch (...) {  // keep what could be written
+    }
+    if (temp_.empty()) return path_;
+    std::string partial = path_ + ".partial";
+    if (std::rename(temp_.c_str(), partial.c_str()) != 0) {
+      partial = temp_;
+    } else if (is_regular_file(path_)) {
+      // FILE is from an earlier run: left there, it would look like this run's complete output.
+      ::unlink(path_.c_str());
+    }
+    unregister_temporary(slot_);
+    temp_.clear();
+    return partial;
+  }
+
+  // Drops the output; also undoes a half-finished constructor (the destructor of output_file never runs
+  // for it).
+  void discard() noexcept {
+    if (!closed_ && (fd_ == STDOUT_FILENO || direct_)) {
+      try {
+        close();  // what went to standard output or a device is flushed
+      } catch (...) {
+      }
+    } else if (!closed_) {
+      closed_ = true;
+      try {
+        gz_.reset();
+      } catch (...) {
+      }
+      if (fd_ >= 0) ::close(fd_);
+    }
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+    unregister_temporary(slot_);
+    temp_.clear();
+  }
+
+  [[nodiscard]] bool open() const noexcept { return !temp_.empty() || ((fd_ == STDOUT_FILENO || direct_) && !closed_); }
+
+ private:
+  std::string path_;
+  std::string name_;  // for messages: "standard output" rather than "-"
+  std::string temp_;
+  int fd_ = -1;
+  int slot_ = -1;        // in the table of temporary files, -1 when none
+  bool direct_ = false;  // a non-regular file written in place
+  bool closed_ = false;
+  std::unique_ptr<bio::filtering_ostream> gz_;
+};
+
+output_file::output_file(std::string path, output_options options)
+    : path_(std::move(path)), impl_(std::make_unique<impl>(path_, options)) {}
+
+output_file::~output_file() {
+  if (impl_->open()) impl_->abandon();
+}
+
+void output_file::write(std::string_view bytes) { impl_->write(bytes); }
+void output_file::commit() { impl_->commit(); }
+std::string output_file::abandon() noexcept { return impl_->abandon(); }
+void output_file::discard() noexcept { impl_->discard(); }
+
+}  // namespace itch5::io

@@ -1,0 +1,194 @@
+// output_file (final name only on commit, FILE.partial otherwise, .gz compressed on the fly) and
+// frame_writer (BinaryFILE bytes for generators and tests).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <itch5/frame_writer.hpp>
+#include <itch5/io/output_file.hpp>
+#include <itch5_test/support.hpp>
+
+namespace {
+
+using itch5_test::builder;
+using itch5_test::bytes;
+namespace fs = std::filesystem;
+
+// Files in `dir` whose names start with `prefix`.
+int count_files(const fs::path& dir, const std::string& prefix) {
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) n += e.path().filename().string().rfind(prefix, 0) == 0;
+  return n;
+}
+
+TEST(OutputFile, AppearsUnderItsNameOnlyOnCommit) {
+  itch5_test::temp_dir dir;
+  const auto path = dir.file("out.txt");
+  {
+    itch5::io::output_file out(path);
+    out.write("line 1\n");
+    out.write("line 2\n");
+    EXPECT_FALSE(fs::exists(path)) << "written under a temporary name until commit";
+    EXPECT_EQ(count_files(dir.path(), "out.txt.tmp."), 1);
+    out.commit();
+  }
+  EXPECT_EQ(itch5_test::read_text(path), "line 1\nline 2\n");
+  EXPECT_EQ(count_files(dir.path(), "out.txt.tmp."), 0);
+  EXPECT_FALSE(fs::exists(path + ".partial"));
+}
+
+TEST(OutputFile, UncommittedOutputIsKeptAsPartial) {
+  itch5_test::temp_dir dir;
+  const auto path = dir.file("out.txt");
+  {
+    itch5::io::output_file out(path);
+    out.write("complete line\n");
+    EXPECT_EQ(out.abandon(), path + ".partial");
+  }
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_EQ(itch5_test::read_text(path + ".partial"), "complete line\n");
+
+  const auto other = dir.file("dropped.txt");
+  {
+    itch5::io::output_file out(other);
+    out.write("kept\n");
+  }  // destroyed without commit, as when an exception unwinds
+  EXPECT_FALSE(fs::exists(other));
+  EXPECT_EQ(itch5_test::read_text(other + ".partial"), "kept\n");
+  EXPECT_EQ(count_files(dir.path(), "dropped.txt.tmp."), 0);
+}
+
+TEST(OutputFile, AbandonRemovesAStaleFileOfAnEarlierRun) {
+  itch5_test::temp_dir dir;
+  const auto path = dir.file("out.txt");
+  itch5_test::write_file(path, itch5_test::to_bytes("complete output of an earlier run\n"));
+  {
+    itch5::io::output_file out(path);
+    out.write("this run, cut short\n");
+    EXPECT_EQ(itch5_test::read_text(path), "complete output of an earlier run\n") << "untouched while running";
+    EXPECT_EQ(out.abandon(), path + ".partial");
+  }
+  EXPECT_FALSE(fs::exists(path)) << "an old FILE beside the new FILE.partial would look complete";
+  EXPECT_EQ(itch5_test::read_text(path + ".partial"), "this run, cut short\n");
+}
+
+TEST(OutputFile, CommitRemovesAStalePartialOfAnEarlierRun) {
+  itch5_test::temp_dir dir;
+  const auto path = dir.file("out.txt");
+  itch5_test::write_file(path + ".partial", itch5_test::to_bytes("cut short earlier\n"));
+  {
+    itch5::io::output_file out(path);
+    out.write("complete\n");
+    EXPECT_TRUE(fs::exists(path + ".partial")) << "kept until this run is complete";
+    out.commit();
+  }
+  EXPECT_EQ(itch5_test::read_text(path), "complete\n");
+  EXPECT_FALSE(fs::exists(path + ".partial"));
+}
+
+TEST(OutputFile, DiscardKeepsNothingAndLeavesEarlierFilesAlone) {
+  itch5_test::temp_dir dir;
+  const auto path = dir.file("out.itch.gz");
+  itch5_test::write_file(path, itch5_test::to_bytes("earlier"));
+  {
+    itch5::io::output_file out(path);
+    out.write("dropped");
+    out.discard();
+  }
+  EXPECT_EQ(itch5_test::read_text(path), "earlier");
+  EXPECT_FALSE(fs::exists(path + ".partial"));
+  EXPECT_EQ(count_files(dir.path(), "out.itch.gz.tmp."), 0);
+}
+
+TEST(OutputFile, RemoveTemporaryOutputsUnlinksOnlyUnfinishedOutputs) {
+  itch5_test::temp_dir dir;
+  itch5::io::output_file done(dir.file("done.txt"));
+  done.write("done\n");
+  done.commit();
+  itch5::io::output_file a(dir.file("a.txt")), b(dir.file("b.txt.gz"));
+  a.write("a\n");
+  b.write("b\n");
+  EXPECT_EQ(count_files(dir.path(), "a.txt.tmp."), 1);
+  EXPECT_EQ(itch5::io::remove_temporary_outputs(), 2);
+  EXPECT_EQ(count_files(dir.path(), "a.txt.tmp."), 0);
+  EXPECT_EQ(count_files(dir.path(), "b.txt.gz.tmp."), 0);
+  EXPECT_EQ(itch5_test::read_text(dir.file("done.txt")), "done\n");
+  a.discard();
+  b.discard();
+  EXPECT_EQ(itch5::io::remove_temporary_outputs(), 0) << "finished outputs leave the table";
+}
+
+TEST(OutputFile, GzNameIsCompressed) {
+  itch5_test::temp_dir dir;
+  const auto path = dir.file("out.itch.gz");
+  const bytes frames = builder().frame(itch5_test::system_event_bytes('O')).frame(itch5_test::order_delete_bytes(3)).get();
+  {
+    itch5::io::output_file out(path);
+    out.write({reinterpret_cast<const char*>(frames.data()), frames.size()});
+    out.commit();
+  }
+  const bytes gz = itch5_test::read_file(path);
+  ASSERT_GE(gz.size(), 18u);
+  EXPECT_EQ(gz[0], std::byte{0x1f});
+  EXPECT_EQ(gz[1], std::byte{0x8b});
+  EXPECT_EQ(itch5_test::inflate_prefix(gz), frames);
+  auto r = itch5_test::read_path(path);
+  EXPECT_EQ(r.status, itch5::read_status::end_of_input);
+  EXPECT_EQ(r.messages.size(), 2u);
+}
+
+TEST(OutputFile, LargeGzOutputAndGzPartialAreWholeGzipStreams) {
+  itch5_test::temp_dir dir;
+  std::string text;
+  for (int i = 0; i < 40'000; ++i) text += "line " + std::to_string(i * 7919) + " of the output\n";
+  const auto path = dir.file("big.txt.gz");
+  {
+    itch5::io::output_file out(path);
+    for (std::size_t at = 0; at < text.size(); at += 4096) out.write(std::string_view(text).substr(at, 4096));
+    out.commit();
+  }
+  EXPECT_EQ(itch5_test::inflate_prefix(itch5_test::read_file(path)), itch5_test::to_bytes(text));
+
+  const auto cut = dir.file("cut.txt.gz");
+  {
+    itch5::io::output_file out(cut);
+    out.write(text);
+  }  // not committed: the partial file still ends with a gzip trailer
+  const bytes gz = itch5_test::read_file(cut + ".partial");
+  EXPECT_EQ(itch5_test::inflate_prefix(gz), itch5_test::to_bytes(text));
+  std::uint64_t isize = 0;  // the trailer's last 4 bytes: the length, little-endian
+  for (int i = 0; i < 4; ++i) isize |= std::to_integer<std::uint64_t>(gz[gz.size() - 4 + static_cast<std::size_t>(i)]) << (8 * i);
+  EXPECT_EQ(isize, text.size() % (std::uint64_t{1} << 32));
+}
+
+TEST(OutputFile, UncreatableFileNamesThePath) {
+  itch5_test::temp_dir dir;
+  const auto path = dir.file("no-such-dir/out.txt");
+  try {
+    itch5::io::output_file out(path);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+TEST(FrameWriter, WritesBinaryFileFrames) {
+  itch5::frame_writer w;
+  const bytes s = itch5_test::system_event_bytes('Q', 0x0000'1234'5678);
+  const bytes a = itch5_test::add_order_bytes(0x0102'0304'0506'0708, 'S', 250, "MSFT", 4'012'300, 99);
+  w.write(itch5::decode<itch5::system_event>(s.data()));
+  w.write(itch5::decode<itch5::add_order>(a.data()));
+  const bytes odd = {std::byte{'D'}, std::byte{1}, std::byte{2}};
+  w.write_raw(19, odd);  // a prefix that does not match the body, on purpose
+  w.write_end_of_session();
+  const bytes expected = builder().frame(s).frame(a).frame(odd, 19).u16(0).get();
+  EXPECT_EQ(bytes(w.bytes().begin(), w.bytes().end()), expected);
+  EXPECT_EQ(w.size(), 14u + 38u + 5u + 2u);
+  w.clear();
+  EXPECT_EQ(w.size(), 0u);
+}
+
+}  // namespace
