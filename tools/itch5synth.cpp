@@ -32,6 +32,7 @@ struct config {
   std::int64_t gzip_level = 6;
   bool quiet = false;
   bool force = false;
+  std::string references = "sequential";
 };
 
 // Thrown out of the generator's progress callback when a signal asks the run to stop.
@@ -180,6 +181,7 @@ int run(config& cfg) {
     throw std::invalid_argument("standard output is a terminal; redirect it or give -o FILE");
   }
   cfg.gen.symbols = static_cast<std::uint32_t>(cfg.symbols);
+  cfg.gen.references = itch5::synth::parse_reference_pattern(cfg.references);
   itch5::synth::generator gen(cfg.gen);  // resolves and checks the settings
   check_free_space(cfg, out_path);
 
@@ -276,6 +278,12 @@ int main(int argc, char** argv) {
   opts.add("live-fraction", g.live_fraction,
            "Live orders at the end of the day as a fraction of the trading messages (real days: 0.5-1%).", 0,
            0.2);
+  opts.add("references", cfg.references,
+           "How order reference numbers are handed out: sequential (1, 2, 3, ... as Nasdaq does), gapped "
+           "(increasing with gaps of up to 65,536, like a day filtered to a few symbols), random (distinct, "
+           "scattered over 64 bits) or reuse (references of dead orders handed out again). Only the references "
+           "differ: the other bytes of the day are the same for every pattern.")
+      .choices({"sequential", "gapped", "random", "reuse"});
   opts.add("delayed", cfg.delayed,
            "Also write a delayed copy of the stream to this file (.gz to compress): every timestamp shifted "
            "by "

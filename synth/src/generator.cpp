@@ -104,6 +104,52 @@ struct symbol_state {
   std::uint16_t locate = 0;
 };
 
+// Hands out order reference numbers in the configured pattern, from a random stream of its own so that the
+// rest of the day is the same bytes whatever the pattern.
+class reference_numbers {
+ public:
+  reference_numbers(reference_pattern pattern, const rng& stream) : pattern_(pattern), rng_(stream) {}
+
+  std::uint64_t next() {
+    switch (pattern_) {
+      case reference_pattern::gapped: return counter_ += 1 + rng_.below(std::uint64_t{1} << 16);
+      case reference_pattern::random: {
+        std::uint64_t r = 0;
+        while (r == 0) r = scramble(counter_++);  // 0 means "no order" in trade messages
+        return r;
+      }
+      case reference_pattern::reuse:
+        if (free_.size() >= reuse_after) {
+          const std::uint64_t r = free_.front();
+          free_.pop_front();
+          return r;
+        }
+        return counter_++;
+      default: return counter_++;
+    }
+  }
+
+  /// `ref` died (deleted, fully executed or replaced): the reuse pattern may hand it out again.
+  void release(std::uint64_t ref) {
+    if (pattern_ == reference_pattern::reuse) free_.push_back(ref);
+  }
+
+ private:
+  static constexpr std::size_t reuse_after = 1024;
+
+  // A bijection of 64-bit integers (splitmix64's finaliser): distinct inputs give distinct outputs.
+  static std::uint64_t scramble(std::uint64_t x) noexcept {
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
+
+  reference_pattern pattern_;
+  rng rng_;
+  std::uint64_t counter_ = 1;
+  std::deque<std::uint64_t> free_;
+};
+
 class day {
  public:
   day(const generator_config& c, const generator::sink& out, const generator::sink* delayed,
@@ -114,6 +160,7 @@ class day {
         on_progress_(on_progress),
         rng_(c.seed),
         copy_rng_(rng_.fork(2)),
+        refs_(c.references, rng_.fork(3)),
         gaps_(c.mean_gap) {
     rng setup_rng = rng_.fork(1);
     universe_ = std::make_unique<symbol_universe>(c.symbols, c.zipf, c.sub_dollar_fraction, setup_rng);
@@ -499,7 +546,7 @@ class day {
 
     std::uint32_t i = pool_.allocate();
     order_slot& o = pool_[i];
-    o.ref = next_ref_++;
+    o.ref = refs_.next();
     o.shares = draw_shares();
     o.dropped = delayed_ != nullptr && copy_rng_.chance(cfg_.drop) ? 1 : 0;
     (buy ? st.bid : st.ask).push(key, i, pool_);
@@ -549,6 +596,7 @@ class day {
   }
 
   void drop_order(pick& p) {
+    refs_.release(pool_[p.order].ref);
     (p.buy ? p.st->bid : p.st->ask).unlink(p.level, p.order, pool_);
     pool_.release(p.order);
     --p.st->live;
@@ -585,7 +633,7 @@ class day {
     drop_order(p);
     std::uint32_t i = pool_.allocate();
     order_slot& o = pool_[i];
-    o.ref = next_ref_++;
+    o.ref = refs_.next();
     o.shares = shares;
     o.dropped = dropped;
     (p.buy ? st.bid : st.ask).push(key, i, pool_);
@@ -662,6 +710,7 @@ class day {
   const generator::progress& on_progress_;
   rng rng_;
   rng copy_rng_;
+  reference_numbers refs_;
   gap_model gaps_;
   quantile_curve depth_ = make_depth_curve();
   std::array<double, 15> lot_cdf_ = [] {
@@ -679,7 +728,6 @@ class day {
   std::uint64_t remaining_ = 0;
   std::uint64_t trading_ = 0;
   double full_execution_ = 0;
-  std::uint64_t next_ref_ = 1;
   std::uint64_t next_match_ = 1;
   timestamp now_{0};
   timestamp last_main_{0};

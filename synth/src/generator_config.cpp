@@ -29,6 +29,24 @@ std::uint64_t generator_config::fixed_messages(std::uint32_t symbols) noexcept {
   return 6 + 2 * std::uint64_t{symbols} + (std::uint64_t{symbols} + 49) / 50;
 }
 
+std::string_view to_string(reference_pattern p) noexcept {
+  switch (p) {
+    case reference_pattern::gapped: return "gapped";
+    case reference_pattern::random: return "random";
+    case reference_pattern::reuse: return "reuse";
+    default: return "sequential";
+  }
+}
+
+reference_pattern parse_reference_pattern(std::string_view name) {
+  for (auto p : {reference_pattern::sequential, reference_pattern::gapped, reference_pattern::random,
+                 reference_pattern::reuse}) {
+    if (to_string(p) == name) return p;
+  }
+  throw std::invalid_argument("references: expected sequential, gapped, random or reuse, got '" +
+                              std::string(name) + "'");
+}
+
 generator_config generator_config::resolve() const {
   generator_config c = *this;
   auto fail = [](const std::string& what) { throw std::invalid_argument(what); };

@@ -7,8 +7,23 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string_view>
 
 namespace itch5::synth {
+
+/// How order reference numbers are handed out. The messages are the same for every pattern (the
+/// references come from a stream of their own), so a pattern's cost can be compared with the default's.
+enum class reference_pattern {
+  sequential,  ///< 1, 2, 3, ...: what Nasdaq sends (the default)
+  gapped,      ///< increasing with gaps of 1 to 65,536 (mean ~32 k): a day filtered to a few symbols
+  random,      ///< distinct, scattered over 64 bits: a feed that hashes or encodes its references
+  reuse,       ///< the references of dead orders handed out again, oldest first, once 1,024 are free
+};
+
+/// "sequential", "gapped", "random", "reuse".
+[[nodiscard]] std::string_view to_string(reference_pattern p) noexcept;
+/// The pattern named `name`; throws std::invalid_argument for another name.
+[[nodiscard]] reference_pattern parse_reference_pattern(std::string_view name);
 
 struct generator_config {
   std::uint64_t messages = 20'000'000;  ///< total messages written, system and directory messages included
@@ -18,6 +33,7 @@ struct generator_config {
   double zipf = 1.1;                     ///< exponent of the activity weights 1 / rank^zipf
   double sub_dollar_fraction = 0.07;     ///< share of symbols priced below $1.00
   double live_fraction = 0.0075;         ///< live orders at the end, as a fraction of the trading messages
+  reference_pattern references = reference_pattern::sequential;  ///< how order references are numbered
 
   // The delayed copy (written only when the caller asks for it).
   std::chrono::nanoseconds delay{250'000};  ///< fixed delay added to every timestamp
