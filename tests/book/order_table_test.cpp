@@ -200,8 +200,49 @@ TEST_P(OrderTableWindow, MatchesUnorderedMapUnderRandomChurn) {
   }
 }
 
-// The default window, a middle one and a tiny one (16 references, as small as the fuzz target's).
-INSTANTIATE_TEST_SUITE_P(WindowBits, OrderTableWindow, ::testing::Values(20u, 10u, 4u),
+// References that increase with gaps of every size around the window (a day filtered to a few symbols):
+// the window moves by a gap at almost every insert, across stretches of empty slots, partly filled bitmap
+// words and whole empty summary words, wrapping around the ring. Every live order must stay findable.
+TEST_P(OrderTableWindow, GappedReferencesMatchUnorderedMap) {
+  std::mt19937_64 rng(11);
+  order_table t(GetParam());
+  std::unordered_map<std::uint64_t, std::uint32_t> ref;
+  std::vector<std::uint64_t> keys;
+  std::uint64_t next = 1;
+  for (int step = 0; step < 300'000; ++step) {
+    if (rng() % 100 < 55 || keys.empty()) {
+      const std::uint64_t kind = rng() % 100;
+      if (kind < 40) next += 1;                           // a run of consecutive references
+      else if (kind < 80) next += 1 + rng() % 4500;       // within a summary word or two
+      else if (kind < 97) next += 1 + rng() % (2 * W);    // up to two windows
+      else next += W + rng() % (8 * W);                   // beyond: the far map or a jump
+      const auto shares = static_cast<std::uint32_t>(rng());
+      const bool inserted = t.insert(next, shares, price4(1), 1, side_kind::sell) != nullptr;
+      ASSERT_EQ(inserted, ref.emplace(next, shares).second) << "step " << step;
+      if (inserted) keys.push_back(next);
+    } else {
+      const std::size_t k = rng() % keys.size();
+      const std::uint64_t key = keys[k];
+      keys[k] = keys.back();
+      keys.pop_back();
+      book::order* o = t.find(key);
+      ASSERT_NE(o, nullptr) << "step " << step << " key " << key;
+      ASSERT_EQ(o->shares, ref.at(key));
+      t.erase(key);
+      ref.erase(key);
+    }
+    ASSERT_EQ(t.size(), ref.size());
+  }
+  for (auto& [k, v] : ref) {
+    book::order* o = t.find(k);
+    ASSERT_NE(o, nullptr) << k;
+    ASSERT_EQ(o->shares, v);
+  }
+}
+
+// The default window, one large enough for whole empty summary words (2^13: two of 4,096 slots), a middle
+// one and a tiny one (16 references, as small as the fuzz target's).
+INSTANTIATE_TEST_SUITE_P(WindowBits, OrderTableWindow, ::testing::Values(20u, 13u, 10u, 4u),
                          [](const ::testing::TestParamInfo<unsigned>& param_info) {
                            return "W2e" + std::to_string(param_info.param);
                          });

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Order-reference patterns: itch5inside on the same generated day with references numbered four ways,
+each next to the sequential numbering Nasdaq uses, measured in the same run (issue 11: no pattern may fall
+off a cliff; the target is within 2x of sequential).
+
+  bench/patterns.py                       # 2 M messages, 5 runs of each pattern, array and map books
+  bench/patterns.py --messages 20M --runs 3 --books array
+
+The days come from `itch5synth --references PATTERN` with one seed: only the reference numbers differ
+(the generator draws them from a stream of their own), so a ratio is the cost of the pattern alone. The
+runs of all patterns are interleaved (round robin), so a slow drift of a shared machine hits all alike.
+Reported per pattern and book: median and minimum wall time, ns/message at the median, peak RSS, and the
+ratio of the median to the sequential pattern's median.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e  # noqa: E402  (run_timed, machine_info, parse_count)
+
+PATTERNS = ["sequential", "gapped", "random", "reuse"]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    p.add_argument("--messages", default="2M", help="messages per generated day (default 2M)")
+    p.add_argument("--seed", type=int, default=3, help="generator seed (default 3)")
+    p.add_argument("--runs", type=int, default=5, help="runs of each configuration (default 5)")
+    p.add_argument("--books", default="array,map", help="book types, comma-separated (default array,map)")
+    p.add_argument("--build", default=os.path.join(e2e.ROOT, "build"), help="build directory (default build/)")
+    p.add_argument("--cache-dir", default=os.path.join(e2e.ROOT, "bench", "cache"),
+                   help="where the generated days are kept (default bench/cache/)")
+    args = p.parse_args()
+    messages = e2e.parse_count(args.messages)
+    tools = os.path.join(args.build, "tools")
+    for t in ("itch5synth", "itch5inside"):
+        if not os.access(os.path.join(tools, t), os.X_OK):
+            sys.exit(f"patterns: error: {os.path.join(tools, t)} not found; build first (scripts/build)")
+    os.makedirs(args.cache_dir, exist_ok=True)
+
+    files = {}
+    for pattern in PATTERNS:
+        path = os.path.join(args.cache_dir, f"synth-{messages}-seed{args.seed}-{pattern}.itch")
+        if not os.path.exists(path):
+            print(f"patterns: generating {path}", file=sys.stderr)
+            subprocess.run([os.path.join(tools, "itch5synth"), "-q", "--messages", str(messages), "--seed",
+                            str(args.seed), "--references", pattern, "-o", path + ".tmp"], check=True)
+            os.rename(path + ".tmp", path)
+        files[pattern] = path
+
+    books = [b for b in args.books.split(",") if b]
+    times = {(b, pat): [] for b in books for pat in PATTERNS}
+    rss = {}
+    for run in range(args.runs):
+        for b in books:
+            for pat in PATTERNS:
+                secs, peak, _ = e2e.run_timed([os.path.join(tools, "itch5inside"), "-q", "--book", b, "-o",
+                                               "/dev/null", files[pat]])
+                times[(b, pat)].append(secs)
+                rss[(b, pat)] = max(rss.get((b, pat), 0), peak)
+        print(f"patterns: run {run + 1}/{args.runs} done", file=sys.stderr)
+
+    info = e2e.machine_info(args.build)
+    print(f"# bench/patterns.py --messages {args.messages} --seed {args.seed} --runs {args.runs} "
+          f"--books {args.books}")
+    for k, v in info.items():
+        print(f"# {k}: {v}")
+    print()
+    print("| book | references | median s | min s | ns/msg | peak RSS | vs sequential |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for b in books:
+        base = statistics.median(times[(b, "sequential")])
+        for pat in PATTERNS:
+            t = times[(b, pat)]
+            med = statistics.median(t)
+            print(f"| {b} | {pat} | {med:.3f} | {min(t):.3f} | {med * 1e9 / messages:.0f} | "
+                  f"{rss[(b, pat)] / 1e6:.0f} MB | {med / base:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
