@@ -270,3 +270,61 @@ TEST(OrderHash, GrowsAndKeepsEveryOrderUnderCollidingKeys) {
 }
 
 }  // namespace
+
+namespace {
+
+// Growth is spread over later calls: while the old table drains, every order stays findable, erasable
+// and unique, in the new table or the old one; the same operations on the at-once policy agree.
+template <book::detail::rehash Policy>
+void churn_through_growth() {
+  std::mt19937_64 rng(13);
+  book::detail::basic_order_hash<Policy> h(16);
+  std::unordered_map<std::uint64_t, std::uint32_t> ref;
+  std::vector<std::uint64_t> keys;
+  bool seen_migrating = false;
+  int full_checks_while_migrating = 0;
+  std::size_t steps_into_migration = 0;
+  for (int step = 0; step < 400'000; ++step) {
+    if (rng() % 100 < 70 || keys.empty()) {
+      const std::uint64_t key = rng() % 4 == 0 ? keys.empty() ? 1 : keys[rng() % keys.size()] : rng();
+      const auto shares = static_cast<std::uint32_t>(rng());
+      const bool inserted = h.insert(key, book::order{shares, price4(1), 1, side_kind::buy, true}) != nullptr;
+      ASSERT_EQ(inserted, ref.emplace(key, shares).second) << "step " << step;
+      if (inserted) keys.push_back(key);
+    } else {
+      const std::size_t k = rng() % keys.size();
+      const std::uint64_t key = keys[k];
+      keys[k] = keys.back();
+      keys.pop_back();
+      ASSERT_NE(h.find(key), nullptr) << "step " << step;
+      ASSERT_EQ(h.find(key)->shares, ref.at(key));
+      h.erase(key);
+      ref.erase(key);
+      ASSERT_EQ(h.find(key), nullptr);
+    }
+    ASSERT_EQ(h.size(), ref.size());
+    steps_into_migration = h.migrating() ? steps_into_migration + 1 : 0;
+    if (h.migrating()) {
+      seen_migrating = true;
+      if (steps_into_migration == 3) {  // a full check early in every migration, with both tables in use
+        ++full_checks_while_migrating;
+        for (const auto& [k, v] : ref) {
+          ASSERT_NE(h.find(k), nullptr) << "step " << step << " key " << k;
+          ASSERT_EQ(h.find(k)->shares, v);
+        }
+      }
+    }
+  }
+  if constexpr (Policy == book::detail::rehash::incremental) {
+    EXPECT_TRUE(seen_migrating) << "the table grew without an incremental migration";
+    EXPECT_GE(full_checks_while_migrating, 10) << "16 -> 2^19 slots: every doubling is checked";
+  } else {
+    EXPECT_FALSE(seen_migrating);
+  }
+  EXPECT_GE(h.capacity(), 2 * ref.size());
+}
+
+TEST(OrderHash, IncrementalGrowthKeepsEveryOrder) { churn_through_growth<book::detail::rehash::incremental>(); }
+TEST(OrderHash, AtOnceGrowthKeepsEveryOrder) { churn_through_growth<book::detail::rehash::at_once>(); }
+
+}  // namespace
