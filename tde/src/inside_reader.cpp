@@ -129,7 +129,8 @@ bool inside_reader::next_line(std::string_view& line) {
       begin_ = 0;
     }
     if (end_ > max_line) {
-      throw inside_format_error(name_, line_ + 1, long_line_reason({buf_.data(), end_}));
+      ++line_;  // the line being read, as line_number() reports it
+      throw inside_format_error(name_, line_, long_line_reason({buf_.data(), end_}));
     }
     std::size_t got = stream_->read(reinterpret_cast<std::byte*>(buf_.data() + end_), buf_.size() - end_);
     if (got == 0) eof_ = true;

@@ -248,6 +248,24 @@ TEST(inside_reader, binary_input_is_reported_as_binary_not_as_a_bad_field) {
   EXPECT_EQ(error_reading(good + std::string(5000, 'x') + "\n").find(binary), std::string::npos);
 }
 
+// A line found too long before its end is read (no newline within the buffer's first 4096 bytes of it):
+// the error and line_number() name the same line.
+TEST(inside_reader, an_over_long_last_line_is_reported_with_its_line_number) {
+  const std::string path = write_file("long.txt", "34200000000000 1 AAPL 1 1 2 1\n" + std::string(5000, '1'));
+  tde::inside_reader reader(path);
+  tde::inside_change c;
+  ASSERT_TRUE(reader.next(c));
+  try {
+    (void)reader.next(c);
+    ADD_FAILURE() << "no error";
+  } catch (const tde::inside_format_error& e) {
+    EXPECT_EQ(e.line(), 2u);
+    EXPECT_EQ(reader.line_number(), 2u);
+    EXPECT_NE(std::string(e.what()).find("longer than"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
+}
+
 TEST(inside_reader, timestamps_going_backwards_are_an_error) {
   std::uint64_t line = 0;
   std::string msg = error_reading(
