@@ -2,6 +2,7 @@
 matplotlib Figure (Agg canvas, no pyplot state)."""
 
 import math
+import textwrap
 
 import matplotlib
 
@@ -29,6 +30,15 @@ matplotlib.rcParams.update({
 
 COLORS = matplotlib.colormaps["tab10"].colors
 AGG_LABEL = "all symbols"
+
+
+def fit(fig, text, fontsize, share=1.0, bold=False):
+    """`text` wrapped to the lines that fit in `share` of the figure's width at `fontsize` points (an
+    average glyph is about 0.6 em wide, 0.66 in bold), so that a long title made from the data is never
+    cut off."""
+    width_px = fig.get_figwidth() * fig.dpi * share
+    chars = max(20, int(width_px / (fontsize * fig.dpi / 72 * (0.66 if bold else 0.6))))
+    return "\n".join(textwrap.wrap(text, chars)) if len(text) > chars else text
 
 
 def new_figure(size, dpi):
@@ -152,11 +162,13 @@ def percentile_axis(ax, x_max):
         ticks.append(10 ** k)
         labels.append("p" + f"{100 - 100 / 10 ** k:.{max(0, k - 2)}f}")
         k += 1
+    if x_max > 2000:  # p0 (x 1) and p50 (x 2) would overlap: p0 is the left end of the axis
+        labels[0] = ""
     ax.xaxis.set_major_locator(FixedLocator(ticks))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda x, pos: labels[ticks.index(x)] if x in ticks else ""))
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xlim(0.9, max(x_max, 10) * 1.3)
-    ax.set_xlabel("percentile (axis: 1/(1-p), log)")
+    ax.set_xlabel("percentile, p0 at the left end (axis: 1/(1-p), log)")
 
 
 def curve_x(p):
@@ -269,8 +281,8 @@ def draw_stats(table, top, symbols, size, dpi, title=None):
     fig = new_figure(size, dpi)
     gs = fig.add_gridspec(2, 3)
     agg_events = int(table.aggregate[1])
-    fig.suptitle(title or f"Feed statistics of {table.path}: {agg_events:,} events, "
-                 f"{selection_text(table, chosen, symbols)} and all symbols together",
+    fig.suptitle(fit(fig, title or f"Feed statistics of {table.path}: {agg_events:,} events, "
+                     f"{selection_text(table, chosen, symbols)} and all symbols together", 12, bold=True),
                  fontsize=12, fontweight="bold")
 
     timescales = [("RatePerSec", "1 s", "1 ms"), ("RatePerMSec", "1 ms", "1 µs"), ("RatePerUSec", "1 µs", "1 ns")]
@@ -281,7 +293,7 @@ def draw_stats(table, top, symbols, size, dpi, title=None):
         strip_plot(ax, labels, quantile_rows(table, rows, suffix), COLORS[0], show_labels=(i == 0),
                    key=(i == 1))
         ax.set_title(f"Event rate in {window} windows")
-        ax.set_xlabel(f"events per {window} window (sliding, every {step} of feed time)")
+        ax.set_xlabel(f"events per {window} of feed time (window slides by {step})")
 
     ax = fig.add_subplot(gs[1, 0])
     arrival = quantile_rows(table, rows, "Arrival")
@@ -339,8 +351,8 @@ def draw_depth(table, top, symbols, size, dpi, title=None):
     labels = row_labels(table, chosen)
     fig = new_figure(size, dpi)
     gs = fig.add_gridspec(2, 2, height_ratios=[2, 3])
-    fig.suptitle(title or f"Book depth of {table.path}: {int(table.aggregate[1]):,} book events, "
-                 f"{selection_text(table, chosen, symbols)} and all symbols together",
+    fig.suptitle(fit(fig, title or f"Book depth of {table.path}: {int(table.aggregate[1]):,} book events, "
+                     f"{selection_text(table, chosen, symbols)} and all symbols together", 12, bold=True),
                  fontsize=12, fontweight="bold")
     panels = [
         ("EventDepth", "Event depth: where events land",
@@ -424,9 +436,10 @@ def draw_tde(tde, top, size, dpi, title=None):
     fig = new_figure(size, dpi)
     gs = fig.add_gridspec(len(groups), 3, width_ratios=[5, 2, 1.6])
     passed = sum(s.passed for s in tde.series.values())
-    fig.suptitle(title or f"Delay of B behind A by window, {tde.path}: {passed:,} of {tde.rows:,} windows "
-                 f"pass the checks ({n_series:,} symbol/signal series, {len(groups)} rows drawn)",
+    fig.suptitle(fit(fig, title or f"Delay of B behind A by window, {tde.path}: {passed:,} of {tde.rows:,} "
+                     f"windows pass the checks ({n_series:,} symbol/signal series, {len(groups)} rows drawn)", 12, bold=True),
                  fontsize=12, fontweight="bold")
+    row_share = 5 / 8.6 * 0.8  # the delay panel's share of the width, less the colour bar
     all_t = np.concatenate([g.t for g in groups]) if groups else np.zeros(0)
     t_lo, t_hi = (all_t.min(), all_t.max()) if all_t.size else (0, 1)
     delay_axes = []
@@ -443,12 +456,13 @@ def draw_tde(tde, top, size, dpi, title=None):
             scatter = ax.scatter(g.t, g.delay, c=g.rho, cmap="viridis", vmin=0, vmax=1,
                                  s=9 if g.delay.size < 3000 else 3, lw=0, zorder=3,
                                  rasterized=g.delay.size > 5000, label="a passing window (colour: rho)")
-            ax.legend(loc="upper right", ncols=3, framealpha=0.85)
-            ax.set_title(f"{g.label}: {g.flags['ok']:,} of {g.windows:,} windows pass ({share:.1%}), "
-                         f"delay {median:.3f} µs, IQR {p75 - p25:.3f} µs", loc="left")
+            if r == 0:
+                ax.legend(loc="upper right", ncols=3, framealpha=0.85)
+            ax.set_title(fit(fig, f"{g.label}: {g.flags['ok']:,} of {g.windows:,} windows pass ({share:.1%}), "
+                             f"delay {median:.3f} µs (IQR {p75 - p25:.3f})", 10, row_share), loc="left")
             lo, hi = np.percentile(g.delay, [0.5, 99.5])
             pad = max((hi - lo) * 0.1, 0.3)
-            ax.set_ylim(lo - pad, hi + pad + (hi - lo + 2 * pad) * 0.3)  # room for the legend
+            ax.set_ylim(lo - pad, hi + pad + ((hi - lo + 2 * pad) * 0.3 if r == 0 else 0))  # room for the legend
         else:
             ax.text(0.5, 0.5, "no window passed the checks", transform=ax.transAxes, ha="center",
                     va="center", color="0.4")
@@ -470,7 +484,7 @@ def draw_tde(tde, top, size, dpi, title=None):
         else:
             ax.text(0.5, 0.5, "nothing to count", transform=ax.transAxes, ha="center", va="center", color="0.4")
         ax.set_ylabel("windows")
-        ax.set_title("delays of the passing windows")
+        ax.set_title("delays of passing windows")
         if r == len(groups) - 1:
             ax.set_xlabel("delay of B behind A (µs)")
 
@@ -494,9 +508,9 @@ def draw_tde(tde, top, size, dpi, title=None):
         delay_axes[0].set_xlim(t_lo - span * 0.02, t_hi + span * 0.02)
         time_axis(delay_axes[-1], span)
     if scatter is not None:
-        bar = fig.colorbar(scatter, ax=delay_axes, location="left", shrink=min(0.6, 1.2 / len(delay_axes) + 0.2),
+        bar = fig.colorbar(scatter, ax=delay_axes, location="right", shrink=min(0.6, 1.2 / len(delay_axes) + 0.2),
                            pad=0.01, aspect=30)
-        bar.set_label("rho: normalised correlation at the peak (confidence)")
+        bar.set_label("rho: correlation at the peak (confidence)")
     return fig, f"{len(groups)} rows of {n_series:,} series"
 
 
@@ -547,8 +561,8 @@ def draw_inside(series, path, symbol, t_from, t_to, size, dpi, title=None):
     range_text = f"{fmt_time_of_day(start, 3)} to {fmt_time_of_day(end, 3)}"
     drawn = f", drawn from {len(series.t):,} points (first, last, low and high per pixel column)" \
         if series.reduced else ""
-    ax.set_title(title or f"{symbol}: best bid and offer, {range_text} (New York time), "
-                 f"{series.changes:,} changes{drawn}", fontsize=11, fontweight="bold", loc="left")
+    ax.set_title(fit(fig, title or f"{symbol}: best bid and offer, {range_text} (New York time), "
+                     f"{series.changes:,} changes{drawn}", 11, 0.85, True), fontsize=11, fontweight="bold", loc="left")
     ax2 = fig.add_subplot(gs[1], sharex=ax)
     ax2.step(t, steps(offer_q), where="post", color=COLORS[3], lw=1.0, label="offer size")
     ax2.step(t, steps(bid_q), where="post", color=COLORS[0], lw=1.0, label="bid size")
@@ -629,8 +643,8 @@ def draw_latency(dumps, labels, testcases, yscale, size, dpi, title=None):
     programs = sorted({dump.header.get("program", "?") for dump in dumps})
     style_names = ["solid", "dashed", "dotted", "dash-dot"]
     runs = ", ".join(f"{label} ({style_names[d % 4]})" if multi else label for d, label in enumerate(labels))
-    ax.set_title(title or f"{', '.join(programs)}: time per {unit} by percentile, "
-                 f"{'runs ' if multi else ''}{runs}", fontsize=11, fontweight="bold", loc="left")
+    ax.set_title(fit(fig, title or f"{', '.join(programs)}: time per {unit} by percentile, "
+                     f"{'runs ' if multi else ''}{runs}", 11, 0.95, True), fontsize=11, fontweight="bold", loc="left")
     if multi:
         ax.tick_params(axis="x", labelbottom=False)
         ax.set_xlabel("")
