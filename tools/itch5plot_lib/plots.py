@@ -11,7 +11,8 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator, NullFormatter, NullLocator  # noqa: E402
+from matplotlib.ticker import (FixedLocator, FuncFormatter, MaxNLocator, MultipleLocator, NullFormatter,  # noqa: E402
+                               NullLocator)
 
 from .inputs import AGGREGATE, EMPTY_OFFER, TDE_FLAGS, quantile_of  # noqa: E402
 
@@ -91,11 +92,19 @@ def fmt_time_of_day(seconds, decimals=0):
     return f"{h:02d}:{m:02d}:{s:02d}{frac}"
 
 
+TIME_STEPS = ([m * 10.0 ** k for k in range(-9, 0) for m in (1, 2, 5)]
+              + [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600])
+
+
 def time_axis(ax, span_seconds, axis="x"):
-    """Tick labels of a time-of-day axis (values in seconds since midnight), precise enough for the span."""
-    decimals = 0 if span_seconds >= 30 else 3 if span_seconds >= 0.03 else 6
-    formatter = FuncFormatter(lambda v, _: fmt_time_of_day(v, decimals))
-    getattr(ax, f"{axis}axis").set_major_formatter(formatter)
+    """Ticks of a time-of-day axis (values in seconds since midnight) at round times (every 2 ms, 15 s,
+    30 min, ...; at most 8), labelled as precisely as the step needs."""
+    step = next((s for s in TIME_STEPS if span_seconds / s <= 8), TIME_STEPS[-1])
+    decimals = 0 if step >= 1 else min(9, max(0, -math.floor(math.log10(step) + 1e-9)))
+    target = getattr(ax, f"{axis}axis")
+    target.set_major_locator(MultipleLocator(step))
+    target.set_minor_locator(NullLocator())
+    target.set_major_formatter(FuncFormatter(lambda v, _: fmt_time_of_day(v, decimals)))
 
 
 def decade_ticks(lo_exp, hi_exp, with_zero):
@@ -558,7 +567,8 @@ def draw_inside(series, path, symbol, t_from, t_to, size, dpi, title=None):
     ax.legend(loc="upper left", bbox_to_anchor=(1.005, 1.0), frameon=False)
     ax.tick_params(axis="x", labelbottom=False)
     span = end - start
-    range_text = f"{fmt_time_of_day(start, 3)} to {fmt_time_of_day(end, 3)}"
+    places = 3 if span >= 1 else 6 if span >= 1e-3 else 9
+    range_text = f"{fmt_time_of_day(start, places)} to {fmt_time_of_day(end, places)}"
     drawn = f", drawn from {len(series.t):,} points (first, last, low and high per pixel column)" \
         if series.reduced else ""
     ax.set_title(fit(fig, title or f"{symbol}: best bid and offer, {range_text} (New York time), "
