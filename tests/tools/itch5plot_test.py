@@ -17,7 +17,6 @@ import os
 import random
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 from concurrent.futures import ThreadPoolExecutor
@@ -234,17 +233,16 @@ class Itch5PlotTest(unittest.TestCase):
                             "expected an itch5inside inside-change file")
 
     def test_unknown_symbol_lists_the_symbols_there_are(self):
-        err = self.assert_refused(["inside", self.path("inside.txt"), "--symbol", "NOPE"], 1,
-                                  "no line of symbol NOPE", "313 symbols", self.busiest[0])
-        err = self.assert_refused(["inside", self.path("inside3.txt"), "--symbol", "AAPL"], 1,
-                                  "3 symbols", "ALC", "BOB", "CHAR")
+        self.assert_refused(["inside", self.path("inside.txt"), "--symbol", "NOPE"], 1,
+                            "no line of symbol NOPE", "313 symbols", self.busiest[0])
+        self.assert_refused(["inside", self.path("inside3.txt"), "--symbol", "AAPL"], 1,
+                            "3 symbols", "ALC", "BOB", "CHAR")
         self.assert_refused(["stats", self.path("stats.csv"), "--symbols", f"{self.busiest[0]},NOPE"], 1,
                             "no row for symbol NOPE", self.busiest[0])
         self.assert_refused(["depth", self.path("depth3.csv"), "--symbols", "NOPE"], 1, "ALC")
         self.assert_refused(["tde", self.path("tde.csv"), "--symbols", "NOPE"], 1, "no row for symbol NOPE",
                             self.busiest[0])
         self.assert_refused(["latency", self.path("before.csv"), "--testcase", "nope"], 1, "array/buy")
-        del err
 
     def test_malformed_and_missing_inputs(self):
         d = self.path
@@ -314,4 +312,4 @@ class Itch5PlotTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1] + [a for a in sys.argv[1:]])
+    unittest.main()

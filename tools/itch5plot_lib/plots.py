@@ -14,7 +14,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import (FixedLocator, FuncFormatter, MaxNLocator, MultipleLocator, NullFormatter,  # noqa: E402
                                NullLocator)
 
-from .inputs import AGGREGATE, EMPTY_OFFER, TDE_FLAGS, quantile_of  # noqa: E402
+from .inputs import EMPTY_OFFER, TDE_FLAGS, quantile_of  # noqa: E402
 
 matplotlib.rcParams.update({
     "font.size": 9,
