@@ -1,0 +1,1 @@
+"""itch5plot's code: inputs (readers, one-line errors), plots (the figures), cli (flags, output)."""
