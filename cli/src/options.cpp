@@ -1,5 +1,8 @@
 #include <cli/options.hpp>
 
+#include <yaml-cpp/anchor.h>
+#include <yaml-cpp/emitterstyle.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -454,20 +457,59 @@ void options::set_from(option& o, const std::string& value, const std::string& o
   }
 }
 
+namespace {
+
+// Counts the documents of a YAML stream without building them; the events are not needed.
+class document_counter final : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+  YAML::Mark start;
+};
+
+// The number of documents in `yaml_text`. yaml-cpp 0.7's LoadAll never returns on some invalid streams (a
+// ',' where a node should start, e.g. ",A" or "[a]\n,"; found by fuzz_options): its parser reports an
+// empty document forever (jbeder/yaml-cpp#1040, fixed upstream in #1319, not in Debian's 0.7). Documents
+// are counted here with a bound instead: each needs at least one byte of the text.
+std::size_t count_documents(const std::string& yaml_text, const std::string& origin) {
+  std::istringstream in(yaml_text);
+  YAML::Parser parser(in);
+  document_counter counter;
+  std::size_t documents = 0;
+  while (parser.HandleNextDocument(counter)) {
+    if (++documents > yaml_text.size() + 1) {
+      throw std::invalid_argument(origin + ": not valid YAML: error at line " +
+                                  std::to_string(counter.start.line + 1) + ", column " +
+                                  std::to_string(counter.start.column + 1) + ": a ',' outside a [ ] or { } list");
+    }
+  }
+  return documents;
+}
+
+}  // namespace
+
 void options::apply_yaml(const std::string& yaml_text, const std::string& origin) {
-  std::vector<YAML::Node> documents;
+  YAML::Node root;
   try {
-    documents = YAML::LoadAll(yaml_text);
+    // YAML::Load alone would read the first document and ignore the others.
+    const std::size_t documents = count_documents(yaml_text, origin);
+    if (documents > 1) {
+      throw std::invalid_argument(origin + ": holds " + std::to_string(documents) +
+                                  " YAML documents (separated by ---); expected one");
+    }
+    root = YAML::Load(yaml_text);
   } catch (const YAML::Exception& e) {
     throw std::invalid_argument(origin + ": not valid YAML: " + e.what());
   }
-  // YAML::Load would read the first document and ignore the others.
-  if (documents.size() > 1) {
-    throw std::invalid_argument(origin + ": holds " + std::to_string(documents.size()) +
-                                " YAML documents (separated by ---); expected one");
-  }
-  if (documents.empty() || documents[0].IsNull()) return;
-  const YAML::Node& root = documents[0];
+  if (!root || root.IsNull()) return;
   if (!root.IsMap()) throw std::invalid_argument(origin + ": expected a mapping of option names to values");
   // Keys first: yaml-cpp keeps every entry of a repeated key, and one of them would silently win.
   std::vector<std::pair<std::string, int>> seen;  // key, line (from 1)

@@ -413,6 +413,17 @@ TEST(Options, YamlThatIsNotOneMappingOfNamesIsAnError) {
             error("config file " + file + ": line 1: expected an option name as the key, got a mapping"));
 }
 
+// yaml-cpp 0.7's LoadAll never returns on a ',' where a node should start (found by fuzz_options, which
+// hung on ",\b"): these are errors, not hangs.
+TEST(Options, CommaOutsideAListIsAnErrorNotAHang) {
+  for (const std::string text : {",", ",\b", ",A", "  ,", "[a]\n,", "\"a\"\n,", "{a: 1}\n,b", "seed: 3\n---\n,A"}) {
+    SCOPED_TRACE(text);
+    EXPECT_NE(yaml_error(text).find("test.yaml: not valid YAML: error at line "), std::string::npos)
+        << yaml_error(text);
+  }
+  EXPECT_EQ(yaml_error("symbols: [A\n  , B]\n"), "test.yaml: key 'symbols': unknown option (see --help)");
+}
+
 TEST(Options, ConfigDirectoryOrUnreadableFileIsAnError) {
   itch5_test::temp_dir dir;  // made by mkdtemp
   const std::string path = dir.path().string();
