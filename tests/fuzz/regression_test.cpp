@@ -1,24 +1,39 @@
-// Replays the fuzz targets' entry points (compiled in without libFuzzer) over the kept regression inputs
-// (inputs that once crashed or hung a target) and over the shipped sample files.
+// Replays the fuzz targets' entry points (compiled in without libFuzzer) over their committed corpus
+// (tests/fuzz/corpus/<target>/, minimised coverage of earlier fuzzing), their kept regression inputs
+// (tests/fuzz/regressions/<target>/: inputs that once crashed or hung a target) and, for the ITCH targets,
+// the shipped sample files. A target's corpus must hold at least min_corpus inputs that ran, so a missing
+// or emptied corpus directory fails here instead of passing with nothing replayed.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <ostream>
+#include <string>
 #include <vector>
 
 extern "C" int fuzz_reader_entry(const std::uint8_t* data, std::size_t size);
 extern "C" int fuzz_inside_entry(const std::uint8_t* data, std::size_t size);
+extern "C" int fuzz_options_entry(const std::uint8_t* data, std::size_t size);
+extern "C" int fuzz_inside_reader_entry(const std::uint8_t* data, std::size_t size);
 
 namespace {
 
-std::vector<std::filesystem::path> inputs(const std::string& target) {
+struct fuzz_target {
+  std::string name;  ///< directory name under corpus/ and regressions/
+  int (*entry)(const std::uint8_t*, std::size_t);
+  bool samples;  ///< also replay the ITCH samples of data/
+};
+
+// Inputs in the committed corpus of every target at least (they hold a few hundred each).
+constexpr std::size_t min_corpus = 50;
+
+std::vector<std::filesystem::path> files_in(const std::filesystem::path& dir) {
   std::vector<std::filesystem::path> files;
-  for (const auto& dir : {std::filesystem::path(ITCH5_FUZZ_REGRESSIONS) / target, std::filesystem::path(ITCH5_DATA_DIR)}) {
-    for (const auto& e : std::filesystem::directory_iterator(dir)) {
-      if (e.is_regular_file() && e.path().extension() != ".md") files.push_back(e.path());
-    }
+  if (!std::filesystem::is_directory(dir)) return files;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.is_regular_file() && e.path().extension() != ".md") files.push_back(e.path());
   }
   return files;
 }
@@ -28,22 +43,49 @@ std::vector<std::uint8_t> slurp(const std::filesystem::path& p) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-TEST(FuzzRegressions, ReaderTarget) {
-  auto files = inputs("reader");
-  ASSERT_FALSE(files.empty());
+// Runs every input; returns how many ran (entry returned 0). -1 is a target declining an input (libFuzzer's
+// convention, see fuzz_inside.cpp), anything else a failure.
+std::size_t replay(const fuzz_target& t, const std::vector<std::filesystem::path>& files) {
+  std::size_t ran = 0;
   for (const auto& f : files) {
     SCOPED_TRACE(f.string());
     auto bytes = slurp(f);
-    EXPECT_EQ(fuzz_reader_entry(bytes.data(), bytes.size()), 0);
+    const int r = t.entry(bytes.data(), bytes.size());
+    EXPECT_TRUE(r == 0 || r == -1) << "returned " << r;
+    ran += r == 0;
   }
+  return ran;
 }
 
-TEST(FuzzRegressions, InsideTarget) {
-  for (const auto& f : inputs("inside")) {
-    SCOPED_TRACE(f.string());
-    auto bytes = slurp(f);
-    EXPECT_EQ(fuzz_inside_entry(bytes.data(), bytes.size()), 0);
-  }
+// Names the target in failure messages instead of dumping the struct's bytes.
+void PrintTo(const fuzz_target& t, std::ostream* os) { *os << t.name; }
+
+class FuzzRegressions : public ::testing::TestWithParam<fuzz_target> {};
+
+TEST_P(FuzzRegressions, CorpusRunsAndIsNotEmpty) {
+  const std::size_t ran = replay(GetParam(), files_in(std::filesystem::path(ITCH5_FUZZ_DIR) / "corpus" / GetParam().name));
+  EXPECT_GE(ran, min_corpus) << "tests/fuzz/corpus/" << GetParam().name
+                             << "/ is missing or nearly empty (see scripts/fuzz for how to rebuild it)";
 }
+
+TEST_P(FuzzRegressions, KeptRegressionsRun) {
+  replay(GetParam(), files_in(std::filesystem::path(ITCH5_FUZZ_DIR) / "regressions" / GetParam().name));
+}
+
+TEST_P(FuzzRegressions, SampleFilesRun) {
+  if (!GetParam().samples) {
+    GTEST_SKIP() << "not an ITCH target";
+  }
+  const auto files = files_in(ITCH5_DATA_DIR);
+  ASSERT_FALSE(files.empty());
+  EXPECT_EQ(replay(GetParam(), files), files.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(fuzz, FuzzRegressions,
+                         ::testing::Values(fuzz_target{"reader", fuzz_reader_entry, true},
+                                           fuzz_target{"inside", fuzz_inside_entry, true},
+                                           fuzz_target{"options", fuzz_options_entry, false},
+                                           fuzz_target{"inside_reader", fuzz_inside_reader_entry, false}),
+                         [](const ::testing::TestParamInfo<fuzz_target>& param_info) { return param_info.param.name; });
 
 }  // namespace
