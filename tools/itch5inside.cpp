@@ -18,6 +18,7 @@
 #include <cli/options.hpp>
 #include <cli/path_guard.hpp>
 #include <cli/progress.hpp>
+#include <cli/time_of_day.hpp>
 
 namespace {
 
@@ -35,6 +36,10 @@ struct config {
   std::uint64_t block_size = 1 << 20;
   std::uint64_t gzip_level = 6;
   std::string inflate = "zlib";
+  std::string from;
+  std::string to;
+  std::string session;
+  cli::time_range range;  // from the three above, resolved after parsing
 };
 
 class file_sink final : public book::line_sink {
@@ -58,6 +63,10 @@ void print_summary(const config& cfg, const book::inside_result& r, double secon
     }
   }
   if (r.unknown_types) std::fprintf(stderr, " unknown=%llu", static_cast<unsigned long long>(r.unknown_types));
+  if (!cfg.range.whole_day()) {
+    std::fprintf(stderr, "\n  time range: %s (lines, statistics and depth; the books read every message)",
+                 cfg.range.describe().c_str());
+  }
   std::fprintf(stderr, "\n  book events: %llu, inside changes: %llu, lines written: %llu\n",
                static_cast<unsigned long long>(r.book_events), static_cast<unsigned long long>(r.inside_changes),
                static_cast<unsigned long long>(r.lines));
@@ -120,6 +129,8 @@ int run(const config& cfg) {
   opt.stats = !cfg.stats.empty();
   opt.stats_all_events = cfg.stats_events == "all";
   opt.depth = !cfg.depth.empty();
+  opt.from = cfg.range.from;
+  opt.to = cfg.range.to;
   opt.cancel = &cli::interruption::flag();
 
   itch5::io::block_options blocks;
@@ -218,6 +229,17 @@ int main(int argc, char** argv) {
            "side's best price before it (event depth), and between the best and worst price of its side after it "
            "(book depth), per symbol and __aggregate__. - is standard output.")
       .value_name("FILE");
+  opts.add("from", cfg.from,
+           "Only book events at or after this time of day make lines, statistics and depth samples (the books "
+           "are still built from every message): HH:MM[:SS[.fraction]] in the exchange's time (New York for "
+           "Nasdaq), or nanoseconds since midnight. Default: the start.")
+      .value_name("TIME");
+  opts.add("to", cfg.to,
+           "Likewise, only events before this time of day (the range is [--from, --to)). Default: the end.")
+      .value_name("TIME");
+  opts.add("session", cfg.session,
+           "regular: the regular trading session, --from 09:30 --to 16:00 (not combined with them).")
+      .value_name("NAME");
   opts.add("quiet", cfg.quiet, "No progress line and no summary on stderr (errors are still reported).").alias('q');
   opts.add("read-ahead", cfg.read_ahead,
            "Read and decompress the input on a second thread while the books are updated.");
@@ -243,6 +265,7 @@ int main(int argc, char** argv) {
   if (auto rc = opts.parse(argc, argv)) return *rc;
   try {
     check_symbols(cfg.symbols);
+    cfg.range = cli::resolve_time_range(cfg.from, cfg.to, cfg.session);
     cli::path_guard paths;
     for (const auto& c : opts.config_files()) paths.input(c, "--config");
     paths.input(cfg.input, "INPUT");

@@ -52,13 +52,19 @@ class observer {
   static constexpr bool wants_book_depth = Depth;
 
   observer(const inside_options& opt, line_sink& sink, stats::feed_statistics* feed, stats::depth_statistics* depth)
-      : sink_(sink), stats_all_(opt.stats_all_events), depth_(depth), stats_(feed),
+      : sink_(sink), stats_all_(opt.stats_all_events), from_(opt.from), to_(opt.to), depth_(depth), stats_(feed),
         filter_(symbol_filter(opt.symbols)),
         buffer_size_(std::max<std::size_t>(opt.books.output_buffer_bytes, min_buffer_size)),
         buffer_(std::make_unique_for_overwrite<char[]>(buffer_size_)) {}
 
   void on_book_event(const book_event& e, const order_book<Book>& b) {
     if (!wanted(e.locate, b)) return;
+    if (e.timestamp < from_ || e.timestamp >= to_) [[unlikely]] {
+      // Outside the range: no line or sample, but the symbol's line text follows its inside, so that the
+      // first line in the range shows both sides as they are.
+      if (e.inside_changed) update_line_text(e, b);
+      return;
+    }
     if (e.inside_changed) write_line(e, b);
     if constexpr (Depth) depth_->record(e.locate, e.event_depth, e.book_depth);
     if constexpr (Timed) {
@@ -149,14 +155,20 @@ class observer {
     return itch5::detail::format_8_digits(out, static_cast<std::uint32_t>(ns % 100'000'000));
   }
 
-  void write_line(const book_event& e, const order_book<Book>& b) {
-    if (used_ + max_inside_line + text::capacity > buffer_size_) flush();
+  // Formats again the side of the symbol's line text that `e` changed.
+  line_text& update_line_text(const book_event& e, const order_book<Book>& b) noexcept {
     line_text& t = lines_text_[e.locate];
     if (e.side == side_kind::buy) {
       set(t.bid, format_bid(t.bid.chars.data(), b.last.bid));
     } else {
       set(t.offer, format_offer(t.offer.chars.data(), b.last.offer));
     }
+    return t;
+  }
+
+  void write_line(const book_event& e, const order_book<Book>& b) {
+    if (used_ + max_inside_line + text::capacity > buffer_size_) flush();
+    const line_text& t = update_line_text(e, b);
     char* out = buffer_.get() + used_;
     out = put_timestamp(out, e.timestamp);
     out = put(out, t.prefix);
@@ -170,6 +182,8 @@ class observer {
 
   line_sink& sink_;
   bool stats_all_;
+  itch5::timestamp from_;
+  itch5::timestamp to_;
   stats::depth_statistics* depth_;
   stats::feed_statistics* stats_;
   std::unordered_set<std::string> filter_;

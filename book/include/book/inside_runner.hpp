@@ -23,6 +23,7 @@
 #include <vector>
 
 #include <itch5/message_reader.hpp>
+#include <itch5/timestamp.hpp>
 
 #include <book/anomaly_counts.hpp>
 #include <book/book_config.hpp>
@@ -38,6 +39,10 @@ struct inside_options {
   bool stats = false;                ///< collect feed statistics (result.stats_csv)
   bool stats_all_events = false;     ///< statistics sample every book event instead of inside changes
   bool depth = false;                ///< collect depth histograms (result.depth_csv)
+  /// Only book events with from <= timestamp < to make lines, statistics samples and depth samples; the
+  /// books are always built from every message. The defaults take everything.
+  itch5::timestamp from{0};
+  itch5::timestamp to = itch5::timestamp::max();
   /// When set and true, the run stops early (polled every 64 Ki messages, like progress), with
   /// result.cancelled set and everything produced so far handed over as after an error.
   const std::atomic<bool>* cancel = nullptr;
