@@ -1,5 +1,6 @@
 #include <cli/options.hpp>
 
+#include <CLI/CLI.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -12,9 +13,11 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include <cli/build_info.hpp>
 
@@ -153,6 +156,22 @@ scaled scale_exact(const decimal_text& d, std::uint64_t scale, std::uint64_t max
   return scaled::ok;
 }
 
+// The multiplier of a count's suffix (k, M, G: powers of 1000) or, `binary`, of a size's (KiB, MiB, GiB, also
+// K, M, G: powers of 1024); `s` is the whole text, for the message.
+std::uint64_t suffix_scale(const std::string& unit, bool binary, const std::string& s) {
+  if (unit.empty() || (binary && unit == "B")) return 1;
+  if (binary) {
+    if (unit == "K" || unit == "KiB" || unit == "k") return std::uint64_t{1} << 10;
+    if (unit == "M" || unit == "MiB") return std::uint64_t{1} << 20;
+    if (unit == "G" || unit == "GiB") return std::uint64_t{1} << 30;
+    throw std::invalid_argument("unknown size unit '" + unit + "' in '" + s + "' (use KiB, MiB, GiB)");
+  }
+  if (unit == "k" || unit == "K") return 1'000;
+  if (unit == "M") return 1'000'000;
+  if (unit == "G") return 1'000'000'000;
+  throw std::invalid_argument("unknown suffix '" + unit + "' in '" + s + "' (use k, M, G)");
+}
+
 // "20k" -> 20000, "1.5M" -> 1500000, exactly; `binary` uses KiB/MiB/GiB (also K/M/G) as powers of 1024.
 std::uint64_t parse_scaled(const std::string& s, bool binary) {
   const char* what = binary ? "a size such as 65536, 64KiB or 1.5MiB" : "a count such as 20000, 20k or 1.5M";
@@ -165,22 +184,8 @@ std::uint64_t parse_scaled(const std::string& s, bool binary) {
   if (!unit.empty() && std::isspace(static_cast<unsigned char>(unit[0]))) {
     throw std::invalid_argument("no space allowed between the number and its suffix in '" + s + "'");
   }
-  std::uint64_t mult = 1;
-  if (binary) {
-    if (unit.empty() || unit == "B") mult = 1;
-    else if (unit == "K" || unit == "KiB" || unit == "k") mult = std::uint64_t{1} << 10;
-    else if (unit == "M" || unit == "MiB") mult = std::uint64_t{1} << 20;
-    else if (unit == "G" || unit == "GiB") mult = std::uint64_t{1} << 30;
-    else throw std::invalid_argument("unknown size unit '" + unit + "' in '" + s + "' (use KiB, MiB, GiB)");
-  } else {
-    if (unit.empty()) mult = 1;
-    else if (unit == "k" || unit == "K") mult = 1'000;
-    else if (unit == "M") mult = 1'000'000;
-    else if (unit == "G") mult = 1'000'000'000;
-    else throw std::invalid_argument("unknown suffix '" + unit + "' in '" + s + "' (use k, M, G)");
-  }
   std::uint64_t v = 0;
-  switch (scale_exact(d, mult, std::numeric_limits<std::uint64_t>::max(), v)) {
+  switch (scale_exact(d, suffix_scale(unit, binary, s), std::numeric_limits<std::uint64_t>::max(), v)) {
     case scaled::ok: return v;
     case scaled::not_whole:
       throw std::invalid_argument("'" + s + "' is not a whole number" + (binary ? " of bytes" : ""));
@@ -246,6 +251,122 @@ std::string wrap(const std::string& text, std::size_t indent, std::size_t width)
   }
   return out;
 }
+
+// The text of an option's YAML value: a scalar, or a list (for a list option) joined with commas.
+std::string yaml_value_text(const YAML::Node& v, bool is_list, const std::string& where) {
+  if (v.IsScalar()) return v.as<std::string>();
+  if (v.IsNull()) throw std::invalid_argument(where + ": has no value");
+  if (!v.IsSequence()) throw std::invalid_argument(where + ": expected a scalar value");
+  if (!is_list) throw std::invalid_argument(where + ": expected a single value, got a list");
+  std::vector<std::string> items;
+  for (const auto& item : v) {
+    if (!item.IsScalar()) throw std::invalid_argument(where + ": list items must be scalars");
+    items.push_back(item.as<std::string>());
+  }
+  return join(items, ",");
+}
+
+// Every key of `root` is a name, and none is repeated: yaml-cpp keeps every entry of a repeated key, and one
+// of them would silently win.
+void check_keys(const YAML::Node& root, const std::string& origin) {
+  std::vector<std::pair<std::string, int>> seen;  // key, line (from 1)
+  for (const auto& kv : root) {
+    const int line = kv.first.Mark().line + 1;
+    if (!kv.first.IsScalar()) {
+      throw std::invalid_argument(origin + ": line " + std::to_string(line) +
+                                  ": expected an option name as the key, got a " +
+                                  (kv.first.IsMap() ? "mapping" : kv.first.IsSequence() ? "list" : "null"));
+    }
+    std::string key = kv.first.as<std::string>();
+    for (const auto& [k, first_line] : seen) {
+      if (k == key) {
+        throw std::invalid_argument(origin + ": key '" + key + "' is repeated (lines " +
+                                    std::to_string(first_line) + " and " + std::to_string(line) + ")");
+      }
+    }
+    seen.emplace_back(std::move(key), line);
+  }
+}
+
+// The one mapping of names to values in `yaml_text` (an empty node for an empty document).
+YAML::Node load_mapping(const std::string& yaml_text, const std::string& origin) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw std::invalid_argument(origin + ": not valid YAML: " + e.what());
+  }
+  // YAML::Load would read the first document and ignore the others.
+  if (documents.size() > 1) {
+    throw std::invalid_argument(origin + ": holds " + std::to_string(documents.size()) +
+                                " YAML documents (separated by ---); expected one");
+  }
+  if (documents.empty() || documents[0].IsNull()) return YAML::Node(YAML::NodeType::Map);
+  if (!documents[0].IsMap()) {
+    throw std::invalid_argument(origin + ": expected a mapping of option names to values");
+  }
+  check_keys(documents[0], origin);
+  return documents[0];
+}
+
+// Whether `arg` names an option (not a flag) that needs a value: --key or its one-letter alias.
+bool takes_value(const CLI::App& app, const std::string& arg) {
+  if (arg.size() < 2 || arg[0] != '-') return false;
+  const CLI::Option* o = app.get_option_no_throw(arg);
+  return o != nullptr && o->get_items_expected_max() > 0;
+}
+
+// What CLI11 left over (allow_extras): an unknown option, or a positional argument too many. CLI11 keeps the
+// first -- among them; what follows it was positional whatever it looks like.
+void reject_extras(const std::vector<std::string>& rest) {
+  bool after_mark = false;
+  for (const std::string& a : rest) {
+    if (a == "--" && !after_mark) {
+      after_mark = true;
+      continue;
+    }
+    if (!after_mark && a.size() > 1 && a[0] == '-') {
+      throw std::invalid_argument("unknown option '" + a + "' (see --help)");
+    }
+    throw std::invalid_argument("unexpected argument '" + a + "'");
+  }
+}
+
+const std::string options_group =
+    "Options (each also a key of the YAML file given to --config; flags override the file)";
+const std::string config_help = "Read options from a YAML file (keys as above).";
+const std::string print_config_help = "Print the effective configuration as YAML and exit.";
+const std::string help_help = "Print this help and exit.";
+const std::string version_help = "Print the version, git commit, compiler and build options, and exit.";
+
+// --help: the usage line and the description, the positional arguments, then each option on a line of its
+// own (aliases, the --no- form of a flag, the value's placeholder) with its explanation wrapped below it
+// at 100 columns, and the epilog.
+class help_formatter final : public CLI::Formatter {
+ public:
+  explicit help_formatter(std::string usage) : usage_(std::move(usage)) { label("Positionals", "Arguments"); }
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode) const override {
+    const auto shown =
+        app->get_options([](const CLI::Option* o) { return o->nonpositional() && !o->get_group().empty(); });
+    return make_usage(app, std::move(name)) + make_positionals(app) +
+           make_group(options_group, false, shown) + "\n" + make_footer(app);
+  }
+  std::string make_usage(const CLI::App* app, std::string name) const override {
+    return "Usage: " + name + " " + usage_ + "\n\n" + wrap(app->get_description(), 0, 100) + "\n";
+  }
+  std::string make_option(const CLI::Option* o, bool positional) const override {
+    std::string names = o->get_name(positional, true);  // "-o,--output"
+    for (auto c = names.find(','); c != std::string::npos; c = names.find(',', c)) names.insert(++c, " ");
+    return "  " + names + o->get_option_text() + "\n      " + wrap(o->get_description(), 6, 100) + "\n";
+  }
+  std::string make_footer(const CLI::App* app) const override {
+    const std::string& epilog = app->get_footer();
+    return epilog.empty() || epilog.back() == '\n' ? epilog : epilog + "\n";
+  }
+
+ private:
+  std::string usage_;
+};
 
 }  // namespace
 
@@ -435,13 +556,6 @@ options::option* options::find(std::string_view key) {
   return nullptr;
 }
 
-options::option* options::find_short(char c) {
-  for (auto& o : options_) {
-    if (o->short_name == c) return o.get();
-  }
-  return nullptr;
-}
-
 void options::set_from(option& o, const std::string& value, const std::string& origin) {
   if (!o.allowed.empty() && std::find(o.allowed.begin(), o.allowed.end(), value) == o.allowed.end()) {
     throw std::invalid_argument(origin + ": expected one of " + join(o.allowed, ", ") + ", got '" + value +
@@ -455,176 +569,139 @@ void options::set_from(option& o, const std::string& value, const std::string& o
 }
 
 void options::apply_yaml(const std::string& yaml_text, const std::string& origin) {
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(yaml_text);
-  } catch (const YAML::Exception& e) {
-    throw std::invalid_argument(origin + ": not valid YAML: " + e.what());
-  }
-  // YAML::Load would read the first document and ignore the others.
-  if (documents.size() > 1) {
-    throw std::invalid_argument(origin + ": holds " + std::to_string(documents.size()) +
-                                " YAML documents (separated by ---); expected one");
-  }
-  if (documents.empty() || documents[0].IsNull()) return;
-  const YAML::Node& root = documents[0];
-  if (!root.IsMap()) throw std::invalid_argument(origin + ": expected a mapping of option names to values");
-  // Keys first: yaml-cpp keeps every entry of a repeated key, and one of them would silently win.
-  std::vector<std::pair<std::string, int>> seen;  // key, line (from 1)
+  const YAML::Node root = load_mapping(yaml_text, origin);
   for (const auto& kv : root) {
-    const int line = kv.first.Mark().line + 1;
-    if (!kv.first.IsScalar()) {
-      throw std::invalid_argument(origin + ": line " + std::to_string(line) +
-                                  ": expected an option name as the key, got a " +
-                                  (kv.first.IsMap() ? "mapping" : kv.first.IsSequence() ? "list" : "null"));
-    }
-    std::string key = kv.first.as<std::string>();
-    for (const auto& [k, first_line] : seen) {
-      if (k == key) {
-        throw std::invalid_argument(origin + ": key '" + key + "' is repeated (lines " +
-                                    std::to_string(first_line) + " and " + std::to_string(line) + ")");
-      }
-    }
-    seen.emplace_back(std::move(key), line);
-  }
-  for (const auto& kv : root) {
-    std::string key = kv.first.as<std::string>();
+    const std::string key = kv.first.as<std::string>();
+    const std::string where = origin + ": key '" + key + "'";
     option* o = find(key);
-    std::string where = origin + ": key '" + key + "'";
     if (o == nullptr) throw std::invalid_argument(where + ": unknown option (see --help)");
-    const YAML::Node& v = kv.second;
-    std::string text;
-    if (v.IsSequence()) {
-      if (!o->is_list) throw std::invalid_argument(where + ": expected a single value, got a list");
-      std::vector<std::string> items;
-      for (const auto& item : v) {
-        if (!item.IsScalar()) throw std::invalid_argument(where + ": list items must be scalars");
-        items.push_back(item.as<std::string>());
-      }
-      text = join(items, ",");
-    } else if (v.IsScalar()) {
-      text = v.as<std::string>();
-    } else if (v.IsNull()) {
-      throw std::invalid_argument(where + ": has no value");
-    } else {
-      throw std::invalid_argument(where + ": expected a scalar value");
-    }
-    set_from(*o, text, where);
+    set_from(*o, yaml_value_text(kv.second, o->is_list, where), where);
   }
 }
 
-std::optional<int> options::parse(int argc, char** argv) {
+// The command line as a CLI11 app: CLI11 splits it into options, values and positional arguments, and the
+// values stay text for the options' own parsers. Every option keeps all its values (TakeAll) and apply()
+// sets them in command-line order, so a repeated option is checked at each occurrence and the last wins,
+// and a flag's --no- form (a hidden option of its own) counts where it is written.
+std::unique_ptr<CLI::App> options::make_app() const {
+  auto app = std::make_unique<CLI::App>(description_, program_);
+  app->set_help_flag();  // added last, below, to be listed last
+  app->allow_extras();   // reported by reject_extras() in our words
+  app->footer(epilog_);
+  app->formatter(std::make_shared<help_formatter>(usage_));
+  app->option_defaults()->group(options_group)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  for (const auto& p : positionals_) app->add_option(p.name, std::as_const(p.help));
+  for (const auto& o : options_) add_to(*app, *o);
+  app->add_option("--config", std::as_const(config_help))->option_text(" FILE");
+  app->add_flag("--print-config", std::as_const(print_config_help));
+  app->add_flag("-h,--help", std::as_const(help_help));
+  app->add_flag("--version", std::as_const(version_help));
+  return app;
+}
+
+void options::add_to(CLI::App& app, const option& o) const {
+  std::string names = "--" + o.key;
+  if (o.short_name != 0) names = std::string("-") + o.short_name + "," + names;
+  std::string help = o.help;
+  if (!o.allowed.empty()) help += " One of: " + join(o.allowed, ", ") + ".";
+  const std::string def = o.get();
+  help += " Default: " + (def.empty() ? std::string("(none)") : def) + ".";
+  const std::string& text = help;
+  if (!o.is_flag) {
+    app.add_option(names, text)->option_text(" " + o.value_name_);
+    return;
+  }
+  app.add_flag(names, text)->option_text(", --no-" + o.key);
+  app.add_flag("--no-" + o.key)->group("");
+}
+
+// Before CLI11 sees them: an option that needs a value must have one, and `--output --quiet` is a forgotten
+// value, not a file named --quiet (CLI11 would take it). `--types=` is the empty value (CLI11 would take
+// the next argument): it is handed over as `--types ""`.
+std::vector<std::string> options::checked_arguments(const CLI::App& app, int argc, char** argv) const {
   std::vector<std::string> args(argv + 1, argv + argc);
-  bool print_config = false;
+  for (std::size_t i = 0; i < args.size() && args[i] != "--"; ++i) {
+    const std::string& a = args[i];
+    if (a.size() > 3 && a.back() == '=' && takes_value(app, a.substr(0, a.size() - 1))) {
+      args[i].pop_back();
+      args.insert(args.begin() + static_cast<std::ptrdiff_t>(++i), std::string());
+      continue;
+    }
+    if (!takes_value(app, a)) continue;
+    if (i + 1 == args.size()) {
+      throw std::invalid_argument(a == "--config" ? "--config: missing FILE" : a + ": missing value");
+    }
+    const std::string& next = args[++i];
+    if (next.size() > 2 && next.rfind("--", 0) == 0 &&
+        app.get_option_no_throw(next.substr(0, next.find('='))) != nullptr) {
+      throw std::invalid_argument(a + ": missing value (the next argument, '" + next +
+                                  "', is an option; write " + app.get_option_no_throw(a)->get_name() + "=" +
+                                  next + " for a value that looks like one)");
+    }
+  }
+  return args;
+}
+
+std::optional<int> options::parse(int argc, char** argv) {
+  const std::unique_ptr<CLI::App> app = make_app();
   try {
-    // --config first, so flags override the file wherever they appear.
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      std::string file;
-      if (args[i] == "--config") {
-        if (i + 1 >= args.size()) throw std::invalid_argument("--config: missing FILE");
-        file = args[i + 1];
-      } else if (args[i].rfind("--config=", 0) == 0) {
-        file = args[i].substr(9);
-      } else if (args[i] == "--") {
-        break;
-      } else {
-        continue;
-      }
-      config_files_.push_back(file);
-      apply_yaml(read_config_file(file), "config file " + file);
+    std::vector<std::string> args = checked_arguments(*app, argc, argv);
+    std::reverse(args.begin(), args.end());  // CLI11 takes the arguments from the back
+    app->parse(args);
+    if (app->count("--help") != 0) {
+      std::cout << app->help();
+      return 0;
     }
-    std::size_t next_positional = 0;
-    bool only_positionals = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      auto take_positional = [&](const std::string& v) {
-        if (next_positional >= positionals_.size()) throw std::invalid_argument("unexpected argument '" + v + "'");
-        *positionals_[next_positional++].target = v;
-      };
-      if (only_positionals || a == "-" || a.empty() || a[0] != '-') {
-        take_positional(a);
-        continue;
-      }
-      if (a == "--") {
-        only_positionals = true;
-        continue;
-      }
-      if (a == "--help" || a == "-h") {
-        std::cout << help_text();
-        return 0;
-      }
-      if (a == "--version") {
-        std::cout << build_info::current().version_text(program_);
-        return 0;
-      }
-      if (a == "--print-config") {
-        print_config = true;
-        continue;
-      }
-      if (a == "--config") {
-        ++i;
-        continue;
-      }
-      if (a.rfind("--config=", 0) == 0) continue;
-      option* o = nullptr;
-      std::string name, value;
-      bool has_value = false;
-      if (a.rfind("--", 0) == 0) {
-        name = a.substr(2);
-        if (auto eq = name.find('='); eq != std::string::npos) {
-          value = name.substr(eq + 1);
-          name = name.substr(0, eq);
-          has_value = true;
-        }
-        o = find(name);
-        if (o == nullptr && name.rfind("no-", 0) == 0) {
-          option* neg = find(name.substr(3));
-          if (neg != nullptr && neg->is_flag && !has_value) {
-            neg->set("false");
-            continue;
-          }
-        }
-        name = "--" + name;
-      } else if (a.size() == 2) {
-        o = find_short(a[1]);
-        name = a;
-      }
-      if (o == nullptr) throw std::invalid_argument("unknown option '" + a + "' (see --help)");
-      if (o->is_flag) {
-        set_from(*o, has_value ? value : "true", name);
-        continue;
-      }
-      if (!has_value) {
-        if (i + 1 >= args.size()) throw std::invalid_argument(name + ": missing value");
-        value = args[++i];
-        // `--output --quiet` is a forgotten value, not a file named --quiet.
-        if (value.rfind("--", 0) == 0 && value.size() > 2) {
-          const std::string key = value.substr(2, value.find('=') - 2);
-          if (find(key) != nullptr || key == "help" || key == "config" || key == "print-config" ||
-              key == "version" || (key.rfind("no-", 0) == 0 && find(key.substr(3)) != nullptr)) {
-            throw std::invalid_argument(name + ": missing value (the next argument, '" + value +
-                                        "', is an option; write --" + o->key + "=" + value + " for a value that looks like one)");
-          }
-        }
-      }
-      set_from(*o, value, name);
+    if (app->count("--version") != 0) {
+      std::cout << build_info::current().version_text(program_);
+      return 0;
     }
-    if (!print_config) {
-      for (std::size_t k = next_positional; k < positionals_.size(); ++k) {
-        if (positionals_[k].required) {
-          throw std::invalid_argument("missing " + positionals_[k].name + " (see --help)");
-        }
-      }
-    }
+    apply(*app);
   } catch (const std::invalid_argument& e) {
     std::cerr << program_ << ": error: " << e.what() << "\n";
     return 2;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << program_ << ": error: " << e.what() << "\n";
+    return 2;
   }
-  if (print_config) {
+  if (app->count("--print-config") != 0) {
     std::cout << to_yaml();
     return 0;
   }
   return std::nullopt;
+}
+
+// Defaults < --config files (in order) < the command line (in order), then the required arguments.
+void options::apply(const CLI::App& app) {
+  reject_extras(app.remaining());
+  for (const std::string& file : app.get_option("--config")->results()) {
+    config_files_.push_back(file);
+    apply_yaml(read_config_file(file), "config file " + file);
+  }
+  std::map<const CLI::Option*, std::size_t> taken;  // values of each option applied so far
+  for (const CLI::Option* o : app.parse_order()) set_from_command_line(*o, o->results().at(taken[o]++));
+  if (app.count("--print-config") != 0) return;  // prints the configuration, does not run
+  for (const auto& p : positionals_) {
+    if (p.required && app.count(p.name) == 0) {
+      throw std::invalid_argument("missing " + p.name + " (see --help)");
+    }
+  }
+}
+
+void options::set_from_command_line(const CLI::Option& o, const std::string& value) {
+  if (!o.nonpositional()) {
+    for (auto& p : positionals_) {
+      if (p.name == o.get_name(true)) *p.target = value;
+    }
+    return;
+  }
+  const std::string& key = o.get_lnames().front();  // every option has one; get_name() is "" when hidden
+  if (option* x = find(key)) {
+    set_from(*x, x->is_flag && value.empty() ? "true" : value, "--" + key);
+  } else if (option* negated = key.rfind("no-", 0) == 0 ? find(key.substr(3)) : nullptr) {
+    if (value != "true") throw std::invalid_argument("--" + key + ": takes no value, got '" + value + "'");
+    negated->set("false");
+  }  // else --config (applied first), --print-config
 }
 
 std::string options::to_yaml() const {
@@ -646,36 +723,6 @@ std::string options::to_yaml() const {
   return std::string(out.c_str()) + "\n";
 }
 
-std::string options::help_text() const {
-  std::ostringstream s;
-  s << "Usage: " << program_ << " " << usage_ << "\n\n" << wrap(description_, 0, 100) << "\n";
-  if (!positionals_.empty()) {
-    s << "\nArguments:\n";
-    for (const auto& p : positionals_) s << "  " << p.name << "\n      " << wrap(p.help, 6, 100) << "\n";
-  }
-  s << "\nOptions (each also a key of the YAML file given to --config; flags override the file):\n";
-  for (const auto& o : options_) {
-    s << "  ";
-    if (o->short_name) s << "-" << o->short_name << ", ";
-    s << "--" << o->key;
-    if (o->is_flag) {
-      s << ", --no-" << o->key;
-    } else {
-      s << " " << o->value_name_;
-    }
-    std::string help = o->help;
-    if (!o->allowed.empty()) help += " One of: " + join(o->allowed, ", ") + ".";
-    std::string def = o->get();
-    help += " Default: " + (def.empty() ? std::string("(none)") : def) + ".";
-    s << "\n      " << wrap(help, 6, 100) << "\n";
-  }
-  s << "  --config FILE\n      Read options from a YAML file (keys as above).\n"
-    << "  --print-config\n      Print the effective configuration as YAML and exit.\n"
-    << "  -h, --help\n      Print this help and exit.\n"
-    << "  --version\n      Print the version, git commit, compiler and build options, and exit.\n";
-  if (!epilog_.empty()) s << "\n" << epilog_;
-  if (epilog_.empty() || epilog_.back() != '\n') s << "\n";
-  return s.str();
-}
+std::string options::help_text() const { return make_app()->help(); }
 
 }  // namespace cli
