@@ -368,7 +368,7 @@ void options::add_to(CLI::App& app, const option& o) const {
 
 // Before CLI11 sees them: an option that needs a value must have one, and `--output --quiet` is a forgotten
 // value, not a file named --quiet (CLI11 would take it). `--types=` is the empty value (CLI11 would take
-// the next argument): it is handed over as `--types ""`.
+// the next argument): it is handed over as `--types ""`. `-o=x` is no option (CLI11 would set -o to "=x").
 std::vector<std::string> options::checked_arguments(const CLI::App& app, int argc, char** argv) const {
   std::vector<std::string> args(argv + 1, argv + argc);
   for (std::size_t i = 0; i < args.size() && args[i] != "--"; ++i) {
@@ -377,6 +377,9 @@ std::vector<std::string> options::checked_arguments(const CLI::App& app, int arg
       args[i].pop_back();
       args.insert(args.begin() + static_cast<std::ptrdiff_t>(++i), std::string());
       continue;
+    }
+    if (a.size() > 2 && a[0] == '-' && a[1] != '-' && a[2] == '=') {  // CLI11 would read -o=x as -o "=x"
+      throw std::invalid_argument("unknown option '" + a + "' (see --help)");
     }
     if (!takes_value(app, a)) continue;
     if (i + 1 == args.size()) {
