@@ -586,3 +586,32 @@ TEST(Options, AFlagInPlaceOfAValueIsAMissingValue) {
 }
 
 }  // namespace
+
+namespace {
+
+// What CLI11 adds to the command line, and what stays refused.
+TEST(Options, ShortOptionsGroupAndTheNoFormOfAFlagTakesNoValue) {
+  std::string output = "-";
+  bool quiet = false;
+  cli::options opts{"prog", "[options]", "A test program."};
+  opts.add("output", output, "Output.").alias('o');
+  opts.add("quiet", quiet, "Quiet.").alias('q');
+  EXPECT_FALSE(parse(opts, {"prog", "-qo", "x"}).code.has_value());
+  EXPECT_TRUE(quiet);
+  EXPECT_EQ(output, "x");
+  EXPECT_FALSE(parse(opts, {"prog", "-oy", "--no-quiet"}).code.has_value());
+  EXPECT_FALSE(quiet);
+  EXPECT_EQ(output, "y");
+  EXPECT_FALSE(parse(opts, {"prog", "--no-quiet", "-q"}).code.has_value());
+  EXPECT_TRUE(quiet) << "the last one written wins";
+  const outcome r = parse(opts, {"prog", "--no-quiet=3"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, error("--no-quiet: takes no value, got '3'"));
+  EXPECT_TRUE(quiet);
+  for (const std::string bad : {"-o=x", "-q=false"}) {  // not a value "=x" for -o
+    EXPECT_EQ(parse(opts, {"prog", bad}).err, error("unknown option '" + bad + "' (see --help)"));
+  }
+  EXPECT_EQ(output, "y");
+}
+
+}  // namespace

@@ -11,7 +11,8 @@
 // explains every option, --print-config writes the effective configuration as YAML, --version the build
 // (cli::build_info). A bad value raises a message naming the flag or the key and what was expected;
 // numbers are parsed exactly (no floating point for counts, sizes and durations), and one beyond the
-// option's range or its type is an error, never a wrapped or rounded value.
+// option's range or its type is an error, never a wrapped or rounded value. CLI11 splits the command line
+// and formats --help; the values, the YAML file and the messages are this library's.
 #pragma once
 
 #include <chrono>
@@ -22,6 +23,11 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace cli {
 
@@ -95,8 +101,13 @@ class options {
  private:
   option& add_option(std::string key, std::string help, std::string value_name);
   option* find(std::string_view key);
-  option* find_short(char c);
   void set_from(option& o, const std::string& value, const std::string& origin);
+  // The command line, by CLI11 (cli/src/options.cpp).
+  [[nodiscard]] std::unique_ptr<CLI::App> make_app() const;
+  void add_to(CLI::App& app, const option& o) const;
+  std::vector<std::string> checked_arguments(const CLI::App& app, int argc, char** argv) const;
+  void apply(const CLI::App& app);
+  void set_from_command_line(const CLI::Option& o, const std::string& value);
 
   struct positional_arg {
     std::string name;
