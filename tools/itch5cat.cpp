@@ -262,7 +262,8 @@ int main(int argc, char** argv) {
            "Inflate library for .gz input: zlib, or isal (ISA-L igzip, only in builds configured with "
            "-DITCH5_WITH_ISAL=ON).")
       .choices({"zlib", "isal"});
-  opts.epilog("Exit status: 0 on success, 1 on unreadable or corrupt input (the message names the file, the byte "
+  opts.epilog("Formats: the message text and the counts are described in docs/formats.md of the source tree.\n"
+              "Exit status: 0 on success, 1 on unreadable or corrupt input (the message names the file, the byte "
               "offset and the message number; everything before it has been printed), 2 on a usage error.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
   if (auto problem = usage_problem(cfg); !problem.empty()) {

@@ -250,6 +250,8 @@ int main(int argc, char** argv) {
            "-DITCH5_WITH_ISAL=ON).")
       .choices({"zlib", "isal"});
   opts.epilog(
+      "Formats: the inside lines, the statistics CSV and the depth CSV are described column by column in "
+      "docs/formats.md of the source tree.\n"
       "Inconsistent input (unknown order references, executions larger than the order, duplicate references, "
       "crossed books, zero shares, prices out of range, unannounced stock locates, timestamps going backwards or "
       "beyond 24 h) is counted by kind, reported in the summary, and processing goes on.\n"

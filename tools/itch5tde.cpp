@@ -307,6 +307,8 @@ int main(int argc, char** argv) {
       "Input lines: <timestamp ns> <locate> <symbol> <bid px> <bid qty> <offer px> <offer qty>, sorted by "
       "time. "
       "Windows start at multiples of --hop after midnight; windows without changes are skipped.\n"
+      "Formats: the CSV and the summary are described column by column in docs/formats.md of the source "
+      "tree.\n"
       "Exit status: 0 on success, 1 on unreadable, malformed or empty input (the message names the file, and "
       "the line when there is one) or an output that cannot be written, 2 on a usage error.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
