@@ -24,6 +24,7 @@
 #include <cli/interruption.hpp>
 #include <cli/options.hpp>
 #include <cli/path_guard.hpp>
+#include <cli/time_of_day.hpp>
 
 namespace {
 
@@ -48,6 +49,9 @@ struct config {
   std::string summary_yaml;
   std::string output = "-";
   bool quiet = false;
+  std::string from;
+  std::string to;
+  std::string session;
 };
 
 tde::analysis_options to_analysis(const config& c) {
@@ -65,6 +69,9 @@ tde::analysis_options to_analysis(const config& c) {
   o.window = c.window;
   o.hop = c.hop;
   o.max_lag = c.max_lag;
+  const cli::time_range range = cli::resolve_time_range(c.from, c.to, c.session);
+  o.from = range.from;
+  o.to = range.to;
   o.smooth = c.smooth;
   o.upsample = static_cast<std::size_t>(c.upsample);
   o.min_events = c.min_events;
@@ -202,7 +209,10 @@ int run(const config& cfg, const tde::analysis_options& options) {
     if (!cfg.quiet) {
       std::cerr << "itch5tde: " << a.changes() << " changes in " << a.name() << ", " << b.changes() << " in "
                 << b.name() << "; " << analyzer.windows() << " windows of " << options.samples()
-                << " samples (FFT length " << analyzer.fft_length() << ")\n";
+                << " samples (FFT length " << analyzer.fft_length() << ")";
+      const cli::time_range range{options.from, options.to};
+      if (!range.whole_day()) std::cerr << ", windows from " << range.describe();
+      std::cerr << "\n";
       std::cerr << summary.text("itch5tde");
     }
     return 0;
@@ -272,6 +282,12 @@ int main(int argc, char** argv) {
   opts.add("window", cfg.window,
            "Length of each estimation window; a whole number of sampling periods, e.g. 16.384ms.");
   opts.add("hop", cfg.hop, "Distance between window starts (0: the window length, non-overlapping windows).");
+  opts.add("from", cfg.from,
+           "Only windows that start at or after this time of day: HH:MM[:SS[.fraction]] in the exchange's time "
+           "(New York for Nasdaq) or nanoseconds since midnight. Default: the start.")
+      .value_name("TIME");
+  opts.add("to", cfg.to, "Only windows that end at or before this time of day. Default: the end.").value_name("TIME");
+  opts.add("session", cfg.session, "regular: --from 09:30 --to 16:00 (not combined with them).").value_name("NAME");
   opts.add("max-lag", cfg.max_lag,
            "Largest delay searched, either sign (rounded down to whole sampling periods).");
   opts.add("smooth", cfg.smooth,

@@ -41,7 +41,10 @@ csv_writer::csv_writer(itch5::io::output_file& out, const analysis_options& o, s
           " max_lag_ns=" + std::to_string(o.max_lag.count()) +
           " smooth_ns=" + std::to_string(o.smooth.count()) + " samples=" + std::to_string(o.samples()) +
           " fft_length=" + std::to_string(fft_length) + " upsample=" + std::to_string(o.upsample) +
-          " min_events=" + std::to_string(o.min_events) + "\n";
+          " min_events=" + std::to_string(o.min_events);
+  if (o.from.count() != 0) buf_ += " from_ns=" + std::to_string(o.from.count());
+  if (o.to != std::chrono::nanoseconds::max()) buf_ += " to_ns=" + std::to_string(o.to.count());
+  buf_ += '\n';
   buf_ += columns;
   buf_ += '\n';
 }

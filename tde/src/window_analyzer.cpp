@@ -52,6 +52,11 @@ void analysis_options::validate() const {
     throw std::invalid_argument("window holds " + std::to_string(n) + " samples; at most 2^26 are supported");
   }
   if (hop.count() < 0) throw std::invalid_argument("hop must not be negative");
+  if (from.count() < 0 || to <= from) throw std::invalid_argument("the time range must not be empty");
+  if (to != std::chrono::nanoseconds::max() && to - from < window) {
+    throw std::invalid_argument("the time range (" + ns_text(to - from) + ") is shorter than one window (" +
+                                ns_text(window) + ")");
+  }
   if (max_lag < sampling_period) throw std::invalid_argument("max lag must be at least one sampling period");
   if (max_lag >= window) {
     throw std::invalid_argument("max lag (" + ns_text(max_lag) + ") must be shorter than the window (" +
@@ -129,8 +134,12 @@ window_analyzer<T>::window_analyzer(analysis_options options, inside_reader& a, 
 template <fft_real T>
 void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink) {
   const std::int64_t w = options_.window.count(), h = options_.hop_ns();
-  // The first window k * h (k >= 0) that ends after t.
-  auto first_window_for = [&](std::int64_t t) -> std::int64_t { return t < w ? 0 : (t - w) / h + 1; };
+  // The first window k * h that ends after t and starts at or after --from.
+  const std::int64_t first_in_range = (options_.from.count() + h - 1) / h;
+  auto first_window_for = [&](std::int64_t t) -> std::int64_t {
+    return std::max(t < w ? 0 : (t - w) / h + 1, first_in_range);
+  };
+  const std::int64_t to = options_.to.count();
   auto next_change = [&]() -> std::optional<std::int64_t> {
     auto ta = a_.next_timestamp(), tb = b_.next_timestamp();
     if (!ta) return tb;
@@ -153,7 +162,7 @@ void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink)
         k = std::max(k + 1, first_window_for(*t));
         continue;
       }
-      analyse_window(start, sink);
+      if (end <= to) analyse_window(start, sink);  // beyond --to: read on, only to look for every symbol
       ++k;
     }
   }

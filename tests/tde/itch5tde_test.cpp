@@ -451,3 +451,72 @@ TEST_F(itch5tde_e2e, options_come_from_a_yaml_config_too) {
 }
 
 }  // namespace
+
+// --from/--to/--session (issue 17): exactly the whole run's rows whose window lies wholly in the range, the
+// range written in the CSV header and the summary; a range shorter than a window or a bad time is a usage
+// error. The data span 09:30:00.000 to 09:30:00.400; windows are 16.384 ms from midnight.
+TEST_F(itch5tde_e2e, a_time_range_keeps_the_windows_wholly_inside_it) {
+  const std::string common = "'" + a_path + "' '" + b_path + "' --smooth 2us -q";
+  ASSERT_EQ(run(common, out, err), 0) << slurp(err);
+  const std::vector<csv_row> all = parse_csv(slurp(out));
+  ASSERT_GE(all.size(), 20u);
+  const std::int64_t from = begin + 100'000'000, to = begin + 250'000'000;  // 09:30:00.1 to 09:30:00.25
+  ASSERT_EQ(run(common + " --from 09:30:00.1 --to 34200250000000 --summary-yaml '" + yaml + "'", out, err), 0)
+      << slurp(err);
+  const std::string csv = slurp(out);
+  const std::vector<csv_row> ranged = parse_csv(csv);
+  std::vector<csv_row> expected;
+  for (const auto& r : all) {
+    if (r.start >= from && r.start + 16'384'000 <= to) expected.push_back(r);
+  }
+  ASSERT_GE(expected.size(), 8u);
+  ASSERT_LT(expected.size(), all.size());
+  ASSERT_EQ(ranged.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(ranged[i].start, expected[i].start);
+    EXPECT_EQ(ranged[i].symbol, expected[i].symbol);
+    EXPECT_EQ(ranged[i].events_a, expected[i].events_a);
+    EXPECT_EQ(ranged[i].delay_us, expected[i].delay_us);
+    EXPECT_EQ(ranged[i].flags, expected[i].flags);
+  }
+  EXPECT_NE(csv.find(" from_ns=34200100000000 to_ns=34200250000000\n"), std::string::npos) << csv.substr(0, 400);
+  const std::string summary = slurp(yaml);
+  EXPECT_NE(summary.find("  from_ns: 34200100000000\n  to_ns: 34200250000000\n"), std::string::npos) << summary;
+  // Not -q: stderr says which windows.
+  ASSERT_EQ(run(common.substr(0, common.size() - 3) + " --from 09:30:00.1 --to 09:30:00.25 -o '" + out + "'",
+                err + ".out", err),
+            0);
+  std::filesystem::remove(err + ".out");
+  EXPECT_NE(slurp(err).find(", windows from 09:30:00.100000000 to 09:30:00.250000000\n"), std::string::npos)
+      << slurp(err);
+  // The regular session holds all of these data, but the window that holds 09:30:00 starts before it.
+  ASSERT_EQ(run(common + " --session regular", out, err), 0) << slurp(err);
+  const auto regular = parse_csv(slurp(out));
+  ASSERT_FALSE(regular.empty());
+  EXPECT_EQ(regular.size(), static_cast<std::size_t>(std::count_if(all.begin(), all.end(), [](const csv_row& r) {
+              return r.start >= begin;
+            })));
+  EXPECT_LT(regular.size(), all.size());
+  EXPECT_GE(regular.front().start, begin);
+}
+
+TEST_F(itch5tde_e2e, a_bad_time_range_is_a_usage_error) {
+  const std::string common = "'" + a_path + "' '" + b_path + "' -q ";
+  struct mistake {
+    std::string flags, message;
+  };
+  for (const auto& m : std::vector<mistake>{
+           {"--from 09:30 --to 09:30:00.01",
+            "itch5tde: error: the time range (10000000 ns) is shorter than one window (16384000 ns)\n"},
+           {"--from 10:00 --to 09:00", "itch5tde: error: --from 10:00 is not before --to 09:00: the range would be empty\n"},
+           {"--from 9.30", "itch5tde: error: --from: '9.30' is not a time of day (unexpected character; expected "
+                           "HH:MM[:SS[.fraction]] or nanoseconds since midnight)\n"},
+           {"--session regular --from 09:31",
+            "itch5tde: error: --session regular sets the range; it cannot be combined with --from or --to\n"},
+       }) {
+    SCOPED_TRACE(m.flags);
+    EXPECT_EQ(run(common + m.flags, out, err), 2);
+    EXPECT_EQ(slurp(err), m.message);
+    EXPECT_EQ(slurp(out), "");
+  }
+}

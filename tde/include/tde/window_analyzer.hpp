@@ -2,7 +2,9 @@
 // signal: the library behind itch5tde.
 //
 // Windows are [k * hop, k * hop + window) in nanoseconds since midnight (aligned to midnight, so runs over
-// different files line up); windows in which no chosen symbol changes are skipped without work. In each
+// different files line up); windows in which no chosen symbol changes are skipped without work. With a
+// time range [from, to), only the windows wholly inside it are analysed (both files are still read to the
+// end, so that every chosen symbol is looked for). In each
 // window, for each symbol pair that changed in A or B and each chosen signal, both files' changes are
 // binned into N = window / sampling_period samples and the pair is estimated with one delay_estimator
 // (planned once, batch-executed per window). Sign convention: delay > 0 means B lags A.
@@ -50,6 +52,9 @@ struct analysis_options {
   /// Distance between window starts; 0: the window length (windows tile time).
   std::chrono::nanoseconds hop{0};
   std::chrono::nanoseconds max_lag = std::chrono::milliseconds(1);
+  /// Only windows wholly inside [from, to) (ns since midnight) are analysed; the defaults take all.
+  std::chrono::nanoseconds from{0};
+  std::chrono::nanoseconds to = std::chrono::nanoseconds::max();
   /// Gaussian smoothing standard deviation (0: none); about the jitter between the feeds.
   std::chrono::nanoseconds smooth{0};
   /// Rows with fewer changes than this in A or in B get the few_events flag.
