@@ -240,6 +240,53 @@ TEST_P(OrderTableWindow, GappedReferencesMatchUnorderedMap) {
   }
 }
 
+// The numbering turns sparse and dense again (see order_table.hpp): a stretch of widely gapped references,
+// then consecutive ones, then gapped again, with orders of every stretch kept alive across the switches;
+// every live order stays findable and duplicates are refused in both modes.
+TEST_P(OrderTableWindow, SparseAndDenseStretchesMatchUnorderedMap) {
+  std::mt19937_64 rng(13);
+  order_table t(GetParam());
+  std::unordered_map<std::uint64_t, std::uint32_t> ref;
+  std::vector<std::uint64_t> keys;
+  std::uint64_t next = 1;
+  int switches = 0;
+  bool was_sparse = false;
+  for (int stretch = 0; stretch < 6; ++stretch) {
+    const bool gapped = stretch % 2 == 0;
+    for (std::uint64_t i = 0; i < 3 * order_table::epoch; ++i) {
+      next += gapped ? 1 + rng() % (4 * W) : 1;
+      const auto shares = static_cast<std::uint32_t>(rng());
+      ASSERT_NE(t.insert(next, shares, price4(1), 1, side_kind::buy), nullptr) << "stretch " << stretch;
+      ref.emplace(next, shares);
+      keys.push_back(next);
+      if (rng() % 8 == 0) {  // a duplicate of a live order, anywhere
+        const std::uint64_t dup = keys[rng() % keys.size()];
+        ASSERT_EQ(t.insert(dup, 1, price4(1), 1, side_kind::buy), nullptr) << "stretch " << stretch;
+      }
+      if (keys.size() > 2000 && rng() % 4 != 0) {  // most die, some live on
+        const std::size_t k = rng() % keys.size();
+        ASSERT_NE(t.find(keys[k]), nullptr);
+        t.erase(keys[k]);
+        ref.erase(keys[k]);
+        keys[k] = keys.back();
+        keys.pop_back();
+      }
+      if (t.sparse() != was_sparse) {
+        was_sparse = t.sparse();
+        ++switches;
+      }
+    }
+    ASSERT_EQ(t.size(), ref.size());
+    for (auto& [k, v] : ref) {
+      book::order* o = t.find(k);
+      ASSERT_NE(o, nullptr) << "stretch " << stretch << " key " << k;
+      ASSERT_EQ(o->shares, v);
+    }
+    if (W >= 1024) EXPECT_EQ(t.sparse(), gapped) << "stretch " << stretch;
+  }
+  if (W >= 1024) EXPECT_EQ(switches, 6);
+}
+
 // The default window, one large enough for whole empty summary words (2^13: two of 4,096 slots), a middle
 // one and a tiny one (16 references, as small as the fuzz target's).
 INSTANTIATE_TEST_SUITE_P(WindowBits, OrderTableWindow, ::testing::Values(20u, 13u, 10u, 4u),

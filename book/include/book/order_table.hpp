@@ -16,11 +16,21 @@
 // Complexity: O(1) for window references; expected O(1) for the hash table; O(log n) for the rare far
 // references. Moving the window costs O(1) per live order it passes plus O(1) per 4,096 references: an
 // occupancy bitmap of the ring (one bit per slot) with a summary bit per 64-bit word lets it visit only
-// the words that hold live orders, so references that increase with large gaps (a day filtered to a few symbols) cost about what
-// consecutive ones do (scanning slot by slot made them 60x slower). Memory: the ring (12 bytes per slot,
+// the words that hold live orders (scanning slot by slot made references with large gaps 60x slower than
+// consecutive ones; see "Sparse numbering" for the rest of that story). Memory: the ring (12 bytes per slot,
 // 12 MiB for the default W, pages touched only as used, plus W/8 bytes of bitmap) plus the hash table (24
 // bytes per slot, at most 4 per order behind the window) plus the map: it follows the live orders, never
 // the message count.
+//
+// Sparse numbering. The window pays off when references are dense: a day filtered to a few symbols
+// (references that increase by tens of thousands) leaves every order alone in its part of the ring, to be
+// moved behind a few inserts later, and costs ~2.3x the sequential day. So the table watches how fast the
+// highest reference rises per insert over each epoch of 4,096 inserts (each rise capped at W): above W/64
+// (at least 64) it turns sparse, below W/1024 (at least 4) dense again. While sparse, the window stays
+// where it is and every reference outside it goes to the hash table, above the window too (the far map is
+// emptied into it on the way in); going dense, the window starts just above the highest reference placed
+// that way, so the rule "one place per reference" holds in both modes.
+//
 // Pointers returned by find() and insert() are invalidated by the next insert() or erase(). Not
 // thread-safe.
 #pragma once
@@ -48,6 +58,8 @@ class order_table {
   static constexpr unsigned max_window_bits = 30;
   /// Far references kept aside before the window moves to them anyway (a sustained jump in the numbering).
   static constexpr std::size_t ahead_limit = 64;
+  /// Inserts per review of the numbering's density (see "Sparse numbering" above).
+  static constexpr std::uint64_t epoch = 4096;
 
   /// A table whose window holds 2^window_bits references (clamped to [min_window_bits, max_window_bits]).
   explicit order_table(unsigned window_bits = default_window_bits)
@@ -67,7 +79,7 @@ class order_table {
       order& o = slot(ref);
       return o.used ? &o : nullptr;
     }
-    if (ref < base_) return behind_.find(ref);
+    if (ref < base_ || sparse_) return behind_.find(ref);
     auto it = ahead_.find(ref);
     return it == ahead_.end() ? nullptr : &it->second;
   }
@@ -75,8 +87,13 @@ class order_table {
   /// Inserts a new order; returns nullptr (and changes nothing) when `ref` is already live.
   order* insert(std::uint64_t ref, std::uint32_t shares, itch5::price4 price, std::uint16_t locate, side_kind side) {
     const order o{shares, price, locate, side, true};
+    note_reference(ref);
     if (ref - base_ >= window_) [[unlikely]] {
       if (ref < base_) return count(behind_.insert(ref, o));
+      if (sparse_) {
+        highest_hashed_ = std::max(highest_hashed_, ref);
+        return count(behind_.insert(ref, o));
+      }
       if (window_count_ == 0 || ref - base_ < 2 * window_ || ahead_.size() >= ahead_limit) {
         advance(ref - (window_ - 1));
       } else {
@@ -95,7 +112,7 @@ class order_table {
     --size_;
     if (ref - base_ < window_) [[likely]] {
       vacate(ref);
-    } else if (ref < base_) {
+    } else if (ref < base_ || sparse_) {
       behind_.erase(ref);
     } else {
       ahead_.erase(ref);
@@ -106,7 +123,7 @@ class order_table {
   void prefetch(std::uint64_t ref) const noexcept {
     if (ref - base_ < window_) {
       __builtin_prefetch(&ring_.get()[ref & (window_ - 1)]);
-    } else if (ref < base_) {
+    } else if (ref < base_ || sparse_) {
       behind_.prefetch(ref);
     }
   }
@@ -116,6 +133,8 @@ class order_table {
   /// Orders held behind the window (in the hash table) and far ahead of it (in the map).
   [[nodiscard]] std::size_t behind_size() const noexcept { return behind_.size(); }
   [[nodiscard]] std::size_t ahead_size() const noexcept { return ahead_.size(); }
+  /// Whether the numbering is being treated as sparse (references outside the window hashed).
+  [[nodiscard]] bool sparse() const noexcept { return sparse_; }
   /// Bytes held (the ring counted whole, though only touched pages are resident).
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
     return window_ * sizeof(order) + window_ / 8 + behind_.memory_bytes() + ahead_.size() * 64;
@@ -208,6 +227,36 @@ class order_table {
     }
   }
 
+  // Adds how far `ref` raises the highest reference so far to the epoch's sum (references below it, old or
+  // out of sequence, add nothing and leave it); reviews the mode once per epoch.
+  void note_reference(std::uint64_t ref) {
+    if (ref > highest_ref_) {
+      gap_sum_ += std::min(ref - highest_ref_, window_);
+      highest_ref_ = ref;
+    }
+    if (++epoch_inserts_ == epoch) [[unlikely]] review();
+  }
+
+  void review() {
+    const std::uint64_t mean_gap = gap_sum_ / epoch;
+    gap_sum_ = 0;
+    epoch_inserts_ = 0;
+    if (!sparse_ && mean_gap > std::max<std::uint64_t>(window_ / 64, 64)) {
+      // Far references move into the hash table: while sparse, everything outside the window is there.
+      for (const auto& [r, o] : ahead_) {
+        behind_.insert(r, o);
+        highest_hashed_ = std::max(highest_hashed_, r);
+      }
+      ahead_.clear();
+      sparse_ = true;
+    } else if (sparse_ && mean_gap < std::max<std::uint64_t>(window_ / 1024, 4)) {
+      // The window restarts above every hashed reference, so each of them is behind it.
+      if (highest_hashed_ >= base_) advance(highest_hashed_ + 1);
+      highest_hashed_ = 0;
+      sparse_ = false;
+    }
+  }
+
   std::uint64_t window_;  // W, a power of two
   std::unique_ptr<order, free_deleter> ring_;
   std::unique_ptr<std::uint64_t[]> used_;     // bit p: ring slot p is occupied
@@ -218,6 +267,11 @@ class order_table {
   std::map<std::uint64_t, order> ahead_;
   std::size_t size_ = 0;
   std::size_t peak_ = 0;
+  bool sparse_ = false;
+  std::uint64_t highest_hashed_ = 0;  // while sparse: the highest reference above the window put in behind_
+  std::uint64_t highest_ref_ = 0;     // the highest reference inserted so far
+  std::uint64_t gap_sum_ = 0;         // this epoch's gaps between new references, each capped at W
+  std::uint64_t epoch_inserts_ = 0;
 };
 
 }  // namespace book
