@@ -18,6 +18,7 @@
 #include <itch5/dispatch.hpp>
 #include <itch5/frame_writer.hpp>
 #include <itch5/messages.hpp>
+#include <itch5/peek.hpp>
 #include <itch5/synth/rng.hpp>
 #include <microbench/suite.hpp>
 
@@ -269,9 +270,9 @@ class decoder_fixture {
     const std::byte* p = bytes_.data();
     const std::byte* const end = p + bytes_.size();
     while (p < end) {
-      const std::size_t length = itch5::detail::load_be16(p);
-      itch5::dispatch_unchecked(p + 2, handler);
-      p += 2 + length;
+      const std::size_t length = itch5::peek_frame_length(p);
+      itch5::dispatch_unchecked(p + itch5::frame_length_size, handler);
+      p += itch5::frame_length_size + length;
     }
     return handler.sum;
   }

@@ -12,6 +12,7 @@
 #include <itch5/io/input_error.hpp>
 #include <itch5/message_reader.hpp>
 #include <itch5/message_text.hpp>
+#include <itch5/peek.hpp>
 #include <itch5/io/output_file.hpp>
 
 #include <cli/options.hpp>
@@ -162,7 +163,7 @@ int run(const config& cfg) {
 
   std::span<const std::byte> msg;
   while (reader.next(msg) == itch5::read_status::message) {
-    auto type = static_cast<unsigned char>(msg[0]);
+    auto type = static_cast<unsigned char>(itch5::peek_type(msg));
     if ((reader.messages() & 0xffff) == 0) {
       progress.update(reader.input_position(), reader.input_size(), reader.messages());
     }
@@ -172,7 +173,7 @@ int run(const config& cfg) {
       continue;
     }
     if (!wanted[type]) continue;
-    if (cfg.locate != 0 && itch5::detail::load_be16(msg.data() + 1) != cfg.locate) continue;
+    if (cfg.locate != 0 && itch5::peek_stock_locate(msg) != cfg.locate) continue;
     ++counts[type];
     if (cfg.counts) continue;
     itch5::dispatch_unchecked(msg.data(), print);
