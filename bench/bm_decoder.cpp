@@ -18,6 +18,7 @@
 #include <itch5/dispatch.hpp>
 #include <itch5/frame_writer.hpp>
 #include <itch5/messages.hpp>
+#include <itch5/peek.hpp>
 #include <itch5/synth/rng.hpp>
 #include <microbench/suite.hpp>
 
@@ -54,108 +55,18 @@ class message_source {
  public:
   explicit message_source(std::uint64_t seed) : rng_(seed) {}
 
+  /// Appends one message of `type` (one of the types below) to `out`.
   void write(char type, itch5::frame_writer& out) {
     switch (type) {
-      case itch5::add_order::type: {
-        itch5::add_order m;
-        m.header = header(new_locate());
-        m.order_ref = add_live(m.header.stock_locate);
-        m.side = side();
-        m.shares = shares();
-        m.stock = stock(m.header.stock_locate);
-        m.price = price();
-        out.write(m);
-        break;
-      }
-      case itch5::add_order_mpid::type: {
-        itch5::add_order_mpid m;
-        m.header = header(new_locate());
-        m.order_ref = add_live(m.header.stock_locate);
-        m.side = side();
-        m.shares = shares();
-        m.stock = stock(m.header.stock_locate);
-        m.price = price();
-        m.attribution = {'N', 'S', 'D', 'Q'};
-        out.write(m);
-        break;
-      }
-      case itch5::order_delete::type: {
-        itch5::order_delete m;
-        const live_order o = take_live();
-        m.header = header(o.locate);
-        m.order_ref = o.ref;
-        out.write(m);
-        break;
-      }
-      case itch5::order_replace::type: {
-        itch5::order_replace m;
-        const live_order o = take_live();
-        m.header = header(o.locate);
-        m.original_order_ref = o.ref;
-        m.new_order_ref = add_live(o.locate);
-        m.shares = shares();
-        m.price = price();
-        out.write(m);
-        break;
-      }
-      case itch5::order_executed::type: {
-        itch5::order_executed m;
-        const live_order o = peek_live();
-        m.header = header(o.locate);
-        m.order_ref = o.ref;
-        m.executed_shares = shares();
-        m.match_number = next_match_++;
-        out.write(m);
-        break;
-      }
-      case itch5::order_executed_with_price::type: {
-        itch5::order_executed_with_price m;
-        const live_order o = peek_live();
-        m.header = header(o.locate);
-        m.order_ref = o.ref;
-        m.executed_shares = shares();
-        m.match_number = next_match_++;
-        m.printable = 'Y';
-        m.execution_price = price();
-        out.write(m);
-        break;
-      }
-      case itch5::order_cancel::type: {
-        itch5::order_cancel m;
-        const live_order o = peek_live();
-        m.header = header(o.locate);
-        m.order_ref = o.ref;
-        m.cancelled_shares = shares();
-        out.write(m);
-        break;
-      }
-      case itch5::trade::type: {
-        itch5::trade m;
-        m.header = header(new_locate());
-        m.order_ref = 0;
-        m.side = side();
-        m.shares = shares();
-        m.stock = stock(m.header.stock_locate);
-        m.price = price();
-        m.match_number = next_match_++;
-        out.write(m);
-        break;
-      }
-      case itch5::noii::type: {
-        itch5::noii m;
-        m.header = header(new_locate());
-        m.paired_shares = shares();
-        m.imbalance_shares = shares();
-        m.imbalance_direction = side();
-        m.stock = stock(m.header.stock_locate);
-        m.far_price = price();
-        m.near_price = price();
-        m.current_reference_price = price();
-        m.cross_type = 'O';
-        m.price_variation_indicator = 'L';
-        out.write(m);
-        break;
-      }
+      case itch5::add_order::type: out.write(make_add_order()); break;
+      case itch5::add_order_mpid::type: out.write(make_add_order_mpid()); break;
+      case itch5::order_delete::type: out.write(make_order_delete()); break;
+      case itch5::order_replace::type: out.write(make_order_replace()); break;
+      case itch5::order_executed::type: out.write(make_order_executed()); break;
+      case itch5::order_executed_with_price::type: out.write(make_order_executed_with_price()); break;
+      case itch5::order_cancel::type: out.write(make_order_cancel()); break;
+      case itch5::trade::type: out.write(make_trade()); break;
+      case itch5::noii::type: out.write(make_noii()); break;
       default: throw std::logic_error("bm_decoder: no generator for message type " + std::string(1, type));
     }
   }
@@ -165,6 +76,99 @@ class message_source {
     std::uint64_t ref;
     std::uint16_t locate;
   };
+
+  // One message of each type, its fields drawn in the order they are listed.
+  itch5::add_order make_add_order() {
+    itch5::add_order m;
+    m.header = header(new_locate());
+    m.order_ref = add_live(m.header.stock_locate);
+    m.side = side();
+    m.shares = shares();
+    m.stock = stock(m.header.stock_locate);
+    m.price = price();
+    return m;
+  }
+  itch5::add_order_mpid make_add_order_mpid() {
+    itch5::add_order_mpid m;
+    m.header = header(new_locate());
+    m.order_ref = add_live(m.header.stock_locate);
+    m.side = side();
+    m.shares = shares();
+    m.stock = stock(m.header.stock_locate);
+    m.price = price();
+    m.attribution = {'N', 'S', 'D', 'Q'};
+    return m;
+  }
+  itch5::order_delete make_order_delete() {
+    itch5::order_delete m;
+    const live_order o = take_live();
+    m.header = header(o.locate);
+    m.order_ref = o.ref;
+    return m;
+  }
+  itch5::order_replace make_order_replace() {
+    itch5::order_replace m;
+    const live_order o = take_live();
+    m.header = header(o.locate);
+    m.original_order_ref = o.ref;
+    m.new_order_ref = add_live(o.locate);
+    m.shares = shares();
+    m.price = price();
+    return m;
+  }
+  itch5::order_executed make_order_executed() {
+    itch5::order_executed m;
+    const live_order o = peek_live();
+    m.header = header(o.locate);
+    m.order_ref = o.ref;
+    m.executed_shares = shares();
+    m.match_number = next_match_++;
+    return m;
+  }
+  itch5::order_executed_with_price make_order_executed_with_price() {
+    itch5::order_executed_with_price m;
+    const live_order o = peek_live();
+    m.header = header(o.locate);
+    m.order_ref = o.ref;
+    m.executed_shares = shares();
+    m.match_number = next_match_++;
+    m.printable = 'Y';
+    m.execution_price = price();
+    return m;
+  }
+  itch5::order_cancel make_order_cancel() {
+    itch5::order_cancel m;
+    const live_order o = peek_live();
+    m.header = header(o.locate);
+    m.order_ref = o.ref;
+    m.cancelled_shares = shares();
+    return m;
+  }
+  itch5::trade make_trade() {
+    itch5::trade m;
+    m.header = header(new_locate());
+    m.order_ref = 0;
+    m.side = side();
+    m.shares = shares();
+    m.stock = stock(m.header.stock_locate);
+    m.price = price();
+    m.match_number = next_match_++;
+    return m;
+  }
+  itch5::noii make_noii() {
+    itch5::noii m;
+    m.header = header(new_locate());
+    m.paired_shares = shares();
+    m.imbalance_shares = shares();
+    m.imbalance_direction = side();
+    m.stock = stock(m.header.stock_locate);
+    m.far_price = price();
+    m.near_price = price();
+    m.current_reference_price = price();
+    m.cross_type = 'O';
+    m.price_variation_indicator = 'L';
+    return m;
+  }
 
   std::uint16_t new_locate() { return static_cast<std::uint16_t>(1 + rng_.below(8000)); }
   itch5::message_header header(std::uint16_t locate) {
@@ -269,9 +273,9 @@ class decoder_fixture {
     const std::byte* p = bytes_.data();
     const std::byte* const end = p + bytes_.size();
     while (p < end) {
-      const std::size_t length = itch5::detail::load_be16(p);
-      itch5::dispatch_unchecked(p + 2, handler);
-      p += 2 + length;
+      const std::size_t length = itch5::peek_frame_length(p);
+      itch5::dispatch_unchecked(p + itch5::frame_length_size, handler);
+      p += itch5::frame_length_size + length;
     }
     return handler.sum;
   }

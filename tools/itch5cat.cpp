@@ -12,6 +12,7 @@
 #include <itch5/io/input_error.hpp>
 #include <itch5/message_reader.hpp>
 #include <itch5/message_text.hpp>
+#include <itch5/peek.hpp>
 #include <itch5/io/output_file.hpp>
 
 #include <cli/options.hpp>
@@ -133,26 +134,32 @@ std::string usage_problem(const config& cfg) {
   return {};
 }
 
-int run(const config& cfg) {
+// The type bytes --types selects (all of them without --types).
+std::array<bool, 256> wanted_types(const config& cfg) {
   std::array<bool, 256> wanted{};
   wanted.fill(cfg.types.empty());
   for (char c : cfg.types) wanted[static_cast<unsigned char>(c)] = true;
-  const bool filtered = !cfg.types.empty() || cfg.locate != 0;
+  return wanted;
+}
 
-  itch5::message_reader reader(itch5::io::make_block_source(
-      itch5::io::open_input(cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib)));
-  itch5::io::output_file out("-");
-  line_buffer lines(out);
-  cli::progress progress(!cfg.quiet);
+// What one pass over the input counted: messages per type byte (those selected, or all with --decode) and,
+// with --decode, the checksum of every decoded field.
+struct scan_totals {
   std::array<std::uint64_t, 256> counts{};
-  std::uint64_t printed = 0;
   std::uint64_t checksum = 0;  // folds every decoded field, so --decode cannot be optimised away
-  auto fold = [&checksum](const auto& m) {
-    checksum = checksum * 31 + static_cast<std::uint64_t>(m.header.timestamp.count()) + m.header.stock_locate;
-    std::apply([&](auto... f) { ((checksum = checksum * 31 + field_bits(m.*f.member)), ...); },
+};
+
+// Reads the whole input (or up to --limit printed messages): prints the selected messages unless --counts
+// or --decode, and counts them.
+scan_totals scan(itch5::message_reader& reader, const config& cfg, line_buffer& lines, cli::progress& progress) {
+  const std::array<bool, 256> wanted = wanted_types(cfg);
+  scan_totals t;
+  std::uint64_t printed = 0;
+  auto fold = [&t](const auto& m) {
+    t.checksum = t.checksum * 31 + static_cast<std::uint64_t>(m.header.timestamp.count()) + m.header.stock_locate;
+    std::apply([&](auto... f) { ((t.checksum = t.checksum * 31 + field_bits(m.*f.member)), ...); },
                std::remove_cvref_t<decltype(m)>::layout());
   };
-
   auto print = [&](const auto& m) {
     char* p = lines.reserve(itch5::max_message_text + 1);
     p = itch5::format_message(p, m);
@@ -162,47 +169,50 @@ int run(const config& cfg) {
 
   std::span<const std::byte> msg;
   while (reader.next(msg) == itch5::read_status::message) {
-    auto type = static_cast<unsigned char>(msg[0]);
+    auto type = static_cast<unsigned char>(itch5::peek_type(msg));
     if ((reader.messages() & 0xffff) == 0) {
       progress.update(reader.input_position(), reader.input_size(), reader.messages());
     }
     if (cfg.decode) {  // never filtered (see usage_problem)
-      ++counts[type];
+      ++t.counts[type];
       itch5::dispatch_unchecked(msg.data(), fold);
       continue;
     }
     if (!wanted[type]) continue;
-    if (cfg.locate != 0 && itch5::detail::load_be16(msg.data() + 1) != cfg.locate) continue;
-    ++counts[type];
+    if (cfg.locate != 0 && itch5::peek_stock_locate(msg) != cfg.locate) continue;
+    ++t.counts[type];
     if (cfg.counts) continue;
     itch5::dispatch_unchecked(msg.data(), print);
     if (cfg.limit != 0 && ++printed >= cfg.limit) break;
   }
-  progress.finish();
+  return t;
+}
 
-  if (cfg.counts || cfg.decode) {
-    char* p = lines.reserve(256 * 64 + 64);
-    std::uint64_t total = 0;
-    for (unsigned t = 0; t < 256; ++t) {
-      // Messages of unknown type are skipped by the reader, locate unseen: only counted without a filter.
-      std::uint64_t n = counts[t] + (filtered ? 0 : reader.unknown_types()[t]);
-      if (n == 0) continue;
-      total += n;
-      const char* name = type_name(static_cast<unsigned char>(t));
-      if (t > 0x20 && t < 0x7f) {
-        p += std::snprintf(p, 64, "%c %s %llu\n", static_cast<char>(t), name != nullptr ? name : "unknown",
-                           static_cast<unsigned long long>(n));
-      } else {
-        p += std::snprintf(p, 64, "0x%02x unknown %llu\n", t, static_cast<unsigned long long>(n));
-      }
+// --counts and --decode: one line per type seen, the total, and with --decode the checksum.
+void write_counts(line_buffer& lines, const config& cfg, const scan_totals& t, const itch5::message_reader& reader,
+                  bool filtered) {
+  char* p = lines.reserve(256 * 64 + 64);
+  std::uint64_t total = 0;
+  for (unsigned type = 0; type < 256; ++type) {
+    // Messages of unknown type are skipped by the reader, locate unseen: only counted without a filter.
+    std::uint64_t n = t.counts[type] + (filtered ? 0 : reader.unknown_types()[type]);
+    if (n == 0) continue;
+    total += n;
+    const char* name = type_name(static_cast<unsigned char>(type));
+    if (type > 0x20 && type < 0x7f) {
+      p += std::snprintf(p, 64, "%c %s %llu\n", static_cast<char>(type), name != nullptr ? name : "unknown",
+                         static_cast<unsigned long long>(n));
+    } else {
+      p += std::snprintf(p, 64, "0x%02x unknown %llu\n", type, static_cast<unsigned long long>(n));
     }
-    p += std::snprintf(p, 64, "total %llu\n", static_cast<unsigned long long>(total));
-    if (cfg.decode) p += std::snprintf(p, 64, "checksum %016llx\n", static_cast<unsigned long long>(checksum));
-    lines.commit(p);
   }
-  lines.flush();
-  out.commit();
+  p += std::snprintf(p, 64, "total %llu\n", static_cast<unsigned long long>(total));
+  if (cfg.decode) p += std::snprintf(p, 64, "checksum %016llx\n", static_cast<unsigned long long>(t.checksum));
+  lines.commit(p);
+}
 
+// How the input ended, and notes on what was skipped or matched nothing, on stderr. Returns the exit status.
+int report_end(itch5::message_reader& reader, const config& cfg, const scan_totals& t, bool filtered) {
   const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
   switch (reader.status()) {
     case itch5::read_status::error:
@@ -221,7 +231,7 @@ int run(const config& cfg) {
   }
   if (filtered && !cfg.counts && !cfg.quiet) {
     std::uint64_t selected = 0;
-    for (auto n : counts) selected += n;
+    for (auto n : t.counts) selected += n;
     if (selected == 0) {
       std::cerr << "itch5cat: note: no message matches";
       if (!cfg.types.empty()) std::cerr << " --types " << cfg.types;
@@ -230,6 +240,21 @@ int run(const config& cfg) {
     }
   }
   return 0;
+}
+
+int run(const config& cfg) {
+  const bool filtered = !cfg.types.empty() || cfg.locate != 0;
+  itch5::message_reader reader(itch5::io::make_block_source(
+      itch5::io::open_input(cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib)));
+  itch5::io::output_file out("-");
+  line_buffer lines(out);
+  cli::progress progress(!cfg.quiet);
+  const scan_totals totals = scan(reader, cfg, lines, progress);
+  progress.finish();
+  if (cfg.counts || cfg.decode) write_counts(lines, cfg, totals, reader, filtered);
+  lines.flush();
+  out.commit();
+  return report_end(reader, cfg, totals, filtered);
 }
 
 }  // namespace

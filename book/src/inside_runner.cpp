@@ -8,8 +8,8 @@
 #include <string>
 #include <unordered_set>
 
-#include <itch5/detail/endian.hpp>
 #include <itch5/dispatch.hpp>
+#include <itch5/peek.hpp>
 
 #include <book/book_engine.hpp>
 #include <book/book_types.hpp>
@@ -219,11 +219,12 @@ class frame_cursor {
     } else if (ahead_ > 0) {
       --ahead_;  // the reader took one frame
     }
-    while (ahead_ < distance && end - at_ >= 2) {
-      const std::size_t len = itch5::detail::load_be16(at_);
-      if (len == 0 || static_cast<std::size_t>(end - at_) < len + 2) break;
-      prefetch(std::span<const std::byte>(at_ + 2, len));
-      at_ += len + 2;
+    constexpr std::size_t prefix = itch5::frame_length_size;
+    while (ahead_ < distance && static_cast<std::size_t>(end - at_) >= prefix) {
+      const std::size_t len = itch5::peek_frame_length(at_);
+      if (len == 0 || static_cast<std::size_t>(end - at_) < len + prefix) break;
+      prefetch(std::span<const std::byte>(at_ + prefix, len));
+      at_ += len + prefix;
       ++ahead_;
     }
   }
@@ -251,7 +252,7 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   while (reader.next(msg) == itch5::read_status::message) {
     far.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_far(f); });
     near.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_near(f); });
-    ++r.messages_by_type[static_cast<unsigned char>(msg[0])];
+    ++r.messages_by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
     if constexpr (Timed) {
       const auto t0 = std::chrono::steady_clock::now();
       itch5::dispatch_unchecked(msg.data(), engine);

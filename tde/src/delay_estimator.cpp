@@ -100,21 +100,47 @@ double delay_estimator<T>::load(std::span<const T> in, fft_buffer<T>& out) const
 
 template <fft_real T>
 delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<const T> b) {
-  delay_estimate r;
   const double ea = load(a, a_);
   const double eb = load(b, b_);
-  const std::int64_t lmax = static_cast<std::int64_t>(options_.max_lag);
   if (ea == 0 || eb == 0) {
     norm_ = 0;
-    r.flags.set(estimate_flag::flat);  // alone: rho and PSR mean nothing here
+    delay_estimate r = flat_estimate();
     r.psr = 0;
-    r.second_ratio = nan;
     return r;
   }
-
   forward_.execute(a_.span(), fa_.span());
   forward_.execute(b_.span(), fb_.span());
+  const double norm = cross_spectrum();
+  inverse_.execute(fb_.span(), corr_.span());
+  norm_ = norm;
+  if (!(norm_ > 0)) {
+    norm_ = 0;
+    return flat_estimate();
+  }
 
+  delay_estimate r;
+  r.lag = find_peak();
+  const double best = raw(r.lag);
+  set_confidence(r, best, sidelobes(r.lag));
+  if (options_.upsample >= 2) {
+    r.delay = refine_upsampled(r.lag);
+  } else {
+    r.delay = static_cast<double>(r.lag) + parabolic_offset(raw(r.lag - 1), best, raw(r.lag + 1));
+  }
+  set_flags(r);
+  return r;
+}
+
+template <fft_real T>
+delay_estimate delay_estimator<T>::flat_estimate() noexcept {
+  delay_estimate r;
+  r.flags.set(estimate_flag::flat);  // alone: rho and PSR mean nothing here
+  r.second_ratio = nan;
+  return r;
+}
+
+template <fft_real T>
+double delay_estimator<T>::cross_spectrum() noexcept {
   // Cross spectrum conj(A) B |H|^2, written over B, and the (smoothed) energies by Parseval: every bin but 0
   // and the Nyquist bin of an even length stands for a Hermitian pair, so the loop counts every bin twice
   // and the single ones are taken back once (measured before the loop overwrites them).
@@ -129,7 +155,7 @@ delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<cons
     if (m_ % 2 != 0) break;  // no Nyquist bin
   }
   double sa = 0, sb = 0;
-  auto cross_spectrum = [&]<bool smooth>(std::bool_constant<smooth>) {
+  auto cross = [&]<bool smooth>(std::bool_constant<smooth>) {
     for (std::size_t k = 0; k < bins; ++k) {
       const T ar = fa[k].real(), ai = fa[k].imag(), br = fb[k].real(), bi = fb[k].imag();
       T pa = ar * ar + ai * ai, pb = br * br + bi * bi, re = ar * br + ai * bi, im = ar * bi - ai * br;
@@ -146,24 +172,20 @@ delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<cons
     }
   };
   if (weight_.empty()) {
-    cross_spectrum(std::false_type{});
+    cross(std::false_type{});
   } else {
-    cross_spectrum(std::true_type{});
+    cross(std::true_type{});
   }
   sa = 2 * sa - single_a;
   sb = 2 * sb - single_b;
   if (!kept_.empty()) {
     for (std::size_t k = 0; k < bins; ++k) kept_[k] = std::complex<double>(fb[k]);
   }
-  inverse_.execute(fb_.span(), corr_.span());
-  norm_ = std::sqrt(sa * sb);
-  if (!(norm_ > 0)) {
-    norm_ = 0;
-    r.flags.set(estimate_flag::flat);  // alone: rho and PSR mean nothing here
-    r.second_ratio = nan;
-    return r;
-  }
+  return std::sqrt(sa * sb);
+}
 
+template <fft_real T>
+std::int64_t delay_estimator<T>::find_peak() const noexcept {
   // Peak over [-max_lag, max_lag]: lags 0..L sit at the start of corr_, lags -L..-1 at its end.
   const T* c = corr_.data();
   const std::size_t l = options_.max_lag;
@@ -181,14 +203,19 @@ delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<cons
       peak = static_cast<std::int64_t>(k);
     }
   }
-  const double best = static_cast<double>(best_value);
+  return peak;
+}
 
+template <fft_real T>
+typename delay_estimator<T>::sidelobe_stats delay_estimator<T>::sidelobes(std::int64_t peak) const noexcept {
   // Main lobe: the monotonically falling region on either side of the peak; the rest of the search range
   // is the sidelobe region.
+  const std::int64_t lmax = static_cast<std::int64_t>(options_.max_lag);
+  const T* c = corr_.data();
   std::int64_t lo = peak, hi = peak;
   while (lo > -lmax && raw(lo - 1) < raw(lo)) --lo;
   while (hi < lmax && raw(hi + 1) < raw(hi)) ++hi;
-  double n = 0, sum = 0, sum2 = 0, side_max = -std::numeric_limits<double>::infinity();
+  sidelobe_stats s;
   auto side = [&](std::int64_t from, std::int64_t to) {  // lags [from, to), all of one sign
     if (from >= to) return;
     const std::size_t first =
@@ -202,44 +229,44 @@ delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<cons
       s2 += v * v;
       top = std::max(top, c[k]);
     }
-    n += static_cast<double>(count);
-    sum += s1;
-    sum2 += s2;
-    side_max = std::max(side_max, static_cast<double>(top));
+    s.n += static_cast<double>(count);
+    s.sum += s1;
+    s.sum2 += s2;
+    s.max = std::max(s.max, static_cast<double>(top));
   };
   // Split each side at lag 0, where the storage wraps.
   side(-lmax, std::min<std::int64_t>(lo, 0));
   side(std::max<std::int64_t>(-lmax, 0), lo);
   side(hi + 1, std::min<std::int64_t>(lmax + 1, 0));
   side(std::max<std::int64_t>(hi + 1, 0), lmax + 1);
+  return s;
+}
 
+template <fft_real T>
+void delay_estimator<T>::set_confidence(delay_estimate& r, double best, const sidelobe_stats& s) const noexcept {
   // The same statistics on the raw correlation: the ratios do not depend on the scale.
-  r.lag = peak;
   r.rho = best / norm_;
-  if (n >= 2) {
-    const double mean = sum / n;
-    const double var = std::max(0.0, sum2 / n - mean * mean);
+  if (s.n >= 2) {
+    const double mean = s.sum / s.n;
+    const double var = std::max(0.0, s.sum2 / s.n - mean * mean);
     r.psr = var > 0 ? (best - mean) / std::sqrt(var) : std::numeric_limits<double>::infinity();
   } else {
     r.psr = std::numeric_limits<double>::infinity();
   }
-  if (n == 0) {
+  if (s.n == 0) {
     r.second_ratio = 0;
   } else {
-    r.second_ratio = best > 0 ? side_max / best : 1.0;
+    r.second_ratio = best > 0 ? s.max / best : 1.0;
   }
+}
 
-  if (options_.upsample >= 2) {
-    r.delay = refine_upsampled(peak);
-  } else {
-    r.delay = static_cast<double>(peak) + parabolic_offset(raw(peak - 1), best, raw(peak + 1));
-  }
-
-  if (peak == -lmax || peak == lmax) r.flags.set(estimate_flag::edge);
+template <fft_real T>
+void delay_estimator<T>::set_flags(delay_estimate& r) const noexcept {
+  const std::int64_t lmax = static_cast<std::int64_t>(options_.max_lag);
+  if (r.lag == -lmax || r.lag == lmax) r.flags.set(estimate_flag::edge);
   if (!(r.rho >= options_.min_rho)) r.flags.set(estimate_flag::low_rho);
   if (!(r.psr >= options_.min_psr)) r.flags.set(estimate_flag::low_psr);
   if (r.second_ratio > options_.max_second_ratio) r.flags.set(estimate_flag::ambiguous);
-  return r;
 }
 
 template <fft_real T>

@@ -20,120 +20,170 @@ std::uint32_t lot(itch5::synth::rng& rng) {
   return static_cast<std::uint32_t>(100 * (1 + rng.below(5)));
 }
 
-}  // namespace
-
-side_stream generate(book::side_kind side, const stream_config& cfg, const depth_curve& curve) {
+void validate(const stream_config& cfg) {
   if (!itch5::on_tick_grid(cfg.start_price) || cfg.start_price.units() == 0) {
     throw std::invalid_argument("book_stream: the start price must be a positive price on the tick grid");
   }
   if (cfg.drift_interval == 0) throw std::invalid_argument("book_stream: drift_interval must be positive");
+}
 
-  // Levels are keyed by distance from the best end: key = tick for offers, -tick for bids, so the best
-  // level is the smallest key and depth d lies at best + d, on both sides.
-  const bool buy = side == book::side_kind::buy;
-  const std::int64_t max_tick = itch5::tick_index(itch5::max_price4);
-  const std::int64_t lowest_key = buy ? -max_tick : 1;   // the best a level can be
-  const std::int64_t highest_key = buy ? -1 : max_tick;  // the deepest
-  const auto price_of = [&](std::int64_t key) {
-    return itch5::tick_price(static_cast<std::uint32_t>(buy ? -key : key));
-  };
-  const std::int64_t start = buy ? -static_cast<std::int64_t>(itch5::tick_index(cfg.start_price))
-                                 : static_cast<std::int64_t>(itch5::tick_index(cfg.start_price));
+// One operation chosen by the generator: at level `key`, add or reduce `shares` (`full`: the whole level).
+struct planned_op {
+  std::int64_t key = 0;
+  op_kind kind = op_kind::add;
+  std::uint64_t shares = 0;
+  bool full = false;
+};
 
-  itch5::synth::rng rng(cfg.seed * 0x2545f4914f6cdd1dull + (buy ? 0xb1d : 0x0ffe4));
-  std::map<std::int64_t, std::uint64_t> levels;
-  std::int64_t target = start;
-  std::int64_t direction = rng.below(2) == 0 ? -1 : 1;
-  std::uint32_t until_move = cfg.drift_interval;
+// The state of one side while its stream is generated. Levels are keyed by distance from the best end:
+// key = tick for offers, -tick for bids, so the best level is the smallest key and depth d lies at
+// best + d, on both sides.
+class side_generator {
+ public:
+  side_generator(book::side_kind side, const stream_config& cfg, const depth_curve& curve)
+      : cfg_(cfg),
+        curve_(curve),
+        side_(side),
+        buy_(side == book::side_kind::buy),
+        lowest_key_(buy_ ? -max_tick : 1),
+        highest_key_(buy_ ? -1 : max_tick),
+        start_(buy_ ? -static_cast<std::int64_t>(itch5::tick_index(cfg.start_price))
+                    : static_cast<std::int64_t>(itch5::tick_index(cfg.start_price))),
+        rng_(cfg.seed * 0x2545f4914f6cdd1dull + (buy_ ? 0xb1d : 0x0ffe4)),
+        target_(start_),
+        direction_(rng_.below(2) == 0 ? -1 : 1),
+        until_move_(cfg.drift_interval) {}
 
-  side_stream out;
-  out.side = side;
-  out.operations.reserve(cfg.operations);
-  const auto snapshot = [&] {
-    out.initial.reserve(levels.size());
-    for (const auto& [key, shares] : levels) out.initial.push_back({price_of(key), shares});
-  };
-
-  const std::uint64_t total = cfg.warmup_operations + cfg.operations;
-  for (std::uint64_t n = 0; n < total; ++n) {
-    const bool emit = n >= cfg.warmup_operations;
-    if (n == cfg.warmup_operations) snapshot();
-
-    // The target inside: one level per drift_interval operations, reversing now and then and at the bounds.
-    if (--until_move == 0) {
-      until_move = cfg.drift_interval;
-      if (rng.below(256) == 0) direction = -direction;
-      target += direction;
-      if (target - start >= static_cast<std::int64_t>(cfg.drift_bound)) direction = -1;
-      if (start - target >= static_cast<std::int64_t>(cfg.drift_bound)) direction = 1;
-      target = std::clamp(target, lowest_key, highest_key);
+  side_stream run() {
+    side_stream out;
+    out.side = side_;
+    out.operations.reserve(cfg_.operations);
+    const std::uint64_t total = cfg_.warmup_operations + cfg_.operations;
+    for (std::uint64_t n = 0; n < total; ++n) {
+      const bool emit = n >= cfg_.warmup_operations;
+      if (n == cfg_.warmup_operations) snapshot(out);
+      drift_target();
+      const std::int64_t best_before = best_key();
+      const planned_op op = choose(best_before, emit ? &out.clamped : nullptr);
+      apply(op);
+      if (emit) record(out, op, best_before);
     }
+    if (cfg_.operations == 0) snapshot(out);
+    finish(out);
+    return out;
+  }
 
-    const std::uint32_t depth = curve.depth_at(rng.uniform());
-    const std::int64_t best_before = levels.empty() ? 0 : levels.begin()->first;
-    std::int64_t key = 0;
-    op_kind kind = op_kind::add;
-    std::uint64_t shares = 0;
-    bool full = false;
-    if (levels.empty()) {
-      key = target;  // depth 0 by definition
-      shares = lot(rng);
+ private:
+  static constexpr std::int64_t max_tick = itch5::tick_index(itch5::max_price4);
+
+  itch5::price4 price_of(std::int64_t key) const {
+    return itch5::tick_price(static_cast<std::uint32_t>(buy_ ? -key : key));
+  }
+  std::int64_t best_key() const { return levels_.empty() ? 0 : levels_.begin()->first; }
+
+  void snapshot(side_stream& out) const {
+    out.initial.reserve(levels_.size());
+    for (const auto& [key, shares] : levels_) out.initial.push_back({price_of(key), shares});
+  }
+
+  // The target inside: one level per drift_interval operations, reversing now and then and at the bounds.
+  void drift_target() {
+    if (--until_move_ != 0) return;
+    until_move_ = cfg_.drift_interval;
+    if (rng_.below(256) == 0) direction_ = -direction_;
+    target_ += direction_;
+    if (target_ - start_ >= static_cast<std::int64_t>(cfg_.drift_bound)) direction_ = -1;
+    if (start_ - target_ >= static_cast<std::int64_t>(cfg_.drift_bound)) direction_ = 1;
+    target_ = std::clamp(target_, lowest_key_, highest_key_);
+  }
+
+  // Draws the next operation; counts a depth clamped to the deepest key in `*clamped` (when not null).
+  planned_op choose(std::int64_t best_before, std::uint64_t* clamped) {
+    const std::uint32_t depth = curve_.depth_at(rng_.uniform());
+    planned_op op;
+    if (levels_.empty()) {
+      op.key = target_;  // depth 0 by definition
+      op.shares = lot(rng_);
+      return op;
+    }
+    op.key = best_before + depth;
+    if (op.key > highest_key_) {
+      op.key = highest_key_;
+      if (clamped != nullptr) ++*clamped;
+    }
+    const auto it = levels_.find(op.key);
+    if (it == levels_.end()) {
+      op.shares = lot(rng_);
+    } else if (depth == 0 && best_before < target_) {
+      // Better than the target: remove the best level, the inside retreats.
+      op.kind = op_kind::reduce;
+      op.shares = it->second;
+      op.full = true;
+    } else if (depth == 0 && best_before > target_ && rng_.below(2) == 0) {
+      // Worse than the target: improve the best by 1 to 4 levels (an event at depth 0).
+      const std::int64_t room = std::min(best_before - target_, max_improvement);
+      op.key = std::max(best_before - 1 - static_cast<std::int64_t>(rng_.below(static_cast<std::uint64_t>(room))),
+                        lowest_key_);
+      op.shares = lot(rng_);
+    } else if (rng_.below(100) < reduce_percent || it->second > max_level_shares) {
+      op.kind = op_kind::reduce;
+      op.full = it->second == 1 || (rng_.below(100) < full_percent && it->second <= max_level_shares);
+      op.shares = op.full ? it->second : 1 + rng_.below(std::min(it->second, max_level_shares) - 1);
     } else {
-      key = best_before + depth;
-      if (key > highest_key) {
-        key = highest_key;
-        if (emit) ++out.clamped;
-      }
-      const auto it = levels.find(key);
-      if (it == levels.end()) {
-        shares = lot(rng);
-      } else if (depth == 0 && best_before < target) {
-        // Better than the target: remove the best level, the inside retreats.
-        kind = op_kind::reduce;
-        shares = it->second;
-        full = true;
-      } else if (depth == 0 && best_before > target && rng.below(2) == 0) {
-        // Worse than the target: improve the best by 1 to 4 levels (an event at depth 0).
-        const std::int64_t room = std::min(best_before - target, max_improvement);
-        key =
-            std::max(best_before - 1 - static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(room))),
-                     lowest_key);
-        shares = lot(rng);
-      } else if (rng.below(100) < reduce_percent || it->second > max_level_shares) {
-        kind = op_kind::reduce;
-        full = it->second == 1 || (rng.below(100) < full_percent && it->second <= max_level_shares);
-        shares = full ? it->second : 1 + rng.below(std::min(it->second, max_level_shares) - 1);
-      } else {
-        shares = lot(rng);
-      }
+      op.shares = lot(rng_);
     }
+    return op;
+  }
 
-    if (kind == op_kind::add) {
-      levels[key] += shares;
-    } else if (full) {
-      levels.erase(key);
+  void apply(const planned_op& op) {
+    if (op.kind == op_kind::add) {
+      levels_[op.key] += op.shares;
+    } else if (op.full) {
+      levels_.erase(op.key);
     } else {
-      levels[key] -= shares;
+      levels_[op.key] -= op.shares;
     }
-    if (!emit) continue;
-    out.operations.push_back({price_of(key), static_cast<std::uint32_t>(shares), kind});
-    if (kind == op_kind::add) {
+  }
+
+  void record(side_stream& out, const planned_op& op, std::int64_t best_before) const {
+    out.operations.push_back({price_of(op.key), static_cast<std::uint32_t>(op.shares), op.kind});
+    if (op.kind == op_kind::add) {
       ++out.adds;
-    } else if (full) {
+    } else if (op.full) {
       ++out.full_reductions;
     } else {
       ++out.partial_reductions;
     }
-    const std::int64_t best_after = levels.empty() ? 0 : levels.begin()->first;
-    if (best_after != best_before) ++out.best_changes;
+    if (best_key() != best_before) ++out.best_changes;
   }
-  if (cfg.operations == 0) snapshot();
-  out.final_level_count = levels.size();
-  if (!levels.empty()) {
-    out.final_best = {price_of(levels.begin()->first), levels.begin()->second};
-    out.final_worst = {price_of(levels.rbegin()->first), levels.rbegin()->second};
+
+  void finish(side_stream& out) const {
+    out.final_level_count = levels_.size();
+    if (!levels_.empty()) {
+      out.final_best = {price_of(levels_.begin()->first), levels_.begin()->second};
+      out.final_worst = {price_of(levels_.rbegin()->first), levels_.rbegin()->second};
+    }
   }
-  return out;
+
+  const stream_config& cfg_;
+  const depth_curve& curve_;
+  const book::side_kind side_;
+  const bool buy_;
+  const std::int64_t lowest_key_;   // the best a level can be
+  const std::int64_t highest_key_;  // the deepest
+  const std::int64_t start_;
+  itch5::synth::rng rng_;
+  std::map<std::int64_t, std::uint64_t> levels_;
+  std::int64_t target_;
+  std::int64_t direction_;
+  std::uint32_t until_move_;
+};
+
+}  // namespace
+
+side_stream generate(book::side_kind side, const stream_config& cfg, const depth_curve& curve) {
+  validate(cfg);
+  return side_generator(side, cfg, curve).run();
 }
 
 }  // namespace book_stream

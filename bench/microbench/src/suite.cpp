@@ -139,6 +139,21 @@ int suite::main(int argc, char** argv, std::ostream& out, std::ostream& err) {
     return 0;
   }
   std::vector<const test_case*> chosen;
+  if (!choose_cases(chosen, err)) return 2;
+
+  const environment env = environment::prepare(cfg_, os_);
+  for (const auto& w : env.warnings) err << program_ << ": warning: " << w << "\n";
+  if (!env.ok) {
+    err << program_ << ": error: " << env.error << "\n";
+    return 1;
+  }
+  setup_notes notes;
+  if (!prepare_notes(notes, err)) return 1;
+  if (cfg_.verbose) write_run_info(argc, argv, env, notes, out);
+  return run_cases(chosen, out, err) ? 0 : 1;
+}
+
+bool suite::choose_cases(std::vector<const test_case*>& chosen, std::ostream& err) const {
   if (cfg_.testcase.empty()) {
     for (const auto& c : cases_) chosen.push_back(&c);
   }
@@ -148,64 +163,63 @@ int suite::main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       std::string known;
       for (const auto& k : cases_) known += (known.empty() ? "" : ", ") + k.name;
       err << program_ << ": error: --testcase: unknown test case '" << want << "' (known: " << known << ")\n";
-      return 2;
+      return false;
     }
     if (std::find(chosen.begin(), chosen.end(), c) == chosen.end()) chosen.push_back(c);
   }
+  return true;
+}
 
-  const environment env = environment::prepare(cfg_, os_);
-  for (const auto& w : env.warnings) err << program_ << ": warning: " << w << "\n";
-  if (!env.ok) {
-    err << program_ << ": error: " << env.error << "\n";
-    return 1;
-  }
-
+bool suite::prepare_notes(setup_notes& notes, std::ostream& err) {
   // Timer and disturbance notes: stderr (and the dump's header), before any test case runs.
-  std::string timer_note, disturb_note = "off";
   try {
-    if (cfg_.per_item) timer_note = calibration().describe();
+    if (cfg_.per_item) notes.timer = calibration().describe();
     if (const cache_disturber* d = disturber()) {
-      disturb_note = mebibytes(d->size()) + " read before every " + (cfg_.per_item ? "item" : "iteration") +
-                     " (last-level cache " + mebibytes(cache_disturber::last_level_cache_bytes()) + ")";
+      notes.disturb = mebibytes(d->size()) + " read before every " + (cfg_.per_item ? "item" : "iteration") +
+                      " (last-level cache " + mebibytes(cache_disturber::last_level_cache_bytes()) + ")";
     }
   } catch (const std::exception& e) {
     err << program_ << ": error: " << e.what() << "\n";
-    return 1;
+    return false;
   }
-  if (cfg_.per_item) err << program_ << ": per-item timer: " << timer_note << "\n";
-  if (cfg_.disturb_cache) err << program_ << ": cache disturbance: " << disturb_note << "\n";
+  if (cfg_.per_item) err << program_ << ": per-item timer: " << notes.timer << "\n";
+  if (cfg_.disturb_cache) err << program_ << ": cache disturbance: " << notes.disturb << "\n";
+  return true;
+}
 
-  if (cfg_.verbose) {
-    run_info info = run_info::collect();
-    std::string command;
-    for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
-    info.add("program", program_);
-    info.add("command", command);
-    info.add("realtime", env.realtime);
-    info.add("mlockall", env.memory);
-    info.add("affinity", env.affinity);
-    info.add("mode", cfg_.per_item ? "per-item" : "per-iteration");
-    info.add("timer", cfg_.per_item ? timer_note
-                                    : "std::chrono::steady_clock, back-to-back readings >= " +
-                                          std::to_string(timer_floor_ns()) + " ns");
-    info.add("cache_disturbance", disturb_note);
-    std::istringstream yaml(opts_->to_yaml());
-    for (std::string line; std::getline(yaml, line);) {
-      auto colon = line.find(": ");
-      if (colon == std::string::npos) continue;
-      info.add("option." + line.substr(0, colon), line.substr(colon + 2));
-    }
-    info.write(out);
-    out << "testcase,nanoseconds\n" << std::flush;
+void suite::write_run_info(int argc, char** argv, const environment& env, const setup_notes& notes,
+                           std::ostream& out) const {
+  run_info info = run_info::collect();
+  std::string command;
+  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+  info.add("program", program_);
+  info.add("command", command);
+  info.add("realtime", env.realtime);
+  info.add("mlockall", env.memory);
+  info.add("affinity", env.affinity);
+  info.add("mode", cfg_.per_item ? "per-item" : "per-iteration");
+  info.add("timer", cfg_.per_item ? notes.timer
+                                  : "std::chrono::steady_clock, back-to-back readings >= " +
+                                        std::to_string(timer_floor_ns()) + " ns");
+  info.add("cache_disturbance", notes.disturb);
+  std::istringstream yaml(opts_->to_yaml());
+  for (std::string line; std::getline(yaml, line);) {
+    auto colon = line.find(": ");
+    if (colon == std::string::npos) continue;
+    info.add("option." + line.substr(0, colon), line.substr(colon + 2));
   }
+  info.write(out);
+  out << "testcase,nanoseconds\n" << std::flush;
+}
 
+bool suite::run_cases(const std::vector<const test_case*>& chosen, std::ostream& out, std::ostream& err) {
   for (const test_case* c : chosen) {
     result r;
     try {
       r = run(c->name);
     } catch (const std::exception& e) {
       err << program_ << ": error: test case " << c->name << ": " << e.what() << "\n";
-      return 1;
+      return false;
     }
     const std::string line =
         r.per_item ? r.summary.line(r.name, 0, "item") : r.summary.line(r.name, r.items_per_iteration);
@@ -215,7 +229,7 @@ int suite::main(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
     err << line << "\n" << std::flush;
   }
-  return 0;
+  return true;
 }
 
 }  // namespace microbench

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include <itch5/messages.hpp>
+#include <itch5/peek.hpp>
 #include <itch5/tick.hpp>
 
 #include <book/anomaly_counts.hpp>
@@ -74,12 +75,12 @@ class book_engine {
   /// byte), starts loading the order slot it refers to and, for an add, the book it goes to. Never reads
   /// outside `frame`, changes nothing.
   void prefetch_far(std::span<const std::byte> frame) const noexcept {
-    if (frame.size() < 19) return;
-    const auto type = static_cast<char>(frame[0]);
-    if (!is_order_message(type)) return;
-    orders_.prefetch(itch5::detail::load_be64(frame.data() + 11));
+    if (frame.size() < itch5::order_reference_end) return;
+    const char type = itch5::peek_type(frame);
+    if (!itch5::is_order_message(type)) return;
+    orders_.prefetch(itch5::peek_order_reference(frame));
     if (type == itch5::add_order::type || type == itch5::add_order_mpid::type) {
-      const std::uint16_t locate = itch5::detail::load_be16(frame.data() + 1);
+      const std::uint16_t locate = itch5::peek_stock_locate(frame);
       if (locate < books_.size()) __builtin_prefetch(&books_[locate]);
     }
   }
@@ -87,10 +88,12 @@ class book_engine {
   /// Prefetch, near stage: for a message handled next or nearly so, looks its order up (its slot should be
   /// in cache after prefetch_far) and starts loading that order's book. Changes nothing.
   void prefetch_near(std::span<const std::byte> frame) noexcept {
-    if (frame.size() < 19) return;
-    const auto type = static_cast<char>(frame[0]);
-    if (!is_order_message(type) || type == itch5::add_order::type || type == itch5::add_order_mpid::type) return;
-    if (const order* o = orders_.find(itch5::detail::load_be64(frame.data() + 11))) {
+    if (frame.size() < itch5::order_reference_end) return;
+    const char type = itch5::peek_type(frame);
+    if (!itch5::is_order_message(type) || type == itch5::add_order::type || type == itch5::add_order_mpid::type) {
+      return;
+    }
+    if (const order* o = orders_.find(itch5::peek_order_reference(frame))) {
       __builtin_prefetch(&books_[o->locate]);
     }
   }
@@ -113,10 +116,6 @@ class book_engine {
       return false;
     }
   }();
-
-  static constexpr bool is_order_message(char t) noexcept {
-    return t == 'A' || t == 'F' || t == 'E' || t == 'C' || t == 'X' || t == 'D' || t == 'U';
-  }
 
   book_type& book_at(std::uint16_t locate) {
     if (locate >= books_.size()) [[unlikely]] {

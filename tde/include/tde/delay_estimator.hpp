@@ -28,6 +28,7 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -102,6 +103,25 @@ class delay_estimator {
         corr_[static_cast<std::size_t>(lag >= 0 ? lag : static_cast<std::int64_t>(m_) + lag)]);
   }
   [[nodiscard]] double refine_upsampled(std::int64_t peak);
+
+  // The steps of estimate(), in order.
+  /// Sums of the correlation over the search range outside the main lobe around the peak.
+  struct sidelobe_stats {
+    double n = 0, sum = 0, sum2 = 0;
+    double max = -std::numeric_limits<double>::infinity();
+  };
+  /// A pair without a peak: flag flat alone, second_ratio NaN.
+  [[nodiscard]] static delay_estimate flat_estimate() noexcept;
+  /// From the spectra fa_ and fb_: the (smoothed) cross spectrum over fb_ (copied to kept_ when
+  /// upsampling); returns sqrt(S_a S_b), the smoothed energies by Parseval.
+  [[nodiscard]] double cross_spectrum() noexcept;
+  /// The integer lag of the correlation maximum over [-max_lag, max_lag]; on ties lag 0, else the lowest lag.
+  [[nodiscard]] std::int64_t find_peak() const noexcept;
+  [[nodiscard]] sidelobe_stats sidelobes(std::int64_t peak) const noexcept;
+  /// rho, PSR and second_ratio from the peak value `best` and the sidelobes.
+  void set_confidence(delay_estimate& r, double best, const sidelobe_stats& s) const noexcept;
+  /// The flags that compare r with the options' thresholds (edge, low_rho, low_psr, ambiguous).
+  void set_flags(delay_estimate& r) const noexcept;
 
   estimator_options options_;
   std::size_t m_ = 0;

@@ -148,6 +148,22 @@ class suite {
   void add_case(std::string name, runner run);
   [[nodiscard]] const test_case* find(std::string_view name) const noexcept;
 
+  // The steps of main(), in order; each false return has printed its error to `err`.
+  /// How the timer and the cache disturbance are set up, for stderr and the run information.
+  struct setup_notes {
+    std::string timer;
+    std::string disturb = "off";
+  };
+  /// The --testcase selection (every case when empty), each once, in the order given.
+  [[nodiscard]] bool choose_cases(std::vector<const test_case*>& chosen, std::ostream& err) const;
+  /// Calibrates the timer and allocates the disturber as configured, and reports both on `err`.
+  [[nodiscard]] bool prepare_notes(setup_notes& notes, std::ostream& err);
+  /// --verbose: the run information and the CSV header.
+  void write_run_info(int argc, char** argv, const environment& env, const setup_notes& notes,
+                      std::ostream& out) const;
+  /// Runs each chosen case: its summary line on `err`, with --verbose its samples on `out`.
+  [[nodiscard]] bool run_cases(const std::vector<const test_case*>& chosen, std::ostream& out, std::ostream& err);
+
   std::string program_;
   config cfg_;
   bool list_ = false;

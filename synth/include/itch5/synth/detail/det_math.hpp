@@ -140,7 +140,4 @@ inline constexpr auto powers = make();
          (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
 }
 
-/// x^y for x > 0, through det_exp(y * det_log(x)).
-[[nodiscard]] inline double det_pow(double x, double y) noexcept { return det_exp(y * det_log(x)); }
-
 }  // namespace itch5::synth::detail
