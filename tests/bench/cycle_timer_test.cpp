@@ -38,14 +38,22 @@ TEST(TimerCalibration, MeasuredValuesAreConsistent) {
       << cal.describe();
 }
 
-TEST(TimerCalibration, ASleepReadsAtLeastItsLength) {
+// The timer, converted with a measured calibration, agrees with steady_clock on the same sleep. Load cannot
+// make this fail: however late the sleep ends, the timed region lies inside the steady_clock bracket, so
+// only the calibration's error (both clocks run on during a preemption, so it stays small) enters the
+// bounds, and they leave 10% for it.
+TEST(TimerCalibration, ASleepReadsItsLengthWithinASteadyClockBracket) {
+  using clock = std::chrono::steady_clock;
   const auto cal = timer_calibration::measure(std::chrono::milliseconds(20));
+  const auto outer_start = clock::now();
   const std::uint64_t a = cycle_timer::start();
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
   const std::uint64_t b = cycle_timer::stop();
+  const auto outer = std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - outer_start).count();
   const std::int64_t ns = cal.to_ns(static_cast<std::int64_t>(b - a));
-  EXPECT_GE(ns, 4'900'000);    // sleep_for sleeps at least 5 ms; 2% for the calibration's error
-  EXPECT_LT(ns, 500'000'000);  // and not 100 times longer, even on a loaded machine
+  EXPECT_GE(ns, 4'500'000);  // sleep_for sleeps at least 5 ms, whatever the load
+  EXPECT_LE(static_cast<double>(ns), 1.1 * static_cast<double>(outer))  // and no longer than the bracket
+      << "timer " << ns << " ns, steady_clock bracket " << outer << " ns";
 }
 
 TEST(CacheDisturber, ReadsEveryLineOfAWholeNumberOfLines) {

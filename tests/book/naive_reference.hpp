@@ -1,46 +1,43 @@
-// A deliberately simple reference for the book engine: an unordered_map of orders, a std::map per book
-// side, the inside recomputed from the maps after every applied message, and lines formatted with
-// std::to_string. It applies the engine's documented rules for inconsistent input (book/anomaly_counts.hpp)
-// so that streams with anomalies can be compared too. Shares no code with book/ beyond the decoder.
+// A deliberately simple reference for the book engine: the shared reference book of the tests
+// (itch5_test/reference_book.hpp: an unordered_map of orders, a std::map per book side), the inside
+// recomputed from the maps after every applied message, and lines formatted with std::to_string. It applies
+// the engine's documented rules for inconsistent input (book/anomaly_counts.hpp) so that streams with
+// anomalies can be compared too. Shares no code with book/ beyond the decoder.
 #pragma once
 
-#include <functional>
-#include <map>
+#include <algorithm>
 #include <string>
 #include <tuple>
 #include <unordered_map>
 
 #include <itch5/dispatch.hpp>
 #include <itch5/message_reader.hpp>
+#include <itch5_test/reference_book.hpp>
 
 namespace naive {
 
 class reference {
  public:
-  void operator()(const itch5::stock_directory& m) { books_[m.header.stock_locate].symbol = std::string(m.stock.str()); }
+  void operator()(const itch5::stock_directory& m) { lines_[m.header.stock_locate].symbol = std::string(m.stock.str()); }
   void operator()(const itch5::add_order& m) { add(m.header, m.order_ref, m.side, m.shares, m.price.units(), m.stock); }
   void operator()(const itch5::add_order_mpid& m) { add(m.header, m.order_ref, m.side, m.shares, m.price.units(), m.stock); }
   void operator()(const itch5::order_executed& m) { reduce(m.header, m.order_ref, m.executed_shares); }
   void operator()(const itch5::order_executed_with_price& m) { reduce(m.header, m.order_ref, m.executed_shares); }
   void operator()(const itch5::order_cancel& m) { reduce(m.header, m.order_ref, m.cancelled_shares); }
   void operator()(const itch5::order_delete& m) {
-    auto it = orders_.find(m.order_ref);
-    if (it == orders_.end()) return;
-    order o = it->second;
-    orders_.erase(it);
-    take(o, o.shares);
-    emit(m.header, o.locate);
+    const order* o = book_.find(m.order_ref);
+    if (o == nullptr) return;
+    const std::uint16_t locate = o->locate;
+    book_.remove(m.order_ref);
+    emit(m.header, locate);
   }
   void operator()(const itch5::order_replace& m) {
-    auto it = orders_.find(m.original_order_ref);
-    if (it == orders_.end()) return;
-    order o = it->second;
-    orders_.erase(it);
-    take(o, o.shares);
-    if (m.shares != 0 && valid(m.price.units()) && orders_.count(m.new_order_ref) == 0) {
-      order n{o.locate, o.buy, m.shares, m.price.units()};
-      orders_[m.new_order_ref] = n;
-      put(n);
+    const order* found = book_.find(m.original_order_ref);
+    if (found == nullptr) return;
+    const order o = *found;
+    book_.remove(m.original_order_ref);
+    if (m.shares != 0 && valid(m.price.units()) && !book_.live(m.new_order_ref)) {
+      book_.add(m.new_order_ref, {o.locate, o.side, m.price.units(), m.shares});
     }
     emit(m.header, o.locate);
   }
@@ -48,15 +45,9 @@ class reference {
   [[nodiscard]] const std::string& output() const { return out_; }
 
  private:
-  struct order {
-    std::uint16_t locate;
-    bool buy;
-    std::uint32_t shares;
-    std::uint32_t price;
-  };
-  struct book {
-    std::map<std::uint32_t, std::uint64_t, std::greater<>> bids;
-    std::map<std::uint32_t, std::uint64_t> offers;
+  using order = itch5_test::reference_book::order;
+  // Per locate: the symbol printed on its lines, and the inside of its last line.
+  struct line_state {
     std::string symbol;
     std::tuple<std::uint32_t, std::uint64_t, std::uint32_t, std::uint64_t> last{0, 0, 2000000000, 0};
   };
@@ -66,56 +57,35 @@ class reference {
   void add(const itch5::message_header& h, std::uint64_t ref, char side, std::uint32_t shares, std::uint32_t price,
            const itch5::stock_symbol& stock) {
     if ((side != 'B' && side != 'S') || shares == 0 || !valid(price)) return;
-    book& b = books_[h.stock_locate];
-    if (b.symbol.empty()) b.symbol = std::string(stock.str());
-    if (orders_.count(ref)) return;
-    order o{h.stock_locate, side == 'B', shares, price};
-    orders_[ref] = o;
-    put(o);
-    emit(h, o.locate);
+    line_state& l = lines_[h.stock_locate];
+    if (l.symbol.empty()) l.symbol = std::string(stock.str());
+    if (!book_.add(ref, {h.stock_locate, side, price, shares})) return;
+    emit(h, h.stock_locate);
   }
 
   void reduce(const itch5::message_header& h, std::uint64_t ref, std::uint32_t shares) {
-    auto it = orders_.find(ref);
-    if (it == orders_.end() || shares == 0) return;
-    order& o = it->second;
-    std::uint32_t n = std::min(shares, o.shares);
-    take(o, n);
-    o.shares -= n;
-    std::uint16_t locate = o.locate;
-    if (o.shares == 0) orders_.erase(it);
+    const order* o = book_.find(ref);
+    if (o == nullptr || shares == 0) return;
+    const std::uint16_t locate = o->locate;
+    book_.reduce(ref, shares);
     emit(h, locate);
   }
 
-  void put(const order& o) {
-    book& b = books_[o.locate];
-    if (o.buy) b.bids[o.price] += o.shares;
-    else b.offers[o.price] += o.shares;
-  }
-
-  void take(const order& o, std::uint32_t n) {
-    book& b = books_[o.locate];
-    if (o.buy) {
-      if ((b.bids[o.price] -= n) == 0) b.bids.erase(o.price);
-    } else {
-      if ((b.offers[o.price] -= n) == 0) b.offers.erase(o.price);
-    }
-  }
-
   void emit(const itch5::message_header& h, std::uint16_t locate) {
-    book& b = books_[locate];
+    const auto& b = book_.book(locate);
+    line_state& l = lines_[locate];
     auto now = std::make_tuple(b.bids.empty() ? 0u : b.bids.begin()->first, b.bids.empty() ? 0u : b.bids.begin()->second,
                                b.offers.empty() ? 2000000000u : b.offers.begin()->first,
                                b.offers.empty() ? 0u : b.offers.begin()->second);
-    if (now == b.last) return;
-    b.last = now;
-    out_ += std::to_string(h.timestamp.count()) + " " + std::to_string(locate) + " " + b.symbol + " " +
+    if (now == l.last) return;
+    l.last = now;
+    out_ += std::to_string(h.timestamp.count()) + " " + std::to_string(locate) + " " + l.symbol + " " +
             std::to_string(std::get<0>(now)) + " " + std::to_string(std::get<1>(now)) + " " +
             std::to_string(std::get<2>(now)) + " " + std::to_string(std::get<3>(now)) + "\n";
   }
 
-  std::unordered_map<std::uint64_t, order> orders_;
-  std::unordered_map<std::uint16_t, book> books_;
+  itch5_test::reference_book book_;
+  std::unordered_map<std::uint16_t, line_state> lines_;
   std::string out_;
 };
 

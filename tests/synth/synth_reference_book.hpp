@@ -1,7 +1,8 @@
 // An independent checker for generated ITCH streams, used by the generator tests.
 //
-// It decodes a stream with itch5::message_reader and replays it on a deliberately simple reference book
-// (std::unordered_map of orders, std::map of price levels per side and symbol), recording every violation of
+// It decodes a stream with itch5::message_reader and replays it on the shared reference book of the tests
+// (itch5_test/reference_book.hpp: std::unordered_map of orders, std::map of price levels per side and
+// symbol), recording every violation of
 // the stream contract: unknown or duplicate order references, references that do not increase, over-
 // executions and cancels of the whole order, crossed books, timestamps that go backwards or pass 24 h,
 // prices off the tick grid, messages for a locate no R message announced. Along the way it measures what
@@ -26,6 +27,7 @@
 #include <itch5/dispatch.hpp>
 #include <itch5/message_reader.hpp>
 #include <itch5/tick.hpp>
+#include <itch5_test/reference_book.hpp>
 
 namespace synth_test {
 
@@ -90,7 +92,7 @@ class reference_checker {
       r_.decode_error = true;
       r_.decode_error_text = reader.error().describe("generated stream");
     }
-    r_.live_end = orders_.size();
+    r_.live_end = book_.live_orders();
     return std::move(r_);
   }
 
@@ -106,7 +108,7 @@ class reference_checker {
     }
     if (announced_.size() <= m.header.stock_locate) announced_.resize(m.header.stock_locate + 1u, false);
     announced_[m.header.stock_locate] = true;
-    books_.resize(announced_.size());
+    locates_ = announced_.size();
     r_.per_locate.resize(announced_.size());
     first_add_seen_.resize(announced_.size(), false);
     ++r_.directory_entries;
@@ -141,36 +143,26 @@ class reference_checker {
 
   void operator()(const itch5::order_delete& m) {
     trading_message(m.header);
-    auto it = find(m.header, m.order_ref, "D");
-    if (it == orders_.end()) return;
-    r_.depths.push_back(depth_of(it->second.locate, it->second.side, it->second.price));
-    remove(it);
+    const order* o = find(m.header, m.order_ref, "D");
+    if (o == nullptr) return;
+    r_.depths.push_back(depth_of(o->locate, o->side, o->price));
+    book_.remove(m.order_ref);
   }
 
   void operator()(const itch5::order_replace& m) {
     trading_message(m.header);
-    auto it = find(m.header, m.original_order_ref, "U");
-    if (it == orders_.end()) return;
-    order o = it->second;
+    const order* found = find(m.header, m.original_order_ref, "U");
+    if (found == nullptr) return;
+    const order o = *found;
     if (!itch5::on_tick_grid(m.price)) fail("U price off the tick grid");
     if (m.shares == 0) fail("U with zero shares");
     r_.depths.push_back(depth_of(o.locate, o.side, m.price.units()));
-    remove(it);
+    book_.remove(m.original_order_ref);
     new_order(m.header, m.new_order_ref, o.side, m.shares, m.price);
   }
 
  private:
-  struct order {
-    std::uint16_t locate;
-    char side;
-    std::uint32_t price;
-    std::uint32_t shares;
-  };
-  struct book {
-    std::map<std::uint32_t, std::uint32_t> bids;  // price units -> orders at that price
-    std::map<std::uint32_t, std::uint32_t> asks;
-  };
-  using order_map = std::unordered_map<std::uint64_t, order>;
+  using order = itch5_test::reference_book::order;
 
   // `what` starts with the kind of violation, up to the first ':' if any.
   void fail(const std::string& what) {
@@ -207,30 +199,30 @@ class reference_checker {
   void trading_message(const itch5::message_header& h) {
     on_header(h, true);
     count_locate(h);
-    if (++trading_seen_ % live_every_ == 0) r_.live_after_trading_message.push_back(orders_.size());
+    if (++trading_seen_ % live_every_ == 0) r_.live_after_trading_message.push_back(book_.live_orders());
   }
 
-  order_map::iterator find(const itch5::message_header& h, std::uint64_t ref, const char* what) {
-    auto it = orders_.find(ref);
-    if (it == orders_.end()) {
+  const order* find(const itch5::message_header& h, std::uint64_t ref, const char* what) {
+    const order* o = book_.find(ref);
+    if (o == nullptr) {
       fail("unknown order: " + std::string(what) + " refers to " + std::to_string(ref));
-    } else if (it->second.locate != h.stock_locate) {
+    } else if (o->locate != h.stock_locate) {
       fail("locate differs from its order's: " + std::string(what));
     }
-    return it;
+    return o;
   }
 
   // Levels between `price` and the best price on `side` before the event; 0 when the side is empty or the
   // price is at or better than the best.
   std::uint32_t depth_of(std::uint16_t locate, char side, std::uint32_t price) const {
-    const book& b = books_[locate];
+    const auto& b = book_.book(locate);
     if (side == 'B') {
       if (b.bids.empty()) return 0;
-      std::uint32_t best = b.bids.rbegin()->first;
+      std::uint32_t best = b.bids.begin()->first;
       return price >= best ? 0 : itch5::levels_between(itch5::price4(price), itch5::price4(best));
     }
-    if (b.asks.empty()) return 0;
-    std::uint32_t best = b.asks.begin()->first;
+    if (b.offers.empty()) return 0;
+    std::uint32_t best = b.offers.begin()->first;
     return price <= best ? 0 : itch5::levels_between(itch5::price4(price), itch5::price4(best));
   }
 
@@ -243,7 +235,7 @@ class reference_checker {
     }
     if (shares == 0) fail("add with zero shares");
     if (!itch5::on_tick_grid(p) || p.units() == 0) fail("add price off the tick grid or zero");
-    if (h.stock_locate < books_.size()) {
+    if (h.stock_locate < locates_) {
       if (!first_add_seen_[h.stock_locate]) {
         first_add_seen_[h.stock_locate] = true;
         ++r_.symbols_with_adds;
@@ -258,44 +250,31 @@ class reference_checker {
                  itch5::price4 p) {
     if (ref <= last_ref_) fail("reference does not increase: " + std::to_string(ref));
     last_ref_ = std::max(last_ref_, ref);
-    if (h.stock_locate >= books_.size()) return;
-    if (!orders_.emplace(ref, order{h.stock_locate, side, p.units(), shares}).second) {
+    if (h.stock_locate >= locates_) return;
+    if (!book_.add(ref, order{h.stock_locate, side, p.units(), shares})) {
       fail("duplicate reference: " + std::to_string(ref));
       return;
     }
-    book& b = books_[h.stock_locate];
-    ++(side == 'B' ? b.bids : b.asks)[p.units()];
+    const auto& b = book_.book(h.stock_locate);
     r_.max_price_units = std::max(r_.max_price_units, p.units());
-    r_.live_peak = std::max<std::uint64_t>(r_.live_peak, orders_.size());
-    if (!b.bids.empty() && !b.asks.empty() && b.bids.rbegin()->first >= b.asks.begin()->first) {
+    r_.live_peak = std::max<std::uint64_t>(r_.live_peak, book_.live_orders());
+    if (!b.bids.empty() && !b.offers.empty() && b.bids.begin()->first >= b.offers.begin()->first) {
       fail("crossed or locked book: locate " + std::to_string(h.stock_locate));
     }
   }
 
   void reduce(const itch5::message_header& h, std::uint64_t ref, std::uint32_t shares, bool execution) {
     trading_message(h);
-    auto it = find(h, ref, execution ? "E/C" : "X");
-    if (it == orders_.end()) return;
-    order& o = it->second;
+    const order* found = find(h, ref, execution ? "E/C" : "X");
+    if (found == nullptr) return;
+    const order& o = *found;
     r_.depths.push_back(depth_of(o.locate, o.side, o.price));
     if (shares == 0) fail("execution or cancel of zero shares");
     if (execution ? shares > o.shares : shares >= o.shares) {
       fail(std::string(execution ? "over-execution" : "cancel of the whole order or more") + ": order " +
            std::to_string(ref));
     }
-    if (shares >= o.shares) {
-      remove(it);
-    } else {
-      o.shares -= shares;
-    }
-  }
-
-  void remove(order_map::iterator it) {
-    const order& o = it->second;
-    auto& side = o.side == 'B' ? books_[o.locate].bids : books_[o.locate].asks;
-    auto lvl = side.find(o.price);
-    if (--lvl->second == 0) side.erase(lvl);
-    orders_.erase(it);
+    book_.reduce(ref, shares);  // removes the order when nothing is left
   }
 
   check_result r_;
@@ -303,8 +282,8 @@ class reference_checker {
   std::uint64_t trading_seen_ = 0;
   std::vector<bool> announced_ = std::vector<bool>(1, false);  // locate 0 is never announced
   std::vector<bool> first_add_seen_;
-  std::vector<book> books_;
-  order_map orders_;
+  std::size_t locates_ = 0;  // orders are tracked for locates below this (announced_.size() after an R)
+  itch5_test::reference_book book_;
   std::uint64_t last_ref_ = 0;
   itch5::timestamp last_ts_{0};
 };

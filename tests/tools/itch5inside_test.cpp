@@ -338,6 +338,11 @@ TEST_F(Itch5Inside, ShippedSamplesRawAndGzipAgree) {
 // straight from the bytes. Inconsistent messages are handled as anomaly_counts.hpp documents: unknown
 // references skipped, oversized reductions remove the order, duplicates skipped, a crossed book counted
 // when it becomes crossed.
+//
+// Why not the shared reference book (itch5_test/reference_book.hpp, behind tests/book/naive_reference.hpp):
+// this one is deliberately independent of the library as a whole. It does its own framing and reads every
+// field at its offset from the spec, so a decoder or framing bug that the tool and a decode()-based reference
+// would share still shows up here as a difference. Keep it byte-level.
 struct naive_reference {
   struct order {
     std::uint16_t locate;
