@@ -282,9 +282,13 @@ TEST_P(OrderTableWindow, SparseAndDenseStretchesMatchUnorderedMap) {
       ASSERT_NE(o, nullptr) << "stretch " << stretch << " key " << k;
       ASSERT_EQ(o->shares, v);
     }
-    if (W >= 1024) EXPECT_EQ(t.sparse(), gapped) << "stretch " << stretch;
+    if (W >= 1024) {
+      EXPECT_EQ(t.sparse(), gapped) << "stretch " << stretch;
+    }
   }
-  if (W >= 1024) EXPECT_EQ(switches, 6);
+  if (W >= 1024) {
+    EXPECT_EQ(switches, 6);
+  }
 }
 
 // The default window, one large enough for whole empty summary words (2^13: two of 4,096 slots), a middle
