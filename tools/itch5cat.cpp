@@ -1,6 +1,10 @@
 // itch5cat: prints ITCH 5.0 messages as readable text, or counts them by type.
+#include <algorithm>
 #include <array>
+#include <bitset>
+#include <cctype>
 #include <cstdint>
+#include <vector>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -27,6 +31,8 @@ struct config {
   bool decode = false;
   std::string types;
   std::uint64_t locate = 0;
+  std::vector<std::string> symbols;  // --symbol
+  bool market_wide = false;
   std::uint64_t limit = 0;
   bool quiet = false;
   std::string inflate = "zlib";
@@ -117,10 +123,21 @@ std::string usage_problem(const config& cfg) {
                                                                     : " are not ITCH 5.0 message types") +
            " (valid: " + valid + ")";
   }
+  for (const auto& sym : cfg.symbols) {
+    const bool printable = std::all_of(sym.begin(), sym.end(), [](char c) { return c > 0x20 && c < 0x7f; });
+    if (sym.empty() || sym.size() > 8 || !printable) {
+      return "--symbol: '" + sym + "' cannot be an ITCH symbol (1 to 8 printable characters, no spaces)";
+    }
+  }
+  if (!cfg.symbols.empty() && cfg.locate != 0) {
+    return "--symbol and --locate cannot be combined (--symbol selects the locates its stock directory "
+           "messages assign)";
+  }
+  if (cfg.market_wide && cfg.symbols.empty()) return "--market-wide only goes with --symbol";
   if (cfg.decode) {
     if (cfg.counts) return "--decode and --counts cannot be combined (--decode prints the counts itself)";
     for (auto [given, flag] : {std::pair{!cfg.types.empty(), "--types"}, std::pair{cfg.locate != 0, "--locate"},
-                               std::pair{cfg.limit != 0, "--limit"}}) {
+                               std::pair{!cfg.symbols.empty(), "--symbol"}, std::pair{cfg.limit != 0, "--limit"}}) {
       if (given) {
         return std::string("--decode cannot be combined with ") + flag +
                " (it decodes every message of the input, a throughput test)";
@@ -142,17 +159,69 @@ std::array<bool, 256> wanted_types(const config& cfg) {
   return wanted;
 }
 
+// --symbol: the locates that the stock directory messages of the chosen symbols assign, learnt as they
+// pass (a directory message comes before its stock's other messages), plus locate 0 (messages of no one
+// stock) with --market-wide. Symbols are matched without regard to case.
+class symbol_filter {
+ public:
+  explicit symbol_filter(const config& cfg) : active_(!cfg.symbols.empty()) {
+    for (const auto& sym : cfg.symbols) {
+      std::string upper;
+      for (char c : sym) upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+      if (std::find(wanted_.begin(), wanted_.end(), upper) == wanted_.end()) wanted_.push_back(upper);
+    }
+    found_.assign(wanted_.size(), false);
+    if (cfg.market_wide) selected_.set(0);
+  }
+
+  /// Whether the message `msg` passes (always, without --symbol).
+  [[nodiscard]] bool pass(std::span<const std::byte> msg) {
+    if (!active_) return true;
+    const std::uint16_t locate = itch5::peek_stock_locate(msg);
+    if (itch5::peek_type(msg) == static_cast<char>(itch5::stock_directory::type)) learn(msg, locate);
+    return selected_.test(locate);
+  }
+
+  /// The chosen symbols that no stock directory message named.
+  [[nodiscard]] std::vector<std::string> not_found() const {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < wanted_.size(); ++i) {
+      if (!found_[i]) out.push_back(wanted_[i]);
+    }
+    return out;
+  }
+
+ private:
+  void learn(std::span<const std::byte> msg, std::uint16_t locate) {
+    const auto directory = itch5::decode<itch5::stock_directory>(msg.data());
+    const std::string_view name = directory.stock.str();  // points into `directory`
+    for (std::size_t i = 0; i < wanted_.size(); ++i) {
+      if (wanted_[i] == name) {
+        found_[i] = true;
+        selected_.set(locate);
+      }
+    }
+  }
+
+  bool active_;
+  std::vector<std::string> wanted_;  // upper case
+  std::vector<bool> found_;
+  std::bitset<65536> selected_;
+};
+
 // What one pass over the input counted: messages per type byte (those selected, or all with --decode) and,
 // with --decode, the checksum of every decoded field.
 struct scan_totals {
   std::array<std::uint64_t, 256> counts{};
   std::uint64_t checksum = 0;  // folds every decoded field, so --decode cannot be optimised away
+  std::vector<std::string> symbols_not_found;  // --symbol names no stock directory message named
 };
 
 // Reads the whole input (or up to --limit printed messages): prints the selected messages unless --counts
 // or --decode, and counts them.
 scan_totals scan(itch5::message_reader& reader, const config& cfg, line_buffer& lines, cli::progress& progress) {
   const std::array<bool, 256> wanted = wanted_types(cfg);
+  symbol_filter symbols(cfg);
   scan_totals t;
   std::uint64_t printed = 0;
   auto fold = [&t](const auto& m) {
@@ -178,6 +247,7 @@ scan_totals scan(itch5::message_reader& reader, const config& cfg, line_buffer& 
       itch5::dispatch_unchecked(msg.data(), fold);
       continue;
     }
+    if (!symbols.pass(msg)) continue;  // before the type filter: it learns from directory messages
     if (!wanted[type]) continue;
     if (cfg.locate != 0 && itch5::peek_stock_locate(msg) != cfg.locate) continue;
     ++t.counts[type];
@@ -185,6 +255,7 @@ scan_totals scan(itch5::message_reader& reader, const config& cfg, line_buffer& 
     itch5::dispatch_unchecked(msg.data(), print);
     if (cfg.limit != 0 && ++printed >= cfg.limit) break;
   }
+  if (reader.status() != itch5::read_status::message) t.symbols_not_found = symbols.not_found();  // read to the end
   return t;
 }
 
@@ -229,6 +300,10 @@ int report_end(itch5::message_reader& reader, const config& cfg, const scan_tota
   if (reader.unknown_total() > 0 && !cfg.quiet) {
     std::cerr << "itch5cat: note: skipped " << reader.unknown_total() << " messages of unknown type\n";
   }
+  for (const auto& sym : t.symbols_not_found) {
+    std::cerr << "itch5cat: warning: --symbol " << sym << ": no stock directory message of " << input_name
+              << " names it\n";
+  }
   if (filtered && !cfg.counts && !cfg.quiet) {
     std::uint64_t selected = 0;
     for (auto n : t.counts) selected += n;
@@ -236,6 +311,10 @@ int report_end(itch5::message_reader& reader, const config& cfg, const scan_tota
       std::cerr << "itch5cat: note: no message matches";
       if (!cfg.types.empty()) std::cerr << " --types " << cfg.types;
       if (cfg.locate != 0) std::cerr << " --locate " << cfg.locate;
+      if (!cfg.symbols.empty()) {
+        std::cerr << " --symbol ";
+        for (std::size_t i = 0; i < cfg.symbols.size(); ++i) std::cerr << (i ? "," : "") << cfg.symbols[i];
+      }
       std::cerr << " (" << reader.messages() << " messages read from " << input_name << ")\n";
     }
   }
@@ -243,7 +322,7 @@ int report_end(itch5::message_reader& reader, const config& cfg, const scan_tota
 }
 
 int run(const config& cfg) {
-  const bool filtered = !cfg.types.empty() || cfg.locate != 0;
+  const bool filtered = !cfg.types.empty() || cfg.locate != 0 || !cfg.symbols.empty();
   itch5::message_reader reader(itch5::io::make_block_source(
       itch5::io::open_input(cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib)));
   itch5::io::output_file out("-");
@@ -265,7 +344,7 @@ int main(int argc, char** argv) {
                     "Prints the messages of an ITCH 5.0 BinaryFILE stream as readable text, one per line: "
                     "timestamp, type, name, stock locate, tracking number, then every field as name=value "
                     "(prices in dollars). With --counts, prints how many messages of each type there are (of the "
-                    "selected ones, with --types or --locate).");
+                    "selected ones, with --types, --locate or --symbol).");
   opts.positional("INPUT", cfg.input, "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - "
                                       "for standard input.");
   opts.add("counts", cfg.counts,
@@ -280,6 +359,14 @@ int main(int argc, char** argv) {
            "ITCH 5.0 message type.")
       .value_name("TYPES");
   opts.add("locate", cfg.locate, "Print (or count) only messages of this stock locate (0: all).", 0, 65535);
+  opts.add("symbol", cfg.symbols,
+           "Print (or count) only the messages of these symbols, e.g. AAPL,MSFT: those of the stock locates "
+           "their stock directory (R) messages assign, the directory messages included. Matched without "
+           "regard to case; a symbol that no directory message names gets a warning. Not with --locate.")
+      .value_name("SYM,...");
+  opts.add("market-wide", cfg.market_wide,
+           "With --symbol, also print the messages of no one stock (stock locate 0: system events, market-wide "
+           "circuit breakers, ...).");
   opts.add("limit", cfg.limit, "Stop after printing this many messages (0: no limit; not with --counts).", 0,
            UINT64_MAX);
   opts.add("quiet", cfg.quiet, "No progress line and no notes on stderr.").alias('q');

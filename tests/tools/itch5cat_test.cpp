@@ -373,6 +373,71 @@ TEST_F(Itch5cat, FlagsThatContradictEachOtherAreUsageErrors) {
   EXPECT_EQ(r.out.rfind(real_counts, 0), 0u) << r.out;
 }
 
+// --symbol (issue 17): the messages of the locates the chosen symbols' directory messages assign.
+TEST_F(Itch5cat, SymbolFindsTheDirectoryMessageOfAaplInTheRealSample) {
+  auto r = run("--symbol AAPL " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0) << r.err;
+  auto lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  EXPECT_NE(lines[0].find(" R stock_directory locate=13 tracking=0 stock=AAPL "), std::string::npos) << lines[0];
+  EXPECT_EQ(r.err, "");
+  // Any case; several symbols; --market-wide adds the system event (locate 0); the same as --locate for one.
+  EXPECT_EQ(run("--symbol aapl " + sh_quote(real_sample)).out, r.out);
+  EXPECT_EQ(run("--locate 13 " + sh_quote(real_sample)).out, r.out);
+  EXPECT_EQ(run("--symbol AAPL,AA --counts " + sh_quote(real_sample)).out,
+            "H stock_trading_action 1\nR stock_directory 2\nY reg_sho_restriction 1\ntotal 4\n");
+  lines = lines_of(run("--symbol AAPL --market-wide " + sh_quote(real_sample)).out);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NE(lines[0].find(" S system_event locate=0 "), std::string::npos) << lines[0];
+}
+
+TEST_F(Itch5cat, SymbolSelectsEveryMessageOfItsLocate) {
+  // Every message of the artificial sample's stocks, by symbol, equals the same by locate.
+  const auto directory = lines_of(run("--types R " + sh_quote(artificial)).out);
+  ASSERT_GE(directory.size(), 3u);
+  for (const auto& line : directory) {
+    const auto stock_at = line.find("stock=") + 6, locate_at = line.find("locate=") + 7;
+    const std::string stock = line.substr(stock_at, line.find(' ', stock_at) - stock_at);
+    const std::string locate = line.substr(locate_at, line.find(' ', locate_at) - locate_at);
+    SCOPED_TRACE(stock);
+    const auto by_symbol = run("--symbol " + stock + " " + sh_quote(artificial));
+    EXPECT_EQ(by_symbol.status, 0) << by_symbol.err;
+    EXPECT_GT(lines_of(by_symbol.out).size(), 100u);
+    EXPECT_EQ(by_symbol.out, run("--locate " + locate + " " + sh_quote(artificial)).out);
+  }
+}
+
+TEST_F(Itch5cat, SymbolMistakesGetAWarningOrAUsageError) {
+  auto r = run("--symbol AAPL,NOPE " + sh_quote(real_sample));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(lines_of(r.out).size(), 1u);
+  EXPECT_EQ(r.err, "itch5cat: warning: --symbol NOPE: no stock directory message of " + real_sample +
+                       " names it\n");
+  r = run("--symbol NOPE " + sh_quote(real_sample));
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "itch5cat: warning: --symbol NOPE: no stock directory message of " + real_sample +
+                       " names it\nitch5cat: note: no message matches --symbol NOPE (1000 messages read from " +
+                       real_sample + ")\n");
+  struct mistake {
+    std::string args, message;
+  };
+  for (const auto& [args, message] : std::vector<mistake>{
+           {"--symbol TOOLONGNAME", "--symbol: 'TOOLONGNAME' cannot be an ITCH symbol (1 to 8 printable characters, "
+                                    "no spaces)"},
+           {"--symbol 'A B'", "--symbol: 'A B' cannot be an ITCH symbol (1 to 8 printable characters, no spaces)"},
+           {"--symbol AAPL --locate 13", "--symbol and --locate cannot be combined (--symbol selects the locates its "
+                                         "stock directory messages assign)"},
+           {"--market-wide", "--market-wide only goes with --symbol"},
+           {"--decode --symbol AAPL",
+            "--decode cannot be combined with --symbol (it decodes every message of the input, a throughput test)"},
+       }) {
+    r = run(args + " " + sh_quote(real_sample));
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_EQ(r.err, "itch5cat: error: " + message + "\n") << args;
+  }
+}
+
 TEST_F(Itch5cat, UsageErrorsExitTwo) {
   auto r = run("--no-such-flag " + sh_quote(real_sample));
   EXPECT_EQ(r.status, 2);
