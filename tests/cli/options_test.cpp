@@ -531,7 +531,7 @@ TEST(Options, VersionPrintsTheBuild) {
 }
 
 TEST(Options, EveryToolPrintsItsVersion) {
-  for (const char* tool : {"itch5cat", "itch5inside", "itch5synth", "itch5tde"}) {
+  for (const char* tool : {"itch5cat", "itch5inside", "itch5stats", "itch5synth", "itch5tde"}) {
     const outcome r = run_tool(tool, "--version");
     EXPECT_EQ(r.code, 0) << tool;
     EXPECT_EQ(r.err, "") << tool;
