@@ -14,6 +14,8 @@
 #include <book/book_types.hpp>
 #include <book/inside_runner.hpp>
 
+#include <stats/histogram_file.hpp>
+
 #include <cli/interruption.hpp>
 #include <cli/options.hpp>
 #include <cli/path_guard.hpp>
@@ -31,6 +33,7 @@ struct config {
   std::string stats;
   std::string stats_events = "inside";
   std::string depth;
+  std::string histograms;
   bool quiet = false;
   bool read_ahead = true;
   std::uint64_t block_size = 1 << 20;
@@ -129,6 +132,7 @@ int run(const config& cfg) {
   opt.stats = !cfg.stats.empty();
   opt.stats_all_events = cfg.stats_events == "all";
   opt.depth = !cfg.depth.empty();
+  opt.histograms = !cfg.histograms.empty();
   opt.from = cfg.range.from;
   opt.to = cfg.range.to;
   opt.cancel = &cli::interruption::flag();
@@ -142,9 +146,10 @@ int run(const config& cfg) {
   itch5::io::output_options out_opts;
   out_opts.gzip_level = static_cast<int>(cfg.gzip_level);
   itch5::io::output_file out(cfg.output, out_opts);
-  std::unique_ptr<itch5::io::output_file> stats_out, depth_out;
+  std::unique_ptr<itch5::io::output_file> stats_out, depth_out, histograms_out;
   if (opt.stats) stats_out = std::make_unique<itch5::io::output_file>(cfg.stats, out_opts);
   if (opt.depth) depth_out = std::make_unique<itch5::io::output_file>(cfg.depth, out_opts);
+  if (opt.histograms) histograms_out = std::make_unique<itch5::io::output_file>(cfg.histograms, out_opts);
 
   file_sink sink(out);
   cli::progress progress(!cfg.quiet);
@@ -154,23 +159,29 @@ int run(const config& cfg) {
   progress.finish();
   if (stats_out) stats_out->write(r.stats_csv);
   if (depth_out) depth_out->write(r.depth_csv);
+  if (histograms_out) {
+    r.histograms.meta = {{"stats_events", cfg.stats_events},
+                         {"time_range", cfg.range.whole_day() ? "whole day" : cfg.range.describe()}};
+    histograms_out->write(stats::encode_histograms(r.histograms));
+  }
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
   if (r.cancelled || cli::interruption::requested()) {
-    report_unfinished(cfg, r, seconds, out, {stats_out.get(), depth_out.get()},
+    report_unfinished(cfg, r, seconds, out, {stats_out.get(), depth_out.get(), histograms_out.get()},
                       "interrupted by " + cli::interruption::name() + " after " + std::to_string(r.messages) +
                           " messages of " + input_name);
     cli::interruption::exit_now();
   }
   if (r.status == itch5::read_status::error) {
-    report_unfinished(cfg, r, seconds, out, {stats_out.get(), depth_out.get()},
+    report_unfinished(cfg, r, seconds, out, {stats_out.get(), depth_out.get(), histograms_out.get()},
                       "error: " + r.error.describe(cfg.input));
     return 1;
   }
   out.commit();
   if (stats_out) stats_out->commit();
   if (depth_out) depth_out->commit();
+  if (histograms_out) histograms_out->commit();
   if (!cfg.quiet) print_summary(cfg, r, seconds);
   if (r.status == itch5::read_status::end_of_session && r.data_after_end_of_session) {
     std::cerr << "itch5inside: warning: " << input_name
@@ -231,6 +242,12 @@ int main(int argc, char** argv) {
            "side's best price before it (event depth), and between the best and worst price of its side after it "
            "(book depth), per symbol and __aggregate__. - is standard output.")
       .value_name("FILE");
+  opts.add("histograms", cfg.histograms,
+           "Write the histograms behind --stats and --depth (every symbol and __aggregate__; collected whether "
+           "or not those are given) in the versioned binary format of docs/formats.md, for 'itch5stats merge', "
+           "which adds up the files of several runs (days) per symbol name and writes the two CSVs. FILE.gz "
+           "is compressed. Collecting them times every message as --stats does, with --depth's bookkeeping.")
+      .value_name("FILE");
   opts.add("from", cfg.from,
            "Only book events at or after this time of day make lines, statistics and depth samples (the books "
            "are still built from every message): HH:MM[:SS[.fraction]] in the exchange's time (New York for "
@@ -252,8 +269,8 @@ int main(int argc, char** argv) {
            "-DITCH5_WITH_ISAL=ON).")
       .choices({"zlib", "isal"});
   opts.epilog(
-      "Formats: the inside lines, the statistics CSV and the depth CSV are described column by column in "
-      "docs/formats.md of the source tree.\n"
+      "Formats: the inside lines, the statistics CSV, the depth CSV and the histogram file are described "
+      "in docs/formats.md of the source tree.\n"
       "Inconsistent input (unknown order references, executions larger than the order, duplicate references, "
       "crossed books, zero shares, prices out of range, unannounced stock locates, timestamps going backwards or "
       "beyond 24 h) is counted by kind, reported in the summary, and processing goes on.\n"
@@ -276,6 +293,7 @@ int main(int argc, char** argv) {
     paths.output(cfg.output, "--output");
     paths.output(cfg.stats, "--stats");
     paths.output(cfg.depth, "--depth");
+    paths.output(cfg.histograms, "--histograms");
     paths.check();
   } catch (const cli::path_error& e) {
     std::cerr << "itch5inside: error: " << e.what() << "\n";

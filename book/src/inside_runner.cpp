@@ -291,8 +291,16 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   }
   std::sort(r.symbols_not_seen.begin(), r.symbols_not_seen.end());
   auto name_of = [&obs](std::uint16_t locate) { return obs.name_of(locate); };
-  if (feed) r.stats_csv = feed->finish_csv(name_of);
-  if (depth) r.depth_csv = depth->csv(name_of);
+  if (feed) {
+    stats::feed_table t = feed->finish(name_of);
+    if (opt.stats) r.stats_csv = stats::feed_csv(t);
+    if (opt.histograms) r.histograms.feed = std::move(t);
+  }
+  if (depth) {
+    stats::depth_table t = depth->table(name_of);
+    if (opt.depth) r.depth_csv = stats::depth_csv(t);
+    if (opt.histograms) r.histograms.depth = std::move(t);
+  }
 }
 
 }  // namespace
@@ -301,7 +309,7 @@ inside_result run_inside(itch5::message_reader& reader, const inside_options& op
                          const progress_callback& progress) {
   inside_result r;
   with_book_type(options.book, [&]<class Book>() {
-    if (options.stats && options.depth) {
+    if ((options.stats && options.depth) || options.histograms) {
       run_loop<Book, true, true>(reader, options, out, progress, r);
     } else if (options.stats) {
       run_loop<Book, true, false>(reader, options, out, progress, r);

@@ -168,7 +168,8 @@ bool takes_value(const CLI::App& app, const std::string& arg) {
 
 // What CLI11 left over (allow_extras): an unknown option, or a positional argument too many. CLI11 keeps the
 // first -- among them; what follows it was positional whatever it looks like.
-void reject_extras(const std::vector<std::string>& rest) {
+// Positional ones go to `more` when the program takes them (options::more_positionals).
+void reject_extras(const std::vector<std::string>& rest, std::vector<std::string>* more) {
   bool after_mark = false;
   for (const std::string& a : rest) {
     if (a == "--" && !after_mark) {
@@ -178,7 +179,8 @@ void reject_extras(const std::vector<std::string>& rest) {
     if (!after_mark && a.size() > 1 && a[0] == '-') {
       throw std::invalid_argument("unknown option '" + a + "' (see --help)");
     }
-    throw std::invalid_argument("unexpected argument '" + a + "'");
+    if (more == nullptr) throw std::invalid_argument("unexpected argument '" + a + "'");
+    more->push_back(a);
   }
 }
 
@@ -335,6 +337,8 @@ void options::positional(std::string name, std::string& target, std::string help
   positionals_.push_back({std::move(name), std::move(help), &target, required});
 }
 
+void options::more_positionals(std::vector<std::string>& target) { more_positionals_ = &target; }
+
 void options::epilog(std::string text) { epilog_ = std::move(text); }
 
 options::option* options::find(std::string_view key) {
@@ -464,7 +468,7 @@ std::optional<int> options::parse(int argc, char** argv) {
 
 // Defaults < --config files (in order) < the command line (in order), then the required arguments.
 void options::apply(const CLI::App& app) {
-  reject_extras(app.remaining());
+  reject_extras(app.remaining(), more_positionals_);
   for (const std::string& file : app.get_option("--config")->results()) {
     config_files_.push_back(file);
     apply_yaml(read_config_file(file), "config file " + file);

@@ -531,7 +531,7 @@ TEST(Options, VersionPrintsTheBuild) {
 }
 
 TEST(Options, EveryToolPrintsItsVersion) {
-  for (const char* tool : {"itch5cat", "itch5inside", "itch5synth", "itch5tde"}) {
+  for (const char* tool : {"itch5cat", "itch5inside", "itch5stats", "itch5synth", "itch5tde"}) {
     const outcome r = run_tool(tool, "--version");
     EXPECT_EQ(r.code, 0) << tool;
     EXPECT_EQ(r.err, "") << tool;
@@ -612,6 +612,42 @@ TEST(Options, ShortOptionsGroupAndTheNoFormOfAFlagTakesNoValue) {
     EXPECT_EQ(parse(opts, {"prog", bad}).err, error("unknown option '" + bad + "' (see --help)"));
   }
   EXPECT_EQ(output, "y");
+}
+
+}  // namespace
+
+namespace {
+
+// FILE...: positional arguments after the declared ones go to more_positionals() in order, wherever the
+// options are; without it they are an error, and an unknown option is one either way.
+TEST(Options, MorePositionalsCollectTheRestInOrder) {
+  auto make = [](std::string& first, std::vector<std::string>& more, std::string& out) {
+    auto o = std::make_unique<cli::options>("prog", "FILE...", "test");
+    o->positional("FILE", first, "Files.");
+    o->more_positionals(more);
+    o->add("out", out, "Output.");
+    return o;
+  };
+  std::string first, out;
+  std::vector<std::string> more;
+  auto o = make(first, more, out);
+  const outcome r = parse(*o, {"prog", "a", "--out", "x", "b", "c", "--", "-d"});
+  EXPECT_EQ(r.code, std::nullopt) << r.err;
+  EXPECT_EQ(first, "a");
+  EXPECT_EQ(more, (std::vector<std::string>{"b", "c", "-d"}));
+  EXPECT_EQ(out, "x");
+
+  std::string first2, out2;
+  std::vector<std::string> more2;
+  auto o2 = make(first2, more2, out2);
+  EXPECT_EQ(parse(*o2, {"prog", "a", "b", "--bogus"}).code, 2);
+
+  cli::options single("prog", "FILE", "test");
+  std::string only;
+  single.positional("FILE", only, "File.");
+  const outcome s = parse(single, {"prog", "a", "b"});
+  EXPECT_EQ(s.code, 2);
+  EXPECT_NE(s.err.find("unexpected argument 'b'"), std::string::npos) << s.err;
 }
 
 }  // namespace

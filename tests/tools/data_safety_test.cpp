@@ -174,6 +174,10 @@ TEST_F(DataSafety, AnOutputNamingTheInputIsRefusedAndTheInputKept) {
       {{"-q", "day.itch", "--stats", "./day.itch"}, "--stats './day.itch' is the same file as INPUT 'day.itch'"},
       {{"-q", "day.itch", "--depth", "link.itch"}, "--depth 'link.itch' is the same file as INPUT 'day.itch'"},
       {{"-q", "hard.itch", "-o", "day.itch"}, "--output 'day.itch' is the same file as INPUT 'hard.itch'"},
+      {{"-q", "day.itch", "--histograms", "hard.itch"},
+       "--histograms 'hard.itch' is the same file as INPUT 'day.itch'"},
+      {{"-q", "day.itch", "--depth", "h.bin", "--histograms", "h.bin"},
+       "--depth 'h.bin' and --histograms 'h.bin' are the same file"},
       {{"-q", "day.itch", "-o", "same.csv", "--stats", "same.csv"},
        "--output 'same.csv' and --stats 'same.csv' are the same file"},
   };

@@ -28,6 +28,8 @@
 #include <book/anomaly_counts.hpp>
 #include <book/book_config.hpp>
 
+#include <stats/histogram_file.hpp>
+
 namespace book {
 
 struct inside_options {
@@ -39,6 +41,8 @@ struct inside_options {
   bool stats = false;                ///< collect feed statistics (result.stats_csv)
   bool stats_all_events = false;     ///< statistics sample every book event instead of inside changes
   bool depth = false;                ///< collect depth histograms (result.depth_csv)
+  /// Keep the histograms behind both CSVs (result.histograms); implies stats and depth.
+  bool histograms = false;
   /// Only book events with from <= timestamp < to make lines, statistics samples and depth samples; the
   /// books are always built from every message. The defaults take everything.
   itch5::timestamp from{0};
@@ -71,6 +75,8 @@ struct inside_result {
   bool data_after_end_of_session = false;  ///< when status == end_of_session
   std::string stats_csv;                   ///< when options.stats (also after an error: covers what was read)
   std::string depth_csv;                   ///< when options.depth
+  /// When options.histograms: the histograms the two CSVs are formatted from (meta left empty).
+  stats::statistics_histograms histograms;
   bool cancelled = false;                  ///< options.cancel stopped the run before the end of the input
   /// Requested symbols (upper case, as matched) that no message of the input named: neither a stock
   /// directory message nor an order.

@@ -79,6 +79,10 @@ class options {
   /// A positional argument, in order.
   void positional(std::string name, std::string& target, std::string help, bool required = true);
 
+  /// Positional arguments after the last positional() go to `target`, in order, instead of being an error
+  /// ("FILE..."). Set at most once.
+  void more_positionals(std::vector<std::string>& target);
+
   /// Text appended to --help after the options (formats, exit codes, examples).
   void epilog(std::string text);
 
@@ -122,6 +126,7 @@ class options {
   std::string epilog_;
   std::vector<std::unique_ptr<option>> options_;
   std::vector<positional_arg> positionals_;
+  std::vector<std::string>* more_positionals_ = nullptr;
   std::vector<std::string> config_files_;
 };
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <stats/log_linear_histogram.hpp>
+#include <stats/statistics_tables.hpp>
 
 namespace stats {
 
@@ -25,6 +26,10 @@ class depth_statistics {
   void record(std::uint16_t locate, std::uint32_t event_depth, std::uint32_t book_depth);
 
   [[nodiscard]] static std::string csv_header();
+  /// The histograms behind the CSV: a series per symbol with samples in locate order, named by
+  /// `name_of(locate)`, and the aggregate.
+  [[nodiscard]] depth_table table(const std::function<std::string(std::uint16_t)>& name_of) const;
+  /// depth_csv(table(name_of)).
   [[nodiscard]] std::string csv(const std::function<std::string(std::uint16_t)>& name_of) const;
 
   [[nodiscard]] const log_linear_histogram& aggregate_event_depth() const noexcept { return aggregate_.event; }

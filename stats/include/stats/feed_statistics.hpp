@@ -13,7 +13,8 @@
 // Arrival is the gap between consecutive events' feed timestamps, in ns. Processing is the wall time spent
 // on each event, in ns, as measured by the caller. One row per symbol with at least one sample, in stock
 // locate order, then a final __aggregate__ row over all of them. Quantiles come from log_linear_histogram
-// (exact below 128, within 0.8% above).
+// (exact below 128, within 0.8% above). The rows are formatted by statistics_tables.hpp from finish()'s
+// histograms, which histogram_file.hpp can store and merge.
 //
 // Memory: allocated per symbol on its first event, a few KB to ~100 KB per symbol depending on how spread
 // its values are. Not thread-safe.
@@ -29,6 +30,7 @@
 
 #include <stats/event_rate_estimator.hpp>
 #include <stats/log_linear_histogram.hpp>
+#include <stats/statistics_tables.hpp>
 
 namespace stats {
 
@@ -45,8 +47,11 @@ class feed_statistics {
   /// The CSV header line (with newline).
   [[nodiscard]] static std::string csv_header();
 
-  /// Closes the rate estimators and returns the whole CSV (header, symbol rows, __aggregate__).
-  /// `name_of(locate)` gives each row's Name.
+  /// Closes the rate estimators and returns the histograms behind the CSV: a series per symbol with samples
+  /// in locate order, named by `name_of(locate)`, and the aggregate. Call once, after the last record().
+  [[nodiscard]] feed_table finish(const std::function<std::string(std::uint16_t)>& name_of);
+
+  /// feed_csv(finish(name_of)): the whole CSV (header, symbol rows, __aggregate__).
   [[nodiscard]] std::string finish_csv(const std::function<std::string(std::uint16_t)>& name_of);
 
   /// Samples recorded for `locate` (0 if none) and in all.

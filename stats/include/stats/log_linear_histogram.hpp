@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace stats {
@@ -25,6 +26,8 @@ class log_linear_histogram {
  public:
   static constexpr int sub_bucket_bits = 6;
   static constexpr std::uint64_t exact_below = std::uint64_t{2} << sub_bucket_bits;  // 128
+  /// Buckets 0..127 are exact; then 64 per power of two for shifts 1..57 (bucket_of(UINT64_MAX) + 1).
+  static constexpr std::size_t bucket_count = (64 - sub_bucket_bits + 1) * (std::size_t{1} << sub_bucket_bits);
 
   void record(std::uint64_t value, std::uint64_t weight = 1) {
     if (weight == 0) return;
@@ -69,6 +72,36 @@ class log_linear_histogram {
 
   [[nodiscard]] std::size_t memory_bytes() const noexcept { return counts_.capacity() * sizeof(std::uint64_t); }
 
+  /// Calls f(bucket index, count) for every bucket holding samples, in increasing index order (for
+  /// serialization: stats/histogram_file.hpp).
+  template <class F>
+  void for_each_bucket(F&& f) const {
+    for (std::size_t k = 0; k < counts_.size(); ++k) {
+      if (counts_[k] != 0) f(base_ + k, counts_[k]);
+    }
+  }
+
+  /// Rebuilds a histogram from its parts: adds `n` samples to bucket `i` (< bucket_count) without touching
+  /// the extremes; restore_extremes() then sets them. The caller checks that min and max lie in the first
+  /// and last buckets (histogram_file's reader does).
+  void add_to_bucket(std::size_t i, std::uint64_t n) {
+    if (n != 0) record_bucket(i, n);
+  }
+  void restore_extremes(std::uint64_t min, std::uint64_t max) noexcept {
+    if (total_ == 0) return;
+    min_ = min;
+    max_ = max;
+  }
+
+  /// Same samples per bucket, same count and same extremes (storage layout aside).
+  friend bool operator==(const log_linear_histogram& a, const log_linear_histogram& b) {
+    if (a.total_ != b.total_ || a.min() != b.min() || a.max() != b.max()) return false;
+    std::vector<std::pair<std::size_t, std::uint64_t>> x, y;
+    a.for_each_bucket([&x](std::size_t i, std::uint64_t n) { x.emplace_back(i, n); });
+    b.for_each_bucket([&y](std::size_t i, std::uint64_t n) { y.emplace_back(i, n); });
+    return x == y;
+  }
+
   /// Bucket index of `v` and the range [lower, upper] of values sharing it (exposed for tests).
   [[nodiscard]] static std::size_t bucket_of(std::uint64_t v) noexcept {
     if (v < exact_below) return static_cast<std::size_t>(v);
@@ -95,8 +128,7 @@ class log_linear_histogram {
     return lo + (hi - lo) / 2;
   }
 
-  // Buckets 0..127 are exact; then 64 per power of two for shifts 1..57 (bucket_of(UINT64_MAX) + 1).
-  static constexpr std::size_t max_buckets = (64 - sub_bucket_bits + 1) * (std::size_t{1} << sub_bucket_bits);
+  static constexpr std::size_t max_buckets = bucket_count;
 
   // Grows the capacity geometrically, but never beyond the number of buckets that exist, so that the
   // memory bound stated above holds (plain vector growth could reach 4,096+ counters).
