@@ -9,11 +9,13 @@
 #include <string>
 
 #include <itch5/dispatch.hpp>
+#include <itch5/io/capture.hpp>
 #include <itch5/io/input_error.hpp>
 #include <itch5/message_reader.hpp>
 #include <itch5/message_text.hpp>
 #include <itch5/io/output_file.hpp>
 
+#include <cli/capture_flags.hpp>
 #include <cli/options.hpp>
 #include <cli/path_guard.hpp>
 #include <cli/progress.hpp>
@@ -29,6 +31,7 @@ struct config {
   std::uint64_t limit = 0;
   bool quiet = false;
   std::string inflate = "zlib";
+  cli::capture_flags capture;
 };
 
 // Accumulates output lines and hands them to the output in large, line-aligned chunks.
@@ -139,8 +142,16 @@ int run(const config& cfg) {
   for (char c : cfg.types) wanted[static_cast<unsigned char>(c)] = true;
   const bool filtered = !cfg.types.empty() || cfg.locate != 0;
 
-  itch5::message_reader reader(itch5::io::make_block_source(
-      itch5::io::open_input(cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib)));
+  const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
+  itch5::io::capture_stats capture_stats;
+  auto input = itch5::io::open_input(
+      cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib,
+      cfg.capture.make("itch5cat", input_name, &capture_stats));
+  if (cfg.capture.given() && !capture_stats.is_capture) {
+    throw std::runtime_error(input_name + ": --filter and --port select packets of a pcap or pcapng capture; this "
+                                          "input is not one");
+  }
+  itch5::message_reader reader(itch5::io::make_block_source(std::move(input)));
   itch5::io::output_file out("-");
   line_buffer lines(out);
   cli::progress progress(!cfg.quiet);
@@ -203,7 +214,7 @@ int run(const config& cfg) {
   lines.flush();
   out.commit();
 
-  const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
+  if (capture_stats.is_capture && !cfg.quiet) std::cerr << "itch5cat: capture: " << capture_stats.describe() << "\n";
   switch (reader.status()) {
     case itch5::read_status::error:
       std::cerr << "itch5cat: error: " << reader.error().describe(input_name) << "\n";
@@ -242,7 +253,8 @@ int main(int argc, char** argv) {
                     "(prices in dollars). With --counts, prints how many messages of each type there are (of the "
                     "selected ones, with --types or --locate).");
   opts.positional("INPUT", cfg.input, "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - "
-                                      "for standard input.");
+                                      "for standard input; or a pcap/pcapng capture (also gzip-compressed) of a "
+                                      "MoldUDP64 feed, whose messages are read in sequence order once.");
   opts.add("counts", cfg.counts,
            "Print 'TYPE name COUNT' per message type and a total, instead of messages. With --types or "
            "--locate, the counts and the total are of the selected messages only (messages of unknown type, "
@@ -257,6 +269,7 @@ int main(int argc, char** argv) {
   opts.add("locate", cfg.locate, "Print (or count) only messages of this stock locate (0: all).", 0, 65535);
   opts.add("limit", cfg.limit, "Stop after printing this many messages (0: no limit; not with --counts).", 0,
            UINT64_MAX);
+  cfg.capture.add_to(opts);
   opts.add("quiet", cfg.quiet, "No progress line and no notes on stderr.").alias('q');
   opts.add("inflate", cfg.inflate,
            "Inflate library for .gz input: zlib, or isal (ISA-L igzip, only in builds configured with "

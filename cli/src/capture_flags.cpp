@@ -1,0 +1,39 @@
+#include <cli/capture_flags.hpp>
+
+#include <cstdio>
+
+namespace cli {
+
+void capture_flags::add_to(options& opts) {
+  opts.add("filter", filter,
+           "For pcap/pcapng input: only packets matching this BPF expression (tcpdump syntax), e.g. 'udp dst "
+           "port 26477 and dst host 233.54.12.111'. Packets that do not match are skipped and counted.")
+      .value_name("BPF");
+  opts.add("port", port, "For pcap/pcapng input: only UDP packets to this port (shorthand for --filter 'udp dst "
+                         "port N'; with --filter, a packet must match both). 0: any port.",
+           0, 65535);
+  opts.add("reorder-window", reorder_window,
+           "For pcap/pcapng input: MoldUDP64 packets that arrive before a missing one are held, up to this many, "
+           "waiting for it; then the missing sequence numbers are reported as a gap. 0: a gap at once.",
+           0, 1 << 16);
+}
+
+std::string capture_flags::expression() const {
+  if (port == 0) return filter;
+  std::string p = "udp dst port " + std::to_string(port);
+  return filter.empty() ? p : "(" + filter + ") and " + p;
+}
+
+itch5::io::capture_options capture_flags::make(const std::string& tool, const std::string& input_name,
+                                               itch5::io::capture_stats* stats) const {
+  itch5::io::capture_options o;
+  o.filter = expression();
+  o.reorder_window = static_cast<std::size_t>(reorder_window);
+  o.stats = stats;
+  o.report = [prefix = tool + ": warning: " + input_name + ": "](const std::string& line) {
+    std::fprintf(stderr, "%s%s\n", prefix.c_str(), line.c_str());
+  };
+  return o;
+}
+
+}  // namespace cli
