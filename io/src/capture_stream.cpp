@@ -40,9 +40,10 @@ class capture_stream final : public byte_stream {
     out_.reserve(std::size_t{1} << 18);
     cookie_io_functions_t io{};
     io.read = &capture_stream::cookie_read;
+    io.seek = &capture_stream::cookie_tell;
     file_ = fopencookie(this, "r", io);
     if (file_ == nullptr) throw capture_error("cannot open the capture: fopencookie failed", 0, 0);
-    setvbuf(file_, nullptr, _IONBF, 0);  // every read reaches cookie_read: offsets stay exact
+    setvbuf(file_, nullptr, _IOFBF, std::size_t{1} << 16);
     char err[PCAP_ERRBUF_SIZE] = "";
     pcap_ = pcap_fopen_offline(file_, err);
     if (pcap_ == nullptr) {
@@ -150,6 +151,19 @@ class capture_stream final : public byte_stream {
     }
   }
 
+  // Only ftello(): the position of the next byte handed to stdio. (ftello subtracts what stdio holds.)
+  static int cookie_tell(void* cookie, off64_t* offset, int whence) {
+    if (whence != SEEK_CUR || *offset != 0) return -1;
+    *offset = static_cast<off64_t>(static_cast<capture_stream*>(cookie)->offset_);
+    return 0;
+  }
+
+  // Where libpcap is in the (decompressed) capture.
+  [[nodiscard]] std::uint64_t position() const noexcept {
+    const off64_t p = ftello64(file_);
+    return p < 0 ? offset_ : static_cast<std::uint64_t>(p);
+  }
+
   void rethrow_inner() {
     if (inner_error_) std::rethrow_exception(std::exchange(inner_error_, nullptr));
   }
@@ -178,7 +192,7 @@ class capture_stream final : public byte_stream {
   // Reads records until one produces output or the capture ends (then finished_).
   void next_packet() {
     while (out_.empty()) {
-      record_offset_ = offset_;
+      record_offset_ = position();
       pcap_pkthdr* hdr = nullptr;
       const u_char* data = nullptr;
       const int rc = pcap_next_ex(pcap_, &hdr, &data);
@@ -189,7 +203,7 @@ class capture_stream final : public byte_stream {
         if (stats_->messages.load(std::memory_order_relaxed) == 0 && out_.empty()) {
           throw capture_error("no MoldUDP64 message in the capture: " + stats_->describe() +
                                   (filtering_ ? " (--filter '" + options_.filter + "')" : ""),
-                              offset_, packet_);
+                              position(), packet_);
         }
         return;
       }
