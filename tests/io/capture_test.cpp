@@ -10,6 +10,7 @@
 
 #include <itch5/io/byte_stream.hpp>
 #include <itch5/io/capture.hpp>
+#include <itch5/io/capture_writer.hpp>
 #include <itch5/message_reader.hpp>
 #include <itch5_test/capture_writer.hpp>
 #include <itch5_test/support.hpp>
@@ -286,3 +287,78 @@ TEST(capture, a_capture_without_mold_messages_says_so) {
 }
 
 }  // namespace
+
+// ---- the writer (itch5synth --pcap) ---------------------------------------------------------------------
+
+namespace capture_writer_tests {
+
+bytes framed(const std::vector<bytes>& messages) {
+  bytes out;
+  for (const auto& m : messages) {
+    out.push_back(static_cast<std::byte>(m.size() >> 8));
+    out.push_back(static_cast<std::byte>(m.size() & 0xff));
+    out.insert(out.end(), m.begin(), m.end());
+  }
+  return out;
+}
+
+bytes write_capture(const bytes& binaryfile, itch5::io::capture_writer_options o, std::size_t chunk,
+                    itch5::io::capture_writer_stats* stats = nullptr) {
+  bytes out;
+  itch5::io::capture_writer w(
+      [&](std::string_view b) {
+        const auto* p = reinterpret_cast<const std::byte*>(b.data());
+        out.insert(out.end(), p, p + b.size());
+      },
+      o);
+  for (std::size_t at = 0; at < binaryfile.size(); at += chunk) {
+    w.write(std::span<const std::byte>(binaryfile).subspan(at, std::min(chunk, binaryfile.size() - at)));
+  }
+  w.finish();
+  if (stats != nullptr) *stats = w.stats();
+  return out;
+}
+
+TEST(capture_writer, round_trip_in_any_chunking_and_packet_size) {
+  const bytes file = framed(sample_messages());
+  itch5::io::capture_writer_options o;
+  const bytes whole = write_capture(file, o, file.size());
+  EXPECT_EQ(write_capture(file, o, 1), whole);
+  EXPECT_EQ(write_capture(file, o, 7), whole);
+  for (std::size_t payload : {86u, 300u, 1400u, 9000u}) {
+    o.max_payload = payload;
+    itch5::io::capture_writer_stats ws;
+    const bytes cap = write_capture(file, o, 4096, &ws);
+    itch5::io::capture_stats rs;
+    const result r = read_capture(cap, &rs);
+    EXPECT_EQ(r.status, itch5::read_status::end_of_input) << payload;
+    EXPECT_EQ(r.frames, sample_messages()) << payload;
+    EXPECT_EQ(rs.packets, ws.packets) << payload;
+    EXPECT_EQ(rs.end_of_session, 1u) << payload;
+    EXPECT_EQ(ws.messages, sample_messages().size());
+  }
+}
+
+TEST(capture_writer, loss_and_duplicates_are_seen_by_the_reader) {
+  const bytes file = framed(sample_messages());
+  itch5::io::capture_writer_options o;
+  o.max_payload = 200;  // a few messages per packet
+  o.loss = 0.1;
+  o.duplicates = 0.3;
+  o.seed = 5;
+  itch5::io::capture_writer_stats ws;
+  const bytes cap = write_capture(file, o, file.size(), &ws);
+  EXPECT_GT(ws.lost, 0u);
+  EXPECT_GT(ws.duplicated, 0u);
+  itch5::io::capture_stats rs;
+  const result r = read_capture(cap, &rs);
+  EXPECT_EQ(r.status, itch5::read_status::end_of_input);
+  EXPECT_EQ(rs.duplicates, ws.duplicated);
+  EXPECT_EQ(r.frames.size() + rs.missing, sample_messages().size()) << rs.describe();
+  EXPECT_GT(rs.gaps, 0u);
+  EXPECT_EQ(r.reports.size(), rs.gaps.load());
+  // Same settings, same bytes.
+  EXPECT_EQ(write_capture(file, o, 100), cap);
+}
+
+}  // namespace capture_writer_tests

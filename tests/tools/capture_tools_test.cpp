@@ -188,6 +188,36 @@ TEST_F(capture_tools, port_and_filter_pick_one_feed) {
       << o.err;
 }
 
+TEST_F(capture_tools, itch5synth_pcap_is_read_as_its_binaryfile) {
+  // The same settings as the suite's day.itch: the same messages.
+  outcome o = run("itch5synth --messages 20k -o same.itch --pcap synth.pcap.gz");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.err.find("  capture: 20,000 messages in "), std::string::npos) << o.err;
+  ASSERT_EQ(messages_->size(), 20000u);
+  EXPECT_EQ(itch5_test::read_file(file("same.itch")), itch5_test::read_file(file("day.itch")));
+  o = run("itch5inside synth.pcap.gz");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(o.out == reference_->out);
+  EXPECT_NE(o.err.find("0 skipped, 0 duplicates, 0 gaps (0 messages missing), 0 heartbeats, end of session"),
+            std::string::npos)
+      << o.err;
+
+  // Small packets, every one twice: the same lines.
+  o = run("itch5synth -q --messages 20k -o same.itch --pcap ab.pcap --pcap-payload 200 --pcap-duplicates 1");
+  ASSERT_EQ(o.status, 0) << o.err;
+  o = run("itch5inside -q ab.pcap");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(o.out == reference_->out);
+
+  // Lost packets: gap lines, the run goes on.
+  o = run("itch5synth -q --messages 20k -o same.itch --pcap lossy.pcap --pcap-loss 0.01");
+  ASSERT_EQ(o.status, 0) << o.err;
+  o = run("itch5inside lossy.pcap");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.err.find("itch5inside: warning: lossy.pcap: gap: sequence numbers "), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find(" 0 gaps"), std::string::npos) << o.err;
+}
+
 // Each bad capture: exit 1, the error as the last line, the complete lines before it in FILE.partial.
 struct bad_case {
   std::string name;
