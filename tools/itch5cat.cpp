@@ -148,8 +148,8 @@ int run(const config& cfg) {
       cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib,
       cfg.capture.make("itch5cat", input_name, &capture_stats));
   if (cfg.capture.given() && !capture_stats.is_capture) {
-    throw std::runtime_error(input_name + ": --filter and --port select packets of a pcap or pcapng capture; this "
-                                          "input is not one");
+    throw std::runtime_error(input_name + ": --filter, --port and --timestamp capture apply to a pcap or pcapng "
+                                          "capture; this input is not one");
   }
   itch5::message_reader reader(itch5::io::make_block_source(std::move(input)));
   itch5::io::output_file out("-");
@@ -281,6 +281,12 @@ int main(int argc, char** argv) {
   if (auto rc = opts.parse(argc, argv)) return *rc;
   if (auto problem = usage_problem(cfg); !problem.empty()) {
     std::cerr << "itch5cat: error: " << problem << "\n";
+    return 2;
+  }
+  try {
+    cfg.capture.check();
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "itch5cat: error: " << e.what() << "\n";
     return 2;
   }
   try {

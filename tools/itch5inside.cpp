@@ -147,8 +147,8 @@ int run(const config& cfg) {
       cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib,
       cfg.capture.make("itch5inside", input_name, &capture_stats));
   if (cfg.capture.given() && !capture_stats.is_capture) {
-    throw std::runtime_error(input_name + ": --filter and --port select packets of a pcap or pcapng capture; this "
-                                          "input is not one");
+    throw std::runtime_error(input_name + ": --filter, --port and --timestamp capture apply to a pcap or pcapng "
+                                          "capture; this input is not one");
   }
   itch5::message_reader reader(itch5::io::make_block_source(std::move(input), blocks));
   itch5::io::output_options out_opts;
@@ -283,6 +283,7 @@ int main(int argc, char** argv) {
   if (auto rc = opts.parse(argc, argv)) return *rc;
   try {
     check_symbols(cfg.symbols);
+    cfg.capture.check();
     cfg.range = cli::resolve_time_range(cfg.from, cfg.to, cfg.session);
     cli::path_guard paths;
     for (const auto& c : opts.config_files()) paths.input(c, "--config");

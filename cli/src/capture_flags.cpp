@@ -16,7 +16,19 @@ void capture_flags::add_to(options& opts) {
            "For pcap/pcapng input: MoldUDP64 packets that arrive before a missing one are held, up to this many, "
            "waiting for it; then the missing sequence numbers are reported as a gap. 0: a gap at once.",
            0, 1 << 16);
+  opts.add("timestamp", timestamp,
+           "For pcap/pcapng input: which time the messages carry. exchange: the ITCH timestamps; capture: each "
+           "packet's arrival time (the capture record's, UTC) as nanoseconds since midnight in --time-zone, "
+           "written into every message of the packet, so lines, statistics and time ranges are in arrival "
+           "time.")
+      .choices({"exchange", "capture"});
+  opts.add("time-zone", time_zone,
+           "The venue's time zone for --timestamp capture: America/New_York (Nasdaq; US daylight saving "
+           "rules), UTC, or a fixed offset from UTC as +HH:MM or -HH:MM.")
+      .value_name("ZONE");
 }
+
+void capture_flags::check() const { (void)itch5::io::time_zone::parse(time_zone); }
 
 std::string capture_flags::expression() const {
   if (port == 0) return filter;
@@ -30,6 +42,8 @@ itch5::io::capture_options capture_flags::make(const std::string& tool, const st
   o.filter = expression();
   o.reorder_window = static_cast<std::size_t>(reorder_window);
   o.stats = stats;
+  o.stamp_arrival = timestamp == "capture";
+  o.zone = itch5::io::time_zone::parse(time_zone);
   o.report = [prefix = tool + ": warning: " + input_name + ": "](const std::string& line) {
     std::fprintf(stderr, "%s%s\n", prefix.c_str(), line.c_str());
   };

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <exception>
 #include <map>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -45,7 +46,7 @@ class capture_stream final : public byte_stream {
     if (file_ == nullptr) throw capture_error("cannot open the capture: fopencookie failed", 0, 0);
     setvbuf(file_, nullptr, _IOFBF, std::size_t{1} << 16);
     char err[PCAP_ERRBUF_SIZE] = "";
-    pcap_ = pcap_fopen_offline(file_, err);
+    pcap_ = pcap_fopen_offline_with_tstamp_precision(file_, PCAP_TSTAMP_PRECISION_NANO, err);
     if (pcap_ == nullptr) {
       fclose(file_);
       rethrow_inner();
@@ -75,8 +76,6 @@ class capture_stream final : public byte_stream {
       filtering_ = true;
     }
     stats_->is_capture.store(true, std::memory_order_relaxed);
-    stats_->nanosecond.store(pcapng_ || pcap_get_tstamp_precision(pcap_) == PCAP_TSTAMP_PRECISION_NANO,
-                             std::memory_order_relaxed);
   }
 
   ~capture_stream() override {
@@ -120,6 +119,7 @@ class capture_stream final : public byte_stream {
   struct held_packet {
     std::uint64_t count;
     std::uint64_t packet;
+    std::uint64_t arrival;  // ns since local midnight (when stamping)
     std::vector<std::byte> blocks;  // count x (length + message)
   };
 
@@ -216,6 +216,11 @@ class capture_stream final : public byte_stream {
       if (filtering_ && pcap_offline_filter(&program_, hdr, data) == 0) {
         bump(stats_->skipped);
         continue;
+      }
+      if (options_.stamp_arrival) {
+        const auto sec = static_cast<std::uint64_t>(hdr->ts.tv_sec);
+        const auto ns = static_cast<std::uint64_t>(hdr->ts.tv_usec);  // nanoseconds: opened with PRECISION_NANO
+        arrival_ = options_.zone.time_of_day_ns(sec * 1'000'000'000ull + ns);
       }
       frame(reinterpret_cast<const unsigned char*>(data), hdr->caplen, hdr->len);
     }
@@ -339,17 +344,32 @@ class capture_stream final : public byte_stream {
       return;
     }
     if (!held_.empty()) bump(stats_->reordered);  // late: packets after it came first
-    deliver(seq, count, blocks);
+    deliver(seq, count, blocks, arrival_);
     drain();
   }
 
   // Hands on the messages of a packet from expected_ on (seq <= expected_ < seq + count).
-  void deliver(std::uint64_t seq, std::uint64_t count, std::span<const std::byte> blocks) {
+  void deliver(std::uint64_t seq, std::uint64_t count, std::span<const std::byte> blocks, std::uint64_t arrival) {
     std::size_t pos = 0;
-    for (std::uint64_t s = seq; s < expected_; ++s) pos += 2 + (std::to_integer<std::size_t>(blocks[pos]) << 8 | std::to_integer<std::size_t>(blocks[pos + 1]));
+    for (std::uint64_t s = seq; s < expected_; ++s) pos += 2 + block_length(blocks, pos);
+    const std::size_t start = out_.size();
     out_.insert(out_.end(), blocks.begin() + static_cast<std::ptrdiff_t>(pos), blocks.end());
+    if (options_.stamp_arrival) {
+      // Every message's 6-byte timestamp (after type, stock locate and tracking number) := arrival.
+      std::byte stamp[6];
+      for (int i = 0; i < 6; ++i) stamp[i] = static_cast<std::byte>(arrival >> (8 * (5 - i)));
+      for (std::size_t at = start; at < out_.size();) {
+        const std::size_t len = block_length(out_, at);
+        if (len >= 11) std::memcpy(out_.data() + at + 2 + 5, stamp, 6);
+        at += 2 + len;
+      }
+    }
     bump(stats_->messages, seq + count - expected_);
     expected_ = seq + count;
+  }
+
+  static std::size_t block_length(std::span<const std::byte> b, std::size_t at) {
+    return std::to_integer<std::size_t>(b[at]) << 8 | std::to_integer<std::size_t>(b[at + 1]);
   }
 
   // Hands on the held packets that have become next in line.
@@ -363,7 +383,7 @@ class capture_stream final : public byte_stream {
         bump(stats_->duplicates);
         continue;
       }
-      deliver(seq, h.count, h.blocks);
+      deliver(seq, h.count, h.blocks, h.arrival);
     }
   }
 
@@ -375,9 +395,10 @@ class capture_stream final : public byte_stream {
         return;
       }
       it->second.count = count;
+      it->second.arrival = arrival_;
       it->second.blocks.assign(blocks.begin(), blocks.end());
     } else {
-      held_.emplace(seq, held_packet{count, packet_, std::vector<std::byte>(blocks.begin(), blocks.end())});
+      held_.emplace(seq, held_packet{count, packet_, arrival_, std::vector<std::byte>(blocks.begin(), blocks.end())});
     }
     while (held_.size() > options_.reorder_window) skip_to_first_held();
   }
@@ -428,6 +449,7 @@ class capture_stream final : public byte_stream {
   bool filtering_ = false;
 
   std::uint64_t packet_ = 0;         // records read
+  std::uint64_t arrival_ = 0;        // the current packet's arrival, ns since local midnight (when stamping)
   std::uint64_t record_offset_ = 0;  // where the current record starts
   bool started_ = false;
   char session_[10] = {};
@@ -442,6 +464,69 @@ class capture_stream final : public byte_stream {
 };
 
 }  // namespace
+
+namespace {
+
+// Days since 1970-01-01 of a civil date (Howard Hinnant's days_from_civil).
+std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+std::int64_t year_of_days(std::int64_t z) {  // civil_from_days, the year only
+  z += 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const auto doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  return static_cast<std::int64_t>(yoe) + era * 400 + (mp >= 10 ? 1 : 0);
+}
+
+// The day (days since the epoch) of the n-th Sunday of a month.
+std::int64_t nth_sunday(std::int64_t y, unsigned m, unsigned n) {
+  const std::int64_t first = days_from_civil(y, m, 1);
+  const std::int64_t weekday = ((first % 7) + 7 + 4) % 7;  // 1970-01-01 was a Thursday (4); Sunday = 0
+  return first + (7 - weekday) % 7 + 7 * (n - 1);
+}
+
+}  // namespace
+
+time_zone time_zone::parse(const std::string& name) {
+  if (name == "America/New_York") return {};
+  if (name == "UTC") return {false, 0};
+  if (name.size() == 6 && (name[0] == '+' || name[0] == '-') && name[3] == ':') {
+    auto digit = [&](std::size_t i) { return name[i] >= '0' && name[i] <= '9'; };
+    if (digit(1) && digit(2) && digit(4) && digit(5)) {
+      const int h = (name[1] - '0') * 10 + (name[2] - '0');
+      const int m = (name[4] - '0') * 10 + (name[5] - '0');
+      if (h <= 14 && m < 60) return {false, (name[0] == '-' ? -1 : 1) * (h * 3600 + m * 60)};
+    }
+  }
+  throw std::invalid_argument("time zone '" + name +
+                              "': America/New_York, UTC, or a fixed offset from UTC as +HH:MM or -HH:MM");
+}
+
+std::int64_t time_zone::offset_at(std::int64_t utc_seconds) const noexcept {
+  if (!new_york) return fixed_offset_seconds;
+  const std::int64_t days = (utc_seconds >= 0 ? utc_seconds : utc_seconds - 86399) / 86400;
+  const std::int64_t y = year_of_days(days);
+  // 02:00 local: 07:00 UTC in March (EST), 06:00 UTC in November (EDT).
+  const std::int64_t start = nth_sunday(y, 3, 2) * 86400 + 7 * 3600;
+  const std::int64_t end = nth_sunday(y, 11, 1) * 86400 + 6 * 3600;
+  return utc_seconds >= start && utc_seconds < end ? -4 * 3600 : -5 * 3600;
+}
+
+std::uint64_t time_zone::time_of_day_ns(std::uint64_t utc_ns) const noexcept {
+  constexpr std::int64_t day_ns = 86'400'000'000'000;
+  const auto t = static_cast<std::int64_t>(utc_ns);
+  const std::int64_t local = t + offset_at(t / 1'000'000'000) * 1'000'000'000;
+  return static_cast<std::uint64_t>(((local % day_ns) + day_ns) % day_ns);
+}
 
 std::string capture_stats::describe() const {
   auto n = [](const std::atomic<std::uint64_t>& a) { return std::to_string(a.load(std::memory_order_relaxed)); };

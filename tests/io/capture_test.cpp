@@ -362,3 +362,60 @@ TEST(capture_writer, loss_and_duplicates_are_seen_by_the_reader) {
 }
 
 }  // namespace capture_writer_tests
+
+// ---- capture timestamps -----------------------------------------------------------------------------------
+
+namespace capture_time_tests {
+
+constexpr std::uint64_t s_ns = 1'000'000'000;
+constexpr std::uint64_t h_ns = 3600 * s_ns;
+
+TEST(capture_time, new_york_with_daylight_saving_and_fixed_offsets) {
+  const itch5::io::time_zone ny;
+  // Epoch seconds computed independently (Python calendar.timegm).
+  EXPECT_EQ(ny.time_of_day_ns(1548824400 * s_ns), 0u);                          // 2019-01-30 05:00 UTC = midnight EST
+  EXPECT_EQ(ny.time_of_day_ns(1563197400 * s_ns + 5), 9 * h_ns + 1800 * s_ns + 5);  // 2019-07-15 13:30 UTC = 09:30 EDT
+  EXPECT_EQ(ny.time_of_day_ns(1563163200 * s_ns), 0u);                          // 2019-07-15 04:00 UTC = midnight EDT
+  EXPECT_EQ(ny.time_of_day_ns(1552201199 * s_ns), 2 * h_ns - s_ns);            // 2019-03-10 01:59:59 EST
+  EXPECT_EQ(ny.time_of_day_ns(1552201200 * s_ns), 3 * h_ns);                   // then 03:00:00 EDT
+  EXPECT_EQ(ny.time_of_day_ns(1572760799 * s_ns), 2 * h_ns - s_ns);            // 2019-11-03 01:59:59 EDT
+  EXPECT_EQ(ny.time_of_day_ns(1572760800 * s_ns), 1 * h_ns);                   // then 01:00:00 EST again
+  EXPECT_EQ(ny.offset_at(1772953200 - 1), -5 * 3600);                          // 2026-03-08, the second Sunday
+  EXPECT_EQ(ny.offset_at(1772953200), -4 * 3600);
+
+  EXPECT_EQ(itch5::io::time_zone::parse("UTC").time_of_day_ns(1548824400 * s_ns), 5 * h_ns);
+  EXPECT_EQ(itch5::io::time_zone::parse("+01:00").time_of_day_ns(1548824400 * s_ns), 6 * h_ns);
+  EXPECT_EQ(itch5::io::time_zone::parse("-05:30").time_of_day_ns(1548824400 * s_ns), 23 * h_ns + 1800 * s_ns);
+  EXPECT_TRUE(itch5::io::time_zone::parse("America/New_York").new_york);
+  for (const char* bad : {"EST", "+1:00", "+25:00", "-05:60", "Europe/Paris", ""}) {
+    EXPECT_THROW((void)itch5::io::time_zone::parse(bad), std::invalid_argument) << bad;
+  }
+}
+
+// One message per packet, each arriving `delay` after its exchange timestamp, on a winter and a summer day.
+TEST(capture_time, messages_carry_their_packets_arrival_time_of_day) {
+  const auto& m = sample_messages();
+  constexpr std::uint64_t delay = 37'000;
+  for (const std::uint64_t midnight_utc : {1548824400ull, 1563163200ull}) {
+    itch5_test::pcap_file f(true);
+    std::vector<bytes> expected;
+    for (std::size_t i = 0; i < m.size(); ++i) {
+      std::uint64_t ts = 0;
+      for (int k = 5; k < 11; ++k) ts = ts << 8 | std::to_integer<std::uint64_t>(m[i][static_cast<std::size_t>(k)]);
+      f.add(udp_frame(itch5_test::mold_packet("S", i + 1, {m[i]}), port), midnight_utc * s_ns + ts + delay);
+      bytes e = m[i];
+      for (int k = 0; k < 6; ++k) e[static_cast<std::size_t>(5 + k)] = static_cast<std::byte>((ts + delay) >> (8 * (5 - k)));
+      expected.push_back(e);
+    }
+    result r;
+    itch5::io::capture_options o;
+    o.stamp_arrival = true;
+    itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(f.data, o), {1 << 16, false, 3}));
+    std::span<const std::byte> msg;
+    while (reader.next(msg) == itch5::read_status::message) r.frames.emplace_back(msg.begin(), msg.end());
+    EXPECT_EQ(reader.status(), itch5::read_status::end_of_input);
+    EXPECT_EQ(r.frames, expected) << midnight_utc;
+  }
+}
+
+}  // namespace capture_time_tests

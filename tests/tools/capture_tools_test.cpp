@@ -183,7 +183,8 @@ TEST_F(capture_tools, port_and_filter_pick_one_feed) {
   EXPECT_NE(o.err.find("itch5inside: error: two.pcap: --filter 'udp dst prot 1': "), std::string::npos) << o.err;
   o = run("itch5inside day.itch --port 26477");
   EXPECT_EQ(o.status, 1);
-  EXPECT_NE(o.err.find("itch5inside: error: day.itch: --filter and --port select packets of a pcap or pcapng capture"),
+  EXPECT_NE(o.err.find("itch5inside: error: day.itch: --filter, --port and --timestamp capture apply to a pcap or "
+                       "pcapng capture"),
             std::string::npos)
       << o.err;
 }
@@ -216,6 +217,55 @@ TEST_F(capture_tools, itch5synth_pcap_is_read_as_its_binaryfile) {
   EXPECT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.err.find("itch5inside: warning: lossy.pcap: gap: sequence numbers "), std::string::npos) << o.err;
   EXPECT_EQ(o.err.find(" 0 gaps"), std::string::npos) << o.err;
+}
+
+// Each line's timestamp (the first field) plus `delta`, the rest unchanged.
+std::string shifted(const std::string& lines, std::uint64_t delta) {
+  std::string out;
+  std::size_t at = 0;
+  while (at < lines.size()) {
+    const std::size_t end = lines.find('\n', at);
+    const std::size_t space = lines.find(' ', at);
+    out += std::to_string(std::stoull(lines.substr(at, space - at)) + delta);
+    out.append(lines, space, end + 1 - space);
+    at = end + 1;
+  }
+  return out;
+}
+
+TEST_F(capture_tools, timestamp_capture_gives_arrival_times_in_new_york_time) {
+  // One message per packet, each arriving 37 us after its exchange timestamp, on 2019-07-15 (EDT, UTC-4).
+  constexpr std::uint64_t midnight_utc_ns = 1563163200ull * 1'000'000'000ull;
+  constexpr std::uint64_t delay = 37'000;
+  itch5_test::pcap_file f(true);
+  for (std::size_t i = 0; i < messages_->size(); ++i) {
+    const bytes& m = (*messages_)[i];
+    std::uint64_t ts = 0;
+    for (std::size_t k = 5; k < 11; ++k) ts = ts << 8 | std::to_integer<std::uint64_t>(m[k]);
+    f.add(udp_frame(itch5_test::mold_packet("S", i + 1, {m}), port), midnight_utc_ns + ts + delay);
+  }
+  itch5_test::write_file(file("arrival.pcap"), f.data);
+  const std::string expected = shifted(reference_->out, delay);
+  for (const std::string zone : {"", " --time-zone America/New_York", " --time-zone -04:00"}) {
+    const outcome o = run("itch5inside -q --timestamp capture arrival.pcap" + zone);
+    EXPECT_EQ(o.status, 0) << zone << ": " << o.err;
+    EXPECT_TRUE(o.out == expected) << zone << ": the lines are not the exchange's + 37 us";
+  }
+  outcome o = run("itch5inside -q arrival.pcap --timestamp exchange");
+  EXPECT_TRUE(o.out == reference_->out);
+  o = run("itch5inside -q --timestamp capture arrival.pcap --time-zone UTC");
+  EXPECT_TRUE(o.out == shifted(reference_->out, delay + 4 * 3600 * 1'000'000'000ull));
+
+  o = run("itch5inside --timestamp capture day.itch");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("day.itch: --filter, --port and --timestamp capture apply to a pcap or pcapng capture"),
+            std::string::npos)
+      << o.err;
+  o = run("itch5cat --timestamp capture --time-zone EST arrival.pcap");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.err.find("itch5cat: error: time zone 'EST': America/New_York, UTC, or a fixed offset"),
+            std::string::npos)
+      << o.err;
 }
 
 // Each bad capture: exit 1, the error as the last line, the complete lines before it in FILE.partial.

@@ -18,6 +18,11 @@
 // (or the capture ends) the missing range is reported as a gap and processing goes on. Heartbeats (count
 // 0) and end of session (count 0xFFFF) carry the next expected sequence number and can reveal a gap too.
 //
+// Capture timestamps: with `stamp_arrival`, each message handed on carries its packet's arrival time (the
+// capture record's timestamp, UTC) in place of the exchange's, converted to nanoseconds since midnight in
+// the venue's time zone (New York by default, daylight saving applied; or a fixed offset), so every tool
+// downstream works on arrival times unchanged.
+//
 // Errors (capture_error, an input_error) name the packet number (1-based, every record counts) and the
 // byte offset in the (decompressed) capture: truncated records, a snap length shorter than a packet of the
 // feed, Mold counts or lengths that overrun the datagram, an unknown link type, a BPF filter that does not
@@ -58,7 +63,6 @@ class capture_error : public input_error {
 /// What a capture stream saw; updated while it reads.
 struct capture_stats {
   std::atomic<bool> is_capture{false};      ///< The input was a capture (the rest is meaningful).
-  std::atomic<bool> nanosecond{false};      ///< Timestamps in nanoseconds (pcap magic a1b23c4d, pcapng).
   std::atomic<std::uint64_t> packets{0};    ///< Records read.
   std::atomic<std::uint64_t> skipped{0};    ///< Not UDP, filtered out, IP fragments, other sessions, too short.
   std::atomic<std::uint64_t> mold_packets{0};   ///< MoldUDP64 packets of the session (duplicates included).
@@ -74,6 +78,22 @@ struct capture_stats {
   [[nodiscard]] std::string describe() const;
 };
 
+/// The venue's clock for capture timestamps: America/New_York (US daylight saving rules since 2007: from
+/// the second Sunday of March 02:00 to the first Sunday of November 02:00 local time, UTC-4, else UTC-5),
+/// or a fixed offset from UTC.
+struct time_zone {
+  bool new_york = true;
+  std::int32_t fixed_offset_seconds = 0;  ///< When !new_york: local = UTC + this.
+
+  /// "America/New_York", "UTC", or a fixed offset "+HH:MM" / "-HH:MM" (e.g. "+01:00").
+  /// Throws std::invalid_argument naming the accepted forms.
+  [[nodiscard]] static time_zone parse(const std::string& name);
+  /// Seconds to add to UTC to get local time at `utc_seconds` since the epoch.
+  [[nodiscard]] std::int64_t offset_at(std::int64_t utc_seconds) const noexcept;
+  /// Nanoseconds since local midnight of the UTC instant `utc_ns` (ns since the epoch).
+  [[nodiscard]] std::uint64_t time_of_day_ns(std::uint64_t utc_ns) const noexcept;
+};
+
 struct capture_options {
   std::string filter;  ///< BPF expression applied to every packet ("" = all UDP packets).
   std::size_t reorder_window = 32;  ///< Early packets held while waiting for missing ones (0 = none).
@@ -82,6 +102,9 @@ struct capture_options {
   /// before packet #57"; null = not reported. At most `max_gap_reports` calls, then one saying so.
   std::function<void(const std::string&)> report;
   std::size_t max_gap_reports = 100;
+  /// Replace each message's timestamp by its packet's arrival time of day in `zone` (see above).
+  bool stamp_arrival = false;
+  time_zone zone;
 };
 
 /// True when `head` (the first bytes of an input, at least 4 to be sure) is a pcap or pcapng file.
