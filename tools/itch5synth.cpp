@@ -34,6 +34,7 @@ struct config {
   std::uint64_t pcap_payload = 1400;
   double pcap_loss = 0;
   double pcap_duplicates = 0;
+  std::chrono::nanoseconds pcap_latency{0};
   std::int64_t gzip_level = 6;
   bool quiet = false;
   bool force = false;
@@ -218,7 +219,7 @@ int run(config& cfg) {
     po.loss = cfg.pcap_loss;
     po.duplicates = cfg.pcap_duplicates;
     po.seed = cfg.gen.seed;
-    po.time_base_ns = pcap_midnight_utc_ns;
+    po.time_base_ns = pcap_midnight_utc_ns + static_cast<std::uint64_t>(cfg.pcap_latency.count());
     pcap = std::make_unique<itch5::io::capture_writer>([&](std::string_view b) { pcap_out->write(b); }, po);
   }
 
@@ -350,6 +351,10 @@ int main(int argc, char** argv) {
            "Fraction of the --pcap packets written twice (1: a whole A/B pair of feeds), chosen from --seed: "
            "the readers drop the copies.",
            0, 1);
+  opts.add("pcap-latency", cfg.pcap_latency,
+           "Arrival delay of every --pcap packet after its first message's timestamp (a capture point further "
+           "from the exchange: two runs with the same --seed and different latencies are two capture points of "
+           "one feed, for itch5inside --timestamp capture and itch5tde).");
   opts.add(
       "gzip-level", cfg.gzip_level,
       "zlib level for .gz outputs, 1 (fast) to 9 (small). Compressed output runs at zlib's deflate speed, "

@@ -2,7 +2,8 @@
 // here into MoldUDP64 packets in pcap, pcapng and gzip captures gives lines byte-identical to the
 // BinaryFILE's; A/B duplicates change nothing; a lost packet is a gap line naming its sequence range and
 // the run goes on; --port and --filter pick one feed of two; each bad capture exits 1 with one line naming
-// the packet and the byte offset, and the complete lines before it are kept in FILE.partial.
+// the packet and the byte offset, and the complete lines before it are kept in FILE.partial;
+// --timestamp capture gives arrival times, and two capture points 37 us apart give itch5tde 37 us.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -266,6 +267,24 @@ TEST_F(capture_tools, timestamp_capture_gives_arrival_times_in_new_york_time) {
   EXPECT_NE(o.err.find("itch5cat: error: time zone 'EST': America/New_York, UTC, or a fixed offset"),
             std::string::npos)
       << o.err;
+}
+
+TEST_F(capture_tools, two_capture_points_37us_apart_give_itch5tde_37us) {
+  // The end-to-end: one feed captured at two points, the second 37 us further from the exchange.
+  outcome o = run("itch5synth -q --messages 20k -o same.itch --pcap near.pcap");
+  ASSERT_EQ(o.status, 0) << o.err;
+  o = run("itch5synth -q --messages 20k -o same.itch --pcap far.pcap --pcap-latency 37us");
+  ASSERT_EQ(o.status, 0) << o.err;
+  const outcome near = run("itch5inside -q --timestamp capture near.pcap -o near.txt");
+  ASSERT_EQ(near.status, 0) << near.err;
+  const outcome far = run("itch5inside -q --timestamp capture far.pcap -o far.txt");
+  ASSERT_EQ(far.status, 0) << far.err;
+  const std::string near_lines = itch5_test::read_text(file("near.txt"));
+  ASSERT_EQ(near_lines.size(), reference_->out.size());
+  EXPECT_TRUE(shifted(near_lines, 37'000) == itch5_test::read_text(file("far.txt")));
+  o = run("itch5tde near.txt far.txt -o tde.csv");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.err.find("delay (B lags A if > 0), rho-weighted: median 37.000 us"), std::string::npos) << o.err;
 }
 
 // Each bad capture: exit 1, the error as the last line, the complete lines before it in FILE.partial.
