@@ -9,8 +9,9 @@ void capture_flags::add_to(options& opts) {
            "For pcap/pcapng input: only packets matching this BPF expression (tcpdump syntax), e.g. 'udp dst "
            "port 26477 and dst host 233.54.12.111'. Packets that do not match are skipped and counted.")
       .value_name("BPF");
-  opts.add("port", port, "For pcap/pcapng input: only UDP packets to this port (shorthand for --filter 'udp dst "
-                         "port N'; with --filter, a packet must match both). 0: any port.",
+  opts.add("port", port, "For pcap/pcapng input: only UDP packets to this port, with or without a VLAN tag (--filter "
+                         "'udp dst port N or (vlan and udp dst port N)'; with --filter, a packet must match both). 0: "
+                         "any port.",
            0, 65535);
   opts.add("reorder-window", reorder_window,
            "For pcap/pcapng input: MoldUDP64 packets that arrive before a missing one are held, up to this many, "
@@ -32,7 +33,9 @@ void capture_flags::check() const { (void)itch5::io::time_zone::parse(time_zone)
 
 std::string capture_flags::expression() const {
   if (port == 0) return filter;
-  std::string p = "udp dst port " + std::to_string(port);
+  // BPF's 'udp' looks right after the Ethernet header; 'vlan' moves past one 802.1Q tag for what follows.
+  const std::string n = std::to_string(port);
+  std::string p = "(udp dst port " + n + " or (vlan and udp dst port " + n + "))";
   return filter.empty() ? p : "(" + filter + ") and " + p;
 }
 
