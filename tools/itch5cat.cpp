@@ -136,6 +136,11 @@ std::string usage_problem(const config& cfg) {
   return {};
 }
 
+// An ITCH framing error in the messages of a capture (its offset is not one in the capture file).
+bool framing_error_in_capture(const itch5::io::capture_stats& stats, const itch5::read_error& e) {
+  return stats.is_capture && e.code != itch5::read_errc::corrupt_capture && e.code != itch5::read_errc::input_failure;
+}
+
 int run(const config& cfg) {
   std::array<bool, 256> wanted{};
   wanted.fill(cfg.types.empty());
@@ -217,7 +222,9 @@ int run(const config& cfg) {
   if (capture_stats.is_capture && !cfg.quiet) std::cerr << "itch5cat: capture: " << capture_stats.describe() << "\n";
   switch (reader.status()) {
     case itch5::read_status::error:
-      std::cerr << "itch5cat: error: " << reader.error().describe(input_name) << "\n";
+      std::cerr << "itch5cat: error: " << reader.error().describe(input_name)
+                << (framing_error_in_capture(capture_stats, reader.error()) ? cli::capture_flags::framing_note : "")
+                << "\n";
       return 1;
     case itch5::read_status::end_of_session:
       if (reader.data_after_end_of_session()) {

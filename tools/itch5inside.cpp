@@ -106,6 +106,11 @@ std::string joined(const std::vector<std::string>& names) {
   return s;
 }
 
+// An ITCH framing error in the messages of a capture (its offset is not one in the capture file).
+bool framing_error_in_capture(const itch5::io::capture_stats& stats, const itch5::read_error& e) {
+  return stats.is_capture && e.code != itch5::read_errc::corrupt_capture && e.code != itch5::read_errc::input_failure;
+}
+
 // How a run that did not finish reports: what was kept where, the reason last.
 void report_unfinished(const config& cfg, const book::inside_result& r, double seconds, itch5::io::output_file& out,
                        std::vector<itch5::io::output_file*> tables, const std::string& reason) {
@@ -176,7 +181,8 @@ int run(const config& cfg) {
   }
   if (r.status == itch5::read_status::error) {
     report_unfinished(cfg, r, seconds, out, {stats_out.get(), depth_out.get()},
-                      "error: " + r.error.describe(cfg.input));
+                      "error: " + r.error.describe(cfg.input) +
+                          (framing_error_in_capture(capture_stats, r.error) ? cli::capture_flags::framing_note : ""));
     return 1;
   }
   out.commit();

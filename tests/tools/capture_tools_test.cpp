@@ -351,6 +351,22 @@ TEST_F(capture_tools, bad_captures_exit_1_with_the_packet_and_offset_and_keep_th
     EXPECT_EQ(kept.back(), '\n') << c.name;
     EXPECT_FALSE(std::filesystem::exists(file("lines.txt"))) << c.name;
   }
+  // A well-formed packet whose ITCH message is too short for its type: the reader's framing error, whose byte
+  // offset is in the decoded message stream, says so.
+  {
+    std::vector<bytes> m(messages_->begin(), messages_->begin() + 10);
+    m.push_back(bytes{std::byte{'A'}, std::byte{0}, std::byte{1}, std::byte{0}, std::byte{0}});  // 'A' needs 36
+    itch5_test::pcap_file g;
+    for (const auto& p : mold_packets(m, 4)) g.add(udp_frame(p.payload, port));
+    itch5_test::write_file(file("short.pcap"), g.data);
+    const outcome o = run("itch5inside short.pcap -o lines.txt");
+    EXPECT_EQ(o.status, 1) << o.err;
+    EXPECT_NE(o.err.find("corrupt message (shorter than its type's fixed size): type 'A' (0x41) needs 36 bytes, "
+                         "length prefix says 5 (the byte offset is in the BinaryFILE stream of the capture's MoldUDP64 "
+                         "messages)\n"),
+              std::string::npos)
+        << o.err;
+  }
   // An unknown link type: nothing can be read.
   itch5_test::pcap_file f(false, false, 147);
   f.add(udp_frame(packets[0].payload, port));

@@ -29,6 +29,10 @@ struct capture_flags {
   [[nodiscard]] bool given() const noexcept { return !filter.empty() || port != 0 || timestamp == "capture"; }
   /// Throws std::invalid_argument on a --time-zone that cannot be read.
   void check() const;
+  /// Appended to the error line of an ITCH framing error (not corrupt_capture, not input_failure) in a
+  /// capture's messages, whose byte offset is in the message stream decoded from the capture.
+  static constexpr const char* framing_note =
+      " (the byte offset is in the BinaryFILE stream of the capture's MoldUDP64 messages)";
   /// Options for io::open_input: the expression, the window, `stats`, and gap reports on stderr.
   [[nodiscard]] itch5::io::capture_options make(const std::string& tool, const std::string& input_name,
                                                 itch5::io::capture_stats* stats) const;
