@@ -13,12 +13,14 @@
 #include <string>
 
 #include <itch5/dispatch.hpp>
+#include <itch5/io/capture.hpp>
 #include <itch5/io/input_error.hpp>
 #include <itch5/message_reader.hpp>
 #include <itch5/message_text.hpp>
 #include <itch5/peek.hpp>
 #include <itch5/io/output_file.hpp>
 
+#include <cli/capture_flags.hpp>
 #include <cli/options.hpp>
 #include <cli/path_guard.hpp>
 #include <cli/progress.hpp>
@@ -36,6 +38,7 @@ struct config {
   std::uint64_t limit = 0;
   bool quiet = false;
   std::string inflate = "zlib";
+  cli::capture_flags capture;
 };
 
 // Accumulates output lines and hands them to the output in large, line-aligned chunks.
@@ -282,12 +285,21 @@ void write_counts(line_buffer& lines, const config& cfg, const scan_totals& t, c
   lines.commit(p);
 }
 
+// An ITCH framing error in the messages of a capture (its offset is not one in the capture file).
+bool framing_error_in_capture(const itch5::io::capture_stats& stats, const itch5::read_error& e) {
+  return stats.is_capture && e.code != itch5::read_errc::corrupt_capture && e.code != itch5::read_errc::input_failure;
+}
+
 // How the input ended, and notes on what was skipped or matched nothing, on stderr. Returns the exit status.
-int report_end(itch5::message_reader& reader, const config& cfg, const scan_totals& t, bool filtered) {
+int report_end(itch5::message_reader& reader, const config& cfg, const scan_totals& t, bool filtered,
+               const itch5::io::capture_stats& capture_stats) {
   const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
+  if (capture_stats.is_capture && !cfg.quiet) std::cerr << "itch5cat: capture: " << capture_stats.describe() << "\n";
   switch (reader.status()) {
     case itch5::read_status::error:
-      std::cerr << "itch5cat: error: " << reader.error().describe(input_name) << "\n";
+      std::cerr << "itch5cat: error: " << reader.error().describe(input_name)
+                << (framing_error_in_capture(capture_stats, reader.error()) ? cli::capture_flags::framing_note : "")
+                << "\n";
       return 1;
     case itch5::read_status::end_of_session:
       if (reader.data_after_end_of_session()) {
@@ -323,8 +335,16 @@ int report_end(itch5::message_reader& reader, const config& cfg, const scan_tota
 
 int run(const config& cfg) {
   const bool filtered = !cfg.types.empty() || cfg.locate != 0 || !cfg.symbols.empty();
-  itch5::message_reader reader(itch5::io::make_block_source(
-      itch5::io::open_input(cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib)));
+  const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
+  itch5::io::capture_stats capture_stats;
+  auto input = itch5::io::open_input(
+      cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib,
+      cfg.capture.make("itch5cat", input_name, &capture_stats));
+  if (cfg.capture.given() && !capture_stats.is_capture) {
+    throw std::runtime_error(input_name + ": --filter, --port and --timestamp capture apply to a pcap or pcapng "
+                                          "capture; this input is not one");
+  }
+  itch5::message_reader reader(itch5::io::make_block_source(std::move(input)));
   itch5::io::output_file out("-");
   line_buffer lines(out);
   cli::progress progress(!cfg.quiet);
@@ -333,7 +353,7 @@ int run(const config& cfg) {
   if (cfg.counts || cfg.decode) write_counts(lines, cfg, totals, reader, filtered);
   lines.flush();
   out.commit();
-  return report_end(reader, cfg, totals, filtered);
+  return report_end(reader, cfg, totals, filtered, capture_stats);
 }
 
 }  // namespace
@@ -346,7 +366,8 @@ int main(int argc, char** argv) {
                     "(prices in dollars). With --counts, prints how many messages of each type there are (of the "
                     "selected ones, with --types, --locate or --symbol).");
   opts.positional("INPUT", cfg.input, "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - "
-                                      "for standard input.");
+                                      "for standard input; or a pcap/pcapng capture (also gzip-compressed) of a "
+                                      "MoldUDP64 feed, whose messages are read in sequence order once.");
   opts.add("counts", cfg.counts,
            "Print 'TYPE name COUNT' per message type and a total, instead of messages. With --types or "
            "--locate, the counts and the total are of the selected messages only (messages of unknown type, "
@@ -369,6 +390,7 @@ int main(int argc, char** argv) {
            "circuit breakers, ...).");
   opts.add("limit", cfg.limit, "Stop after printing this many messages (0: no limit; not with --counts).", 0,
            UINT64_MAX);
+  cfg.capture.add_to(opts);
   opts.add("quiet", cfg.quiet, "No progress line and no notes on stderr.").alias('q');
   opts.add("inflate", cfg.inflate,
            "Inflate library for .gz input: zlib, or isal (ISA-L igzip, only in builds configured with "
@@ -380,6 +402,12 @@ int main(int argc, char** argv) {
   if (auto rc = opts.parse(argc, argv)) return *rc;
   if (auto problem = usage_problem(cfg); !problem.empty()) {
     std::cerr << "itch5cat: error: " << problem << "\n";
+    return 2;
+  }
+  try {
+    cfg.capture.check();
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "itch5cat: error: " << e.what() << "\n";
     return 2;
   }
   try {

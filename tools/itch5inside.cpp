@@ -7,6 +7,7 @@
 
 #include <itch5/io/block_source.hpp>
 #include <itch5/io/byte_stream.hpp>
+#include <itch5/io/capture.hpp>
 #include <itch5/message_reader.hpp>
 #include <itch5/messages.hpp>
 #include <itch5/io/output_file.hpp>
@@ -16,6 +17,7 @@
 
 #include <stats/histogram_file.hpp>
 
+#include <cli/capture_flags.hpp>
 #include <cli/interruption.hpp>
 #include <cli/options.hpp>
 #include <cli/path_guard.hpp>
@@ -42,6 +44,7 @@ struct config {
   std::string from;
   std::string to;
   std::string session;
+  cli::capture_flags capture;
   cli::time_range range;  // from the three above, resolved after parsing
 };
 
@@ -53,6 +56,8 @@ class file_sink final : public book::line_sink {
  private:
   itch5::io::output_file& file_;
 };
+
+itch5::io::capture_stats capture_stats;  // of a pcap/pcapng input
 
 void print_summary(const config& cfg, const book::inside_result& r, double seconds) {
   std::fprintf(stderr, "itch5inside: %s: %llu messages in %.2f s (%s msg/s), book %s\n", cfg.input.c_str(),
@@ -84,6 +89,7 @@ void print_summary(const config& cfg, const book::inside_result& r, double secon
   if (r.oversized) std::fprintf(stderr, ", oversized_messages=%llu", static_cast<unsigned long long>(r.oversized));
   std::fprintf(stderr, "\n  live orders at peak: %zu, peak memory: %s\n", r.peak_live_orders,
                cli::human_bytes(static_cast<double>(cli::peak_rss_bytes())).c_str());
+  if (capture_stats.is_capture) std::fprintf(stderr, "  capture: %s\n", capture_stats.describe().c_str());
 }
 
 // Names given to --symbols must be able to be ITCH symbols: 1 to 8 printable characters, no spaces.
@@ -101,6 +107,11 @@ std::string joined(const std::vector<std::string>& names) {
   std::string s;
   for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
   return s;
+}
+
+// An ITCH framing error in the messages of a capture (its offset is not one in the capture file).
+bool framing_error_in_capture(const itch5::io::capture_stats& stats, const itch5::read_error& e) {
+  return stats.is_capture && e.code != itch5::read_errc::corrupt_capture && e.code != itch5::read_errc::input_failure;
 }
 
 // How a run that did not finish reports: what was kept where, the reason last.
@@ -140,9 +151,15 @@ int run(const config& cfg) {
   itch5::io::block_options blocks;
   blocks.threaded = cfg.read_ahead;
   blocks.block_size = cfg.block_size;
-  itch5::message_reader reader(itch5::io::make_block_source(
-      itch5::io::open_input(cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib),
-      blocks));
+  const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
+  auto input = itch5::io::open_input(
+      cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib,
+      cfg.capture.make("itch5inside", input_name, &capture_stats));
+  if (cfg.capture.given() && !capture_stats.is_capture) {
+    throw std::runtime_error(input_name + ": --filter, --port and --timestamp capture apply to a pcap or pcapng "
+                                          "capture; this input is not one");
+  }
+  itch5::message_reader reader(itch5::io::make_block_source(std::move(input), blocks));
   itch5::io::output_options out_opts;
   out_opts.gzip_level = static_cast<int>(cfg.gzip_level);
   itch5::io::output_file out(cfg.output, out_opts);
@@ -166,7 +183,6 @@ int run(const config& cfg) {
   }
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
   if (r.cancelled || cli::interruption::requested()) {
     report_unfinished(cfg, r, seconds, out, {stats_out.get(), depth_out.get(), histograms_out.get()},
                       "interrupted by " + cli::interruption::name() + " after " + std::to_string(r.messages) +
@@ -175,7 +191,8 @@ int run(const config& cfg) {
   }
   if (r.status == itch5::read_status::error) {
     report_unfinished(cfg, r, seconds, out, {stats_out.get(), depth_out.get(), histograms_out.get()},
-                      "error: " + r.error.describe(cfg.input));
+                      "error: " + r.error.describe(cfg.input) +
+                          (framing_error_in_capture(capture_stats, r.error) ? cli::capture_flags::framing_note : ""));
     return 1;
   }
   out.commit();
@@ -208,7 +225,9 @@ int main(int argc, char** argv) {
       "<symbol> <bid px> <bid qty> <offer px> <offer qty>', prices as integer Price(4) units ($0.0001); an "
       "empty bid prints '0 0', an empty offer '2000000000 0'. The format is that of JayBeams' itch5inside.");
   opts.positional("INPUT", cfg.input,
-                  "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - for standard input.");
+                  "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - for standard input; or a "
+                  "pcap/pcapng capture (also gzip-compressed) of a MoldUDP64 feed, whose messages are read in "
+                  "sequence order once (duplicates dropped, gaps reported on stderr and counted).");
   opts.add("output", cfg.output,
            "Where the inside lines go; - is standard output. A FILE is written under a temporary name and "
            "renamed when complete; FILE.gz is compressed on the fly.")
@@ -259,6 +278,7 @@ int main(int argc, char** argv) {
   opts.add("session", cfg.session,
            "regular: the regular trading session, --from 09:30 --to 16:00 (not combined with them).")
       .value_name("NAME");
+  cfg.capture.add_to(opts);
   opts.add("quiet", cfg.quiet, "No progress line and no summary on stderr (errors are still reported).").alias('q');
   opts.add("read-ahead", cfg.read_ahead,
            "Read and decompress the input on a second thread while the books are updated.");
@@ -286,6 +306,7 @@ int main(int argc, char** argv) {
   if (auto rc = opts.parse(argc, argv)) return *rc;
   try {
     check_symbols(cfg.symbols);
+    cfg.capture.check();
     cfg.range = cli::resolve_time_range(cfg.from, cfg.to, cfg.session);
     cli::path_guard paths;
     for (const auto& c : opts.config_files()) paths.input(c, "--config");

@@ -11,6 +11,7 @@
 #include <string>
 
 #include <itch5/messages.hpp>
+#include <itch5/io/capture_writer.hpp>
 #include <itch5/io/output_file.hpp>
 #include <itch5/synth/generator.hpp>
 
@@ -29,6 +30,11 @@ struct config {
   std::string output;
   std::string positional_output;
   std::string delayed;
+  std::string pcap;
+  std::uint64_t pcap_payload = 1400;
+  double pcap_loss = 0;
+  double pcap_duplicates = 0;
+  std::chrono::nanoseconds pcap_latency{0};
   std::int64_t gzip_level = 6;
   bool quiet = false;
   bool force = false;
@@ -64,7 +70,7 @@ void check_free_space(const config& cfg, const std::string& out_path) {
     unsigned long long available = 0;
   };
   std::vector<std::pair<unsigned long, need>> by_fs;
-  for (const std::string& path : {out_path, cfg.delayed}) {
+  for (const std::string& path : {out_path, cfg.delayed, cfg.pcap}) {
     if (path.empty() || path == "-") continue;
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) continue;  // a device or FIFO
@@ -112,8 +118,13 @@ std::uint64_t file_size(const std::string& path) {
   return ec ? 0 : n;
 }
 
+// The capture's clock: the session's messages on 2019-01-30 in New York (UTC-5 in January), so a packet's
+// capture time is its first message's timestamp after midnight New York time: no feed delay.
+constexpr std::uint64_t pcap_midnight_utc_ns = 1'548'824'400ull * 1'000'000'000ull;  // 2019-01-30 05:00:00 UTC
+
 void print_summary(const config& cfg, const std::string& out_path, const itch5::synth::generator_config& g,
-                   const itch5::synth::generator_stats& st, double seconds) {
+                   const itch5::synth::generator_stats& st, double seconds,
+                   const itch5::io::capture_writer_stats* pcap) {
   auto pct = [&](std::uint64_t n) {
     return 100.0 * static_cast<double>(n) / static_cast<double>(st.messages);
   };
@@ -166,6 +177,15 @@ void print_summary(const config& cfg, const std::string& out_path, const itch5::
         st.new_orders ? 100.0 * static_cast<double>(st.dropped_orders) / static_cast<double>(st.new_orders)
                       : 0.0);
   }
+  if (pcap != nullptr) {
+    std::fprintf(stderr,
+                 "  capture: %s messages in %s MoldUDP64 packets (end of session included) to %s (%s%s), %s lost, "
+                 "%s written twice\n",
+                 with_commas(pcap->messages).c_str(), with_commas(pcap->packets).c_str(), cfg.pcap.c_str(),
+                 cli::human_bytes(static_cast<double>(pcap->bytes)).c_str(), is_gz(cfg.pcap) ? " uncompressed" : "",
+                 with_commas(pcap->lost).c_str(),
+                 with_commas(pcap->duplicated).c_str());
+  }
   std::fprintf(stderr, "  peak RSS %s\n",
                cli::human_bytes(static_cast<double>(cli::peak_rss_bytes())).c_str());
 }
@@ -190,11 +210,26 @@ int run(config& cfg) {
   itch5::io::output_file out(out_path, oo);
   std::unique_ptr<itch5::io::output_file> delayed_out;
   if (!cfg.delayed.empty()) delayed_out = std::make_unique<itch5::io::output_file>(cfg.delayed, oo);
+  std::unique_ptr<itch5::io::output_file> pcap_out;
+  std::unique_ptr<itch5::io::capture_writer> pcap;
+  if (!cfg.pcap.empty()) {
+    pcap_out = std::make_unique<itch5::io::output_file>(cfg.pcap, oo);
+    itch5::io::capture_writer_options po;
+    po.max_payload = static_cast<std::size_t>(cfg.pcap_payload);
+    po.loss = cfg.pcap_loss;
+    po.duplicates = cfg.pcap_duplicates;
+    po.seed = cfg.gen.seed;
+    po.time_base_ns = pcap_midnight_utc_ns + static_cast<std::uint64_t>(cfg.pcap_latency.count());
+    pcap = std::make_unique<itch5::io::capture_writer>([&](std::string_view b) { pcap_out->write(b); }, po);
+  }
 
   auto as_text = [](std::span<const std::byte> b) {
     return std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
   };
-  itch5::synth::generator::sink main_sink = [&](std::span<const std::byte> b) { out.write(as_text(b)); };
+  itch5::synth::generator::sink main_sink = [&](std::span<const std::byte> b) {
+    out.write(as_text(b));
+    if (pcap) pcap->write(b);
+  };
   itch5::synth::generator::sink copy_sink = [&](std::span<const std::byte> b) {
     delayed_out->write(as_text(b));
   };
@@ -224,18 +259,21 @@ int run(config& cfg) {
   itch5::synth::generator_stats stats;
   try {
     stats = gen.run(main_sink, delayed_out ? &copy_sink : nullptr, on_progress);
+    if (pcap) pcap->finish();
   } catch (...) {
     // A synthetic day cut short is of no use: nothing is kept (no FILE.partial, no temporary file).
     if (drawn) std::fprintf(stderr, "\r%70s\r", "");
     out.discard();
     if (delayed_out) delayed_out->discard();
+    if (pcap_out) pcap_out->discard();
     throw;
   }
   if (drawn) std::fprintf(stderr, "\r%70s\r", "");
   out.commit();
   if (delayed_out) delayed_out->commit();
+  if (pcap_out) pcap_out->commit();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!cfg.quiet) print_summary(cfg, out_path, gen.config(), stats, seconds);
+  if (!cfg.quiet) print_summary(cfg, out_path, gen.config(), stats, seconds, pcap ? &pcap->stats() : nullptr);
   return 0;
 }
 
@@ -296,6 +334,27 @@ int main(int argc, char** argv) {
            "the shifted times are then sorted and handed out in stream order, which keeps timestamps "
            "non-decreasing, every shift in delay +- jitter and the mean shift equal to --delay.");
   opts.add("drop", g.drop, "Fraction of orders missing from the delayed copy.", 0, 0.99);
+  opts.add("pcap", cfg.pcap,
+           "Also write the day as a pcap capture of a MoldUDP64 feed (.gz to compress): the messages in order "
+           "in packets of at most --pcap-payload bytes, UDP to 233.54.12.111:26477 in Ethernet frames, "
+           "nanosecond timestamps = each packet's first message's time on 2019-01-30 New York time (UTC-5), "
+           "then an end-of-session packet. itch5inside and itch5cat read it as they read the BinaryFILE.")
+      .value_name("FILE");
+  opts.add("pcap-payload", cfg.pcap_payload,
+           "UDP payload bytes per MoldUDP64 packet of --pcap, its 20-byte header included (1400: a typical "
+           "feed under a 1500-byte MTU).",
+           86, 65507);
+  opts.add("pcap-loss", cfg.pcap_loss,
+           "Fraction of the --pcap packets left out (lost), chosen from --seed: the readers report the gaps.", 0,
+           0.99);
+  opts.add("pcap-duplicates", cfg.pcap_duplicates,
+           "Fraction of the --pcap packets written twice (1: a whole A/B pair of feeds), chosen from --seed: "
+           "the readers drop the copies.",
+           0, 1);
+  opts.add("pcap-latency", cfg.pcap_latency,
+           "Arrival delay of every --pcap packet after its first message's timestamp (a capture point further "
+           "from the exchange: two runs with the same --seed and different latencies are two capture points of "
+           "one feed, for itch5inside --timestamp capture and itch5tde).");
   opts.add(
       "gzip-level", cfg.gzip_level,
       "zlib level for .gz outputs, 1 (fast) to 9 (small). Compressed output runs at zlib's deflate speed, "
@@ -323,6 +382,7 @@ int main(int argc, char** argv) {
     for (const auto& c : opts.config_files()) paths.input(c, "--config");
     paths.output(cfg.output.empty() ? cfg.positional_output : cfg.output, cfg.output.empty() ? "OUTPUT" : "--output");
     paths.output(cfg.delayed, "--delayed");
+    paths.output(cfg.pcap, "--pcap");
     paths.check();
   } catch (const cli::path_error& e) {
     std::cerr << "itch5synth: error: " << e.what() << "\n";

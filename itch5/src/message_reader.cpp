@@ -1,5 +1,7 @@
 #include <itch5/message_reader.hpp>
 
+#include <itch5/io/capture.hpp>
+
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -82,6 +84,9 @@ read_status message_reader::refill() {
   std::span<std::byte> block;
   try {
     block = source_->next_block();
+  } catch (const io::capture_error& e) {
+    // Named by packet and capture offset: the offset in the BinaryFILE stream made from it means nothing.
+    return fail(read_errc::corrupt_capture, e.offset(), e.what());
   } catch (const std::exception& e) {
     // Like every error, named at the start of the message in progress; the detail says how far the
     // (decompressed) input got.

@@ -11,12 +11,19 @@ std::string_view to_string(read_errc e) noexcept {
     case read_errc::truncated_message: return "truncated message";
     case read_errc::message_too_short: return "corrupt message (shorter than its type's fixed size)";
     case read_errc::input_failure: return "cannot read input";
+    case read_errc::corrupt_capture: return "corrupt capture";
   }
   return "unknown error";
 }
 
 std::string read_error::describe(std::string_view input_name) const {
   std::string s(input_name);
+  if (code == read_errc::corrupt_capture) {
+    s += ": corrupt capture: ";
+    s += detail;
+    s += " (after " + std::to_string(message_number - 1) + " messages)";
+    return s;
+  }
   s += ": byte offset ";
   s += std::to_string(offset);
   s += " (message #";

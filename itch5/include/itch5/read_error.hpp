@@ -15,6 +15,7 @@ enum class read_errc {
   truncated_message,        ///< The input ends inside a message.
   message_too_short,        ///< A known type whose length is below its fixed size.
   input_failure,            ///< The input could not be read (I/O error, corrupt or truncated gzip).
+  corrupt_capture,          ///< A pcap/pcapng capture or a MoldUDP64 packet in it is corrupt (offset in the capture).
 };
 
 [[nodiscard]] std::string_view to_string(read_errc e) noexcept;
@@ -25,7 +26,8 @@ struct read_error {
   std::uint64_t message_number = 0;  ///< 1-based number of the failing message.
   std::string detail;                ///< Human-readable specifics.
 
-  /// "FILE: byte offset N (message #M): <what>: <detail>".
+  /// "FILE: byte offset N (message #M): <what>: <detail>"; for corrupt_capture, whose offset is in the
+  /// capture and whose detail names the packet: "FILE: corrupt capture: <detail> (after M-1 messages)".
   [[nodiscard]] std::string describe(std::string_view input_name) const;
 };
 

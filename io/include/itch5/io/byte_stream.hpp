@@ -2,6 +2,8 @@
 //
 // open_input() picks the kind from the bytes, not the name: data starting with the gzip magic (1f 8b) is
 // inflated whatever the file is called, so `file.itch` that is really gzip, or gzip on stdin, just works.
+// A pcap or pcapng capture (raw or inside gzip) is read as the BinaryFILE stream of its MoldUDP64 messages
+// (capture.hpp).
 // Streams are used from one thread at a time. Errors are reported as itch5::io::input_error exceptions; a
 // stream that hits an error after producing bytes returns those bytes first and throws on the next read(),
 // so nothing decoded before a corruption point is lost.
@@ -14,6 +16,8 @@
 #include <string>
 
 namespace itch5::io {
+
+struct capture_options;  // capture.hpp
 
 class byte_stream {
  public:
@@ -46,9 +50,14 @@ enum class inflate_library {
 /// Throws input_error naming the path when it cannot be opened.
 [[nodiscard]] std::unique_ptr<byte_stream> open_input(const std::string& path,
                                                       inflate_library inflater = inflate_library::zlib);
+/// As above; a capture is read with `capture` (filter, statistics, gap reports).
+[[nodiscard]] std::unique_ptr<byte_stream> open_input(const std::string& path, inflate_library inflater,
+                                                      const capture_options& capture);
 
 /// A stream over bytes held by the caller (not copied; they must outlive the stream). Bytes starting with
 /// the gzip magic are inflated, as open_input() does for files. For tests, fuzzers and embedding.
 [[nodiscard]] std::unique_ptr<byte_stream> memory_input(std::span<const std::byte> bytes);
+[[nodiscard]] std::unique_ptr<byte_stream> memory_input(std::span<const std::byte> bytes,
+                                                        const capture_options& capture);
 
 }  // namespace itch5::io

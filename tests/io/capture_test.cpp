@@ -1,0 +1,421 @@
+// Capture input (issue 14): pcap (microsecond and nanosecond, both byte orders), pcapng and gzip-wrapped
+// captures of MoldUDP64 packets read back as the BinaryFILE frames of the messages they carry, in sequence
+// order, once: A/B duplicates and overlaps dropped, late packets reordered, gaps reported by range, other
+// traffic skipped and counted, and every bad-capture case an error naming the packet and the byte offset,
+// after the messages before it. Captures are written by hand (itch5_test/capture_writer.hpp).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <itch5/io/byte_stream.hpp>
+#include <itch5/io/capture.hpp>
+#include <itch5/io/capture_writer.hpp>
+#include <itch5/message_reader.hpp>
+#include <itch5_test/capture_writer.hpp>
+#include <itch5_test/support.hpp>
+
+namespace {
+
+using itch5_test::bytes;
+using itch5_test::mold_packets;
+using itch5_test::udp_frame;
+
+constexpr std::uint16_t port = 26477;
+
+// The messages of the real sample (1000 messages).
+const std::vector<bytes>& sample_messages() {
+  static const std::vector<bytes> m =
+      itch5_test::binaryfile_messages(itch5_test::read_file(itch5_test::data_path("real-2019-first1000.itch")));
+  return m;
+}
+
+struct result {
+  std::vector<bytes> frames;
+  itch5::read_status status;
+  itch5::read_error error;
+  std::vector<std::string> reports;
+};
+
+result read_capture(const bytes& capture, itch5::io::capture_stats* stats = nullptr, std::string filter = "",
+                    std::size_t window = 32) {
+  result r;
+  itch5::io::capture_options o;
+  o.filter = std::move(filter);
+  o.stats = stats;
+  o.reorder_window = window;
+  o.report = [&r](const std::string& line) { r.reports.push_back(line); };
+  itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(capture, o), {1 << 16, false, 3}));
+  std::span<const std::byte> msg;
+  while (reader.next(msg) == itch5::read_status::message) r.frames.emplace_back(msg.begin(), msg.end());
+  r.status = reader.status();
+  r.error = reader.error();
+  return r;
+}
+
+bytes pcap_of(const std::vector<itch5_test::mold_stream_packet>& packets, bool nano = false, bool big = false,
+              bool vlan = false) {
+  itch5_test::pcap_file f(nano, big);
+  for (const auto& p : packets) f.add(udp_frame(p.payload, port, vlan));
+  return f.data;
+}
+
+TEST(capture, magic_numbers) {
+  for (std::uint32_t m : {0xa1b2c3d4u, 0xd4c3b2a1u, 0xa1b23c4du, 0x4d3cb2a1u, 0x0a0d0d0au}) {
+    bytes b(4);
+    std::memcpy(b.data(), &m, 4);
+    EXPECT_TRUE(itch5::io::looks_like_capture(b)) << std::hex << m;
+  }
+  EXPECT_FALSE(itch5::io::looks_like_capture(itch5_test::to_bytes(std::string("\x00\x0c\x53\x00", 4))));
+  EXPECT_FALSE(itch5::io::looks_like_capture(itch5_test::to_bytes("\xa1\xb2")));
+}
+
+TEST(capture, every_file_format_gives_the_messages) {
+  const auto packets = mold_packets(sample_messages(), 10);
+  itch5_test::pcapng_file ng;
+  for (const auto& p : packets) ng.add(udp_frame(p.payload, port));
+  const std::vector<std::pair<std::string, bytes>> files = {
+      {"pcap us little-endian", pcap_of(packets)},
+      {"pcap us big-endian", pcap_of(packets, false, true)},
+      {"pcap ns little-endian", pcap_of(packets, true)},
+      {"pcap ns big-endian", pcap_of(packets, true, true)},
+      {"pcap VLAN", pcap_of(packets, false, false, true)},
+      {"pcapng", ng.data},
+      {"pcap in gzip", itch5_test::gzip(pcap_of(packets))},
+      {"pcapng in gzip", itch5_test::gzip(ng.data)},
+  };
+  for (const auto& [name, file] : files) {
+    itch5::io::capture_stats stats;
+    const result r = read_capture(file, &stats);
+    EXPECT_EQ(r.status, itch5::read_status::end_of_input) << name << ": " << r.error.describe(name);
+    EXPECT_EQ(r.frames, sample_messages()) << name;
+    EXPECT_TRUE(stats.is_capture) << name;
+    EXPECT_EQ(stats.packets, packets.size()) << name;
+    EXPECT_EQ(stats.messages, sample_messages().size()) << name;
+    EXPECT_EQ(stats.gaps + stats.duplicates + stats.skipped, 0u) << name;
+    EXPECT_TRUE(r.reports.empty()) << name;
+  }
+}
+
+TEST(capture, ab_feeds_and_overlaps_are_read_once) {
+  const auto packets = mold_packets(sample_messages(), 7);
+  itch5_test::pcap_file f;
+  for (const auto& p : packets) {
+    f.add(udp_frame(p.payload, port));
+    f.add(udp_frame(p.payload, port, true));  // the B feed, another VLAN
+  }
+  // A retransmission overlapping two packets: messages 5..14 again.
+  const auto& m = sample_messages();
+  f.add(udp_frame(itch5_test::mold_packet("SESSION001", 5, {m.begin() + 4, m.begin() + 14}), port));
+  itch5::io::capture_stats stats;
+  const result r = read_capture(f.data, &stats);
+  EXPECT_EQ(r.status, itch5::read_status::end_of_input);
+  EXPECT_EQ(r.frames, m);
+  EXPECT_EQ(stats.duplicates, packets.size() + 1);
+  EXPECT_EQ(stats.gaps, 0u);
+  EXPECT_NE(stats.describe().find(std::to_string(packets.size() + 1) + " duplicates"), std::string::npos)
+      << stats.describe();
+}
+
+TEST(capture, a_partly_new_packet_hands_on_only_its_new_messages) {
+  const auto& m = sample_messages();
+  itch5_test::pcap_file f;
+  f.add(udp_frame(itch5_test::mold_packet("S", 1, {m.begin(), m.begin() + 10}), port));
+  f.add(udp_frame(itch5_test::mold_packet("S", 6, {m.begin() + 5, m.begin() + 20}), port));  // 6..20, 11..20 new
+  const result r = read_capture(f.data);
+  EXPECT_EQ(r.frames, (std::vector<bytes>(m.begin(), m.begin() + 20)));
+}
+
+TEST(capture, a_lost_packet_is_a_gap_named_by_its_range_and_reading_goes_on) {
+  auto packets = mold_packets(sample_messages(), 10, 1001);
+  const auto lost = packets[3];  // sequence numbers 1031..1040
+  packets.erase(packets.begin() + 3);
+  itch5::io::capture_stats stats;
+  const result r = read_capture(pcap_of(packets), &stats);
+  EXPECT_EQ(r.status, itch5::read_status::end_of_input);
+  std::vector<bytes> expected = sample_messages();
+  expected.erase(expected.begin() + 30, expected.begin() + 40);
+  EXPECT_EQ(r.frames, expected);
+  EXPECT_EQ(stats.gaps, 1u);
+  EXPECT_EQ(stats.missing, 10u);
+  ASSERT_EQ(r.reports.size(), 1u);
+  EXPECT_EQ(r.reports[0], "gap: sequence numbers 1031-1040 (10 messages) missing before packet #4");
+  (void)lost;
+}
+
+TEST(capture, late_packets_are_put_back_in_order_within_the_window) {
+  auto packets = mold_packets(sample_messages(), 10);
+  std::swap(packets[2], packets[5]);  // 3 packets late
+  itch5::io::capture_stats stats;
+  result r = read_capture(pcap_of(packets), &stats);
+  EXPECT_EQ(r.frames, sample_messages());
+  EXPECT_EQ(stats.gaps, 0u);
+  EXPECT_EQ(stats.reordered, 1u);
+  EXPECT_NE(stats.describe().find("1 late packets put back in order"), std::string::npos) << stats.describe();
+  EXPECT_TRUE(r.reports.empty());
+
+  // Without a window, the first early packet makes a gap at once and the late one is then a duplicate.
+  itch5::io::capture_stats none;
+  r = read_capture(pcap_of(packets), &none, "", 0);
+  // 1-10, 11-20, then 51-60 arrives: 21-50 are given up at once; 31-40, 41-50 and 21-30 are then old.
+  EXPECT_EQ(none.gaps, 1u);
+  EXPECT_EQ(none.missing, 30u);
+  EXPECT_EQ(none.duplicates, 3u);
+  EXPECT_EQ(r.frames.size(), sample_messages().size() - 30);
+}
+
+TEST(capture, heartbeats_end_of_session_and_other_traffic) {
+  const auto& m = sample_messages();
+  itch5_test::pcap_file f;
+  f.add(udp_frame(itch5_test::mold_packet("S", 1, {m.begin(), m.begin() + 5}), port));
+  f.add(udp_frame(itch5_test::mold_packet("S", 6, {}), port));                    // heartbeat
+  f.add(udp_frame(itch5_test::mold_packet("S", 6, {m.begin() + 5, m.begin() + 10}), port, false, 6));  // TCP
+  f.add(udp_frame(itch5_test::mold_packet("S", 6, {m.begin() + 5, m.begin() + 10}), 9999));  // other port
+  f.add(udp_frame(itch5_test::mold_packet("OTHER", 6, {m.begin() + 5, m.begin() + 10}), port));  // other session
+  f.add(udp_frame(itch5_test::mold_packet("S", 6, {m.begin() + 5, m.begin() + 10}), port));
+  f.add(udp_frame(itch5_test::mold_packet("S", 11, {}, 0xffff), port));  // end of session
+  itch5::io::capture_stats stats;
+  result r = read_capture(f.data, &stats, "udp dst port " + std::to_string(port));
+  EXPECT_EQ(r.status, itch5::read_status::end_of_input);
+  EXPECT_EQ(r.frames, (std::vector<bytes>(m.begin(), m.begin() + 10)));
+  EXPECT_EQ(stats.packets, 7u);
+  EXPECT_EQ(stats.skipped, 3u);  // TCP, other port (filter), other session
+  EXPECT_EQ(stats.heartbeats, 1u);
+  EXPECT_EQ(stats.end_of_session, 1u);
+  EXPECT_EQ(stats.gaps, 0u);
+
+  // A heartbeat ahead of the messages seen reveals a gap.
+  itch5_test::pcap_file g;
+  g.add(udp_frame(itch5_test::mold_packet("S", 1, {m.begin(), m.begin() + 5}), port));
+  g.add(udp_frame(itch5_test::mold_packet("S", 9, {}), port));
+  r = read_capture(g.data);
+  ASSERT_EQ(r.reports.size(), 1u);
+  EXPECT_EQ(r.reports[0], "gap: sequence numbers 6-8 (3 messages) missing before packet #2");
+}
+
+// ---- bad captures ---------------------------------------------------------------------------------------
+
+void expect_capture_error(const bytes& capture, const std::string& needle, std::size_t frames_before,
+                          std::uint64_t offset) {
+  const result r = read_capture(capture);
+  ASSERT_EQ(r.status, itch5::read_status::error) << needle;
+  EXPECT_EQ(r.error.code, itch5::read_errc::corrupt_capture) << r.error.describe("x");
+  EXPECT_NE(r.error.describe("cap.pcap").find(needle), std::string::npos) << r.error.describe("cap.pcap");
+  EXPECT_EQ(r.error.offset, offset) << r.error.describe("cap.pcap");
+  EXPECT_EQ(r.frames.size(), frames_before) << needle;
+}
+
+TEST(capture, truncated_record) {
+  const auto packets = mold_packets(sample_messages(), 10);
+  bytes cap = pcap_of({packets.begin(), packets.begin() + 3});
+  const std::uint64_t third = 24 + (16 + 42 + packets[0].payload.size()) + (16 + 42 + packets[1].payload.size());
+  cap.resize(cap.size() - 7);
+  expect_capture_error(cap, "cap.pcap: corrupt capture: packet #3 at byte offset " + std::to_string(third) +
+                                ": truncated or corrupt capture record: truncated dump file",
+                       20, third);
+  // A header cut short.
+  bytes cap2 = pcap_of({packets.begin(), packets.begin() + 2});
+  cap2.resize(cap2.size() + 5, std::byte{0});
+  expect_capture_error(cap2, "packet #3 at byte offset " + std::to_string(third), 20, third);
+}
+
+TEST(capture, snap_length_shorter_than_the_packet) {
+  const auto packets = mold_packets(sample_messages(), 10);
+  itch5_test::pcap_file f;
+  f.add(udp_frame(packets[0].payload, port));
+  f.add(udp_frame(packets[1].payload, port), 1'700'000'000'000'000'000ull,
+        static_cast<std::uint32_t>(udp_frame(packets[1].payload, port).size() + 100));
+  const std::uint64_t second = 24 + 16 + 42 + packets[0].payload.size();
+  expect_capture_error(f.data, "packet #2 at byte offset " + std::to_string(second + 16) + ": captured ", 10,
+                       second + 16);
+  expect_capture_error(f.data, "snap length", 10, second + 16);
+}
+
+TEST(capture, mold_count_or_length_overrunning_the_datagram) {
+  const auto& m = sample_messages();
+  {
+    itch5_test::pcap_file f;
+    f.add(udp_frame(itch5_test::mold_packet("S", 1, {m.begin(), m.begin() + 3}), port));
+    f.add(udp_frame(itch5_test::mold_packet("S", 4, {m.begin() + 3, m.begin() + 6}, 4), port));  // count 4, 3 blocks
+    const auto p1 = itch5_test::mold_packet("S", 1, {m.begin(), m.begin() + 3});
+    const auto p2 = itch5_test::mold_packet("S", 4, {m.begin() + 3, m.begin() + 6});
+    const std::uint64_t end_of_p2 = 24 + 16 + 42 + p1.size() + 16 + 42 + p2.size();
+    expect_capture_error(f.data, "packet #2 at byte offset " + std::to_string(end_of_p2) +
+                                     ": MoldUDP64 message count 4 overruns the " + std::to_string(p2.size() - 20 + 20) +
+                                     "-byte datagram",
+                         3, end_of_p2);
+  }
+  {
+    auto p = itch5_test::mold_packet("S", 1, {m.begin(), m.begin() + 3});
+    p[20 + 2 + m[0].size()] = std::byte{0x7f};  // second message's length: 0x7fxx
+    itch5_test::pcap_file f;
+    f.add(udp_frame(p, port));
+    const std::uint64_t at = 24 + 16 + 42 + 20 + 2 + m[0].size();
+    expect_capture_error(f.data, "packet #1 at byte offset " + std::to_string(at) + ": MoldUDP64 message 2 of length ",
+                         0, at);
+  }
+}
+
+TEST(capture, unknown_link_type_and_bad_filter) {
+  itch5_test::pcap_file f(false, false, 147);  // LINKTYPE_USER0
+  f.add(udp_frame(mold_packets(sample_messages(), 10)[0].payload, port));
+  try {
+    (void)itch5::io::memory_input(f.data);
+    FAIL() << "no error";
+  } catch (const itch5::io::capture_error& e) {
+    EXPECT_NE(std::string(e.what()).find("byte offset 20 (before packet #1): unknown link type 147"), std::string::npos)
+        << e.what();
+    EXPECT_EQ(e.offset(), 20u);
+  }
+  itch5::io::capture_options o;
+  o.filter = "udp dst port banana";
+  try {
+    (void)itch5::io::memory_input(pcap_of(mold_packets(sample_messages(), 10)), o);
+    FAIL() << "no error";
+  } catch (const itch5::io::capture_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--filter 'udp dst port banana': "), std::string::npos) << e.what();
+  }
+}
+
+TEST(capture, a_capture_without_mold_messages_says_so) {
+  itch5_test::pcap_file f;
+  f.add(udp_frame(itch5_test::mold_packet("S", 1, {}), port));
+  const result r = read_capture(f.data);
+  ASSERT_EQ(r.status, itch5::read_status::error);
+  EXPECT_NE(r.error.describe("x").find("no MoldUDP64 message in the capture: 1 packets read"), std::string::npos)
+      << r.error.describe("x");
+}
+
+}  // namespace
+
+// ---- the writer (itch5synth --pcap) ---------------------------------------------------------------------
+
+namespace capture_writer_tests {
+
+bytes framed(const std::vector<bytes>& messages) {
+  bytes out;
+  for (const auto& m : messages) {
+    out.push_back(static_cast<std::byte>(m.size() >> 8));
+    out.push_back(static_cast<std::byte>(m.size() & 0xff));
+    out.insert(out.end(), m.begin(), m.end());
+  }
+  return out;
+}
+
+bytes write_capture(const bytes& binaryfile, itch5::io::capture_writer_options o, std::size_t chunk,
+                    itch5::io::capture_writer_stats* stats = nullptr) {
+  bytes out;
+  itch5::io::capture_writer w(
+      [&](std::string_view b) {
+        const auto* p = reinterpret_cast<const std::byte*>(b.data());
+        out.insert(out.end(), p, p + b.size());
+      },
+      o);
+  for (std::size_t at = 0; at < binaryfile.size(); at += chunk) {
+    w.write(std::span<const std::byte>(binaryfile).subspan(at, std::min(chunk, binaryfile.size() - at)));
+  }
+  w.finish();
+  if (stats != nullptr) *stats = w.stats();
+  return out;
+}
+
+TEST(capture_writer, round_trip_in_any_chunking_and_packet_size) {
+  const bytes file = framed(sample_messages());
+  itch5::io::capture_writer_options o;
+  const bytes whole = write_capture(file, o, file.size());
+  EXPECT_EQ(write_capture(file, o, 1), whole);
+  EXPECT_EQ(write_capture(file, o, 7), whole);
+  for (std::size_t payload : {86u, 300u, 1400u, 9000u}) {
+    o.max_payload = payload;
+    itch5::io::capture_writer_stats ws;
+    const bytes cap = write_capture(file, o, 4096, &ws);
+    itch5::io::capture_stats rs;
+    const result r = read_capture(cap, &rs);
+    EXPECT_EQ(r.status, itch5::read_status::end_of_input) << payload;
+    EXPECT_EQ(r.frames, sample_messages()) << payload;
+    EXPECT_EQ(rs.packets, ws.packets) << payload;
+    EXPECT_EQ(rs.end_of_session, 1u) << payload;
+    EXPECT_EQ(ws.messages, sample_messages().size());
+  }
+}
+
+TEST(capture_writer, loss_and_duplicates_are_seen_by_the_reader) {
+  const bytes file = framed(sample_messages());
+  itch5::io::capture_writer_options o;
+  o.max_payload = 200;  // a few messages per packet
+  o.loss = 0.1;
+  o.duplicates = 0.3;
+  o.seed = 5;
+  itch5::io::capture_writer_stats ws;
+  const bytes cap = write_capture(file, o, file.size(), &ws);
+  EXPECT_GT(ws.lost, 0u);
+  EXPECT_GT(ws.duplicated, 0u);
+  itch5::io::capture_stats rs;
+  const result r = read_capture(cap, &rs);
+  EXPECT_EQ(r.status, itch5::read_status::end_of_input);
+  EXPECT_EQ(rs.duplicates, ws.duplicated);
+  EXPECT_EQ(r.frames.size() + rs.missing, sample_messages().size()) << rs.describe();
+  EXPECT_GT(rs.gaps, 0u);
+  EXPECT_EQ(r.reports.size(), rs.gaps.load());
+  // Same settings, same bytes.
+  EXPECT_EQ(write_capture(file, o, 100), cap);
+}
+
+}  // namespace capture_writer_tests
+
+// ---- capture timestamps -----------------------------------------------------------------------------------
+
+namespace capture_time_tests {
+
+constexpr std::uint64_t s_ns = 1'000'000'000;
+constexpr std::uint64_t h_ns = 3600 * s_ns;
+
+TEST(capture_time, new_york_with_daylight_saving_and_fixed_offsets) {
+  const itch5::io::time_zone ny;
+  // Epoch seconds computed independently (Python calendar.timegm).
+  EXPECT_EQ(ny.time_of_day_ns(1548824400 * s_ns), 0u);                          // 2019-01-30 05:00 UTC = midnight EST
+  EXPECT_EQ(ny.time_of_day_ns(1563197400 * s_ns + 5), 9 * h_ns + 1800 * s_ns + 5);  // 2019-07-15 13:30 UTC = 09:30 EDT
+  EXPECT_EQ(ny.time_of_day_ns(1563163200 * s_ns), 0u);                          // 2019-07-15 04:00 UTC = midnight EDT
+  EXPECT_EQ(ny.time_of_day_ns(1552201199 * s_ns), 2 * h_ns - s_ns);            // 2019-03-10 01:59:59 EST
+  EXPECT_EQ(ny.time_of_day_ns(1552201200 * s_ns), 3 * h_ns);                   // then 03:00:00 EDT
+  EXPECT_EQ(ny.time_of_day_ns(1572760799 * s_ns), 2 * h_ns - s_ns);            // 2019-11-03 01:59:59 EDT
+  EXPECT_EQ(ny.time_of_day_ns(1572760800 * s_ns), 1 * h_ns);                   // then 01:00:00 EST again
+  EXPECT_EQ(ny.offset_at(1772953200 - 1), -5 * 3600);                          // 2026-03-08, the second Sunday
+  EXPECT_EQ(ny.offset_at(1772953200), -4 * 3600);
+
+  EXPECT_EQ(itch5::io::time_zone::parse("UTC").time_of_day_ns(1548824400 * s_ns), 5 * h_ns);
+  EXPECT_EQ(itch5::io::time_zone::parse("+01:00").time_of_day_ns(1548824400 * s_ns), 6 * h_ns);
+  EXPECT_EQ(itch5::io::time_zone::parse("-05:30").time_of_day_ns(1548824400 * s_ns), 23 * h_ns + 1800 * s_ns);
+  EXPECT_TRUE(itch5::io::time_zone::parse("America/New_York").new_york);
+  for (const char* bad : {"EST", "+1:00", "+25:00", "-05:60", "Europe/Paris", ""}) {
+    EXPECT_THROW((void)itch5::io::time_zone::parse(bad), std::invalid_argument) << bad;
+  }
+}
+
+// One message per packet, each arriving `delay` after its exchange timestamp, on a winter and a summer day.
+TEST(capture_time, messages_carry_their_packets_arrival_time_of_day) {
+  const auto& m = sample_messages();
+  constexpr std::uint64_t delay = 37'000;
+  for (const std::uint64_t midnight_utc : {1548824400ull, 1563163200ull}) {
+    itch5_test::pcap_file f(true);
+    std::vector<bytes> expected;
+    for (std::size_t i = 0; i < m.size(); ++i) {
+      std::uint64_t ts = 0;
+      for (int k = 5; k < 11; ++k) ts = ts << 8 | std::to_integer<std::uint64_t>(m[i][static_cast<std::size_t>(k)]);
+      f.add(udp_frame(itch5_test::mold_packet("S", i + 1, {m[i]}), port), midnight_utc * s_ns + ts + delay);
+      bytes e = m[i];
+      for (int k = 0; k < 6; ++k) e[static_cast<std::size_t>(5 + k)] = static_cast<std::byte>((ts + delay) >> (8 * (5 - k)));
+      expected.push_back(e);
+    }
+    result r;
+    itch5::io::capture_options o;
+    o.stamp_arrival = true;
+    itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(f.data, o), {1 << 16, false, 3}));
+    std::span<const std::byte> msg;
+    while (reader.next(msg) == itch5::read_status::message) r.frames.emplace_back(msg.begin(), msg.end());
+    EXPECT_EQ(reader.status(), itch5::read_status::end_of_input);
+    EXPECT_EQ(r.frames, expected) << midnight_utc;
+  }
+}
+
+}  // namespace capture_time_tests
