@@ -1,0 +1,223 @@
+#!/usr/bin/python3
+"""itch5batch (issue 13, parts 2 and 3): a 2-worker local Dask cluster over 4 generated days gives the
+outputs of sequential itch5inside runs plus itch5stats merge, byte for byte (the statistics CSVs except
+their wall-clock Processing columns; the merged CSVs also against itch5stats merge of the batch's own
+per-day histograms, byte for byte); a worker killed mid-task is retried and its day completes once; a
+second run skips every day without touching a file; a truncated day fails alone, is named on the last
+line and left out of the merge; usage errors are one line with status 2.
+
+Run by CTest (tests/tools/CMakeLists.txt) with /usr/bin/python3, the interpreter with Debian's
+python3-distributed. Environment:
+  ITCH5_TOOLS_DIR  directory of the built itch5inside, itch5stats and itch5synth (required)
+  ITCH5BATCH       the itch5batch to test (default: ITCH5_TOOLS_DIR/itch5batch when it exists, else the
+                   repository's tools/itch5batch)
+Directly: ITCH5_TOOLS_DIR=build/tools /usr/bin/python3 tests/tools/itch5batch_test.py [-v]
+"""
+
+import csv
+import gzip
+import io
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOLS = os.environ.get("ITCH5_TOOLS_DIR", "")
+BATCH = os.environ.get("ITCH5BATCH") or (os.path.join(TOOLS, "itch5batch")
+                                         if os.path.exists(os.path.join(TOOLS, "itch5batch"))
+                                         else os.path.join(HERE, "..", "..", "tools", "itch5batch"))
+DAYS = ["d1.itch.gz", "d2.itch.gz", "d3.itch", "d4.itch.gz"]  # one raw day: names without .gz either way
+
+
+def tool(name):
+    return os.path.join(TOOLS, name)
+
+
+def batch(*args, env=None):
+    full_env = dict(os.environ, **(env or {}))
+    if os.path.dirname(os.path.realpath(BATCH)) != os.path.realpath(TOOLS):
+        full_env["ITCH5_TOOLS_DIR"] = TOOLS  # the repository's copy: point it at the built programs
+    else:
+        full_env.pop("ITCH5_TOOLS_DIR", None)  # the built copy finds its siblings itself
+    return subprocess.run([BATCH, *args], capture_output=True, text=True, env=full_env, timeout=300)
+
+
+def without_processing(path):
+    """A statistics CSV without its wall-clock Processing columns."""
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    keep = [i for i, name in enumerate(rows[0]) if "Processing" not in name]
+    assert len(keep) < len(rows[0])
+    return [[row[i] for i in keep] for row in rows]
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+class Itch5BatchTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="itch5batch_test.")
+        cls.days = []
+        for seed, name in enumerate(DAYS, start=11):
+            path = os.path.join(cls.tmp, name)
+            subprocess.run([tool("itch5synth"), "--messages", "40k", "--seed", str(seed), path],
+                           check=True, capture_output=True)
+            cls.days.append(path)
+        # The reference: one sequential itch5inside run per day, then itch5stats merge.
+        cls.ref = os.path.join(cls.tmp, "ref")
+        os.mkdir(cls.ref)
+        for day in cls.days:
+            d = os.path.join(cls.ref, os.path.basename(day).removesuffix(".gz"))
+            os.mkdir(d)
+            subprocess.run([tool("itch5inside"), "-q", "-o", f"{d}/inside.txt.gz", "--stats", f"{d}/stats.csv",
+                            "--depth", f"{d}/depth.csv", "--histograms", f"{d}/histograms.bin.gz", day],
+                           check=True)
+        subprocess.run([tool("itch5stats"), "merge",
+                        *[os.path.join(cls.ref, os.path.basename(d).removesuffix(".gz"), "histograms.bin.gz")
+                          for d in cls.days],
+                        "--stats", f"{cls.ref}/all-stats.csv", "--depth", f"{cls.ref}/all-depth.csv"], check=True)
+        # The batch run, with the first attempt of d3.itch killing its worker after itch5inside ran.
+        cls.out = os.path.join(cls.tmp, "out")
+        cls.marker = os.path.join(cls.tmp, "killed")
+        cls.first = batch("--out", cls.out, "--workers", "2", *cls.days,
+                          env={"ITCH5BATCH_TEST_KILL": f"d3.itch:{cls.marker}"})
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def names(self):
+        return [os.path.basename(d).removesuffix(".gz") for d in self.days]
+
+    def test_1_run_matches_sequential(self):
+        r = self.first
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "")
+        self.assertNotIn("Traceback", r.stderr)
+        self.assertEqual(sorted(os.listdir(self.out)), sorted(self.names() + ["all"]))  # no temporaries left
+        for name in self.names():
+            got, ref = os.path.join(self.out, name), os.path.join(self.ref, name)
+            self.assertEqual(gzip.decompress(read(f"{got}/inside.txt.gz")),
+                             gzip.decompress(read(f"{ref}/inside.txt.gz")), name)
+            self.assertEqual(read(f"{got}/depth.csv"), read(f"{ref}/depth.csv"), name)
+            self.assertEqual(without_processing(f"{got}/stats.csv"), without_processing(f"{ref}/stats.csv"), name)
+            summary = json.loads(read(f"{got}/summary.json"))
+            self.assertEqual(summary["messages"], 40000)
+            self.assertEqual(summary["anomalies"], 0)
+            lines = len(gzip.decompress(read(f"{ref}/inside.txt.gz")).splitlines())
+            self.assertEqual(summary["lines"], lines)
+            self.assertGreater(summary["peak_memory_mb"], 0)
+        self.assertEqual(read(f"{self.out}/all/depth.csv"), read(f"{self.ref}/all-depth.csv"))
+        self.assertEqual(without_processing(f"{self.out}/all/stats.csv"),
+                         without_processing(f"{self.ref}/all-stats.csv"))
+        self.assertEqual(read(f"{self.out}/all/days.txt").decode().split(), self.names())
+        # The merged CSVs are itch5stats merge of the batch's own per-day histograms, byte for byte.
+        again = os.path.join(self.tmp, "again")
+        os.mkdir(again)
+        subprocess.run([tool("itch5stats"), "merge",
+                        *[os.path.join(self.out, n, "histograms.bin.gz") for n in self.names()],
+                        "--stats", f"{again}/stats.csv", "--depth", f"{again}/depth.csv"], check=True)
+        self.assertEqual(read(f"{again}/stats.csv"), read(f"{self.out}/all/stats.csv"))
+        self.assertEqual(read(f"{again}/depth.csv"), read(f"{self.out}/all/depth.csv"))
+        # The table: every day ok, the messages of each counted once.
+        self.assertIn("4 days: 4 ok, 0 failed, 0 skipped", r.stderr)
+        self.assertIn("160,000 messages in", r.stderr)
+        self.assertNotIn("failed days", r.stderr)
+
+    def test_2_killed_worker_retried_once(self):
+        self.assertEqual(self.first.returncode, 0, self.first.stderr)
+        self.assertTrue(os.path.exists(self.marker), "the hook did not kill a worker")
+        with open(self.marker) as f:
+            killed_pid = int(f.read())
+        summary = json.loads(read(f"{self.out}/d3.itch/summary.json"))
+        self.assertEqual(summary["messages"], 40000)
+        table = [line for line in self.first.stderr.splitlines() if line.startswith("d3.itch ")]
+        self.assertEqual(len(table), 1)
+        self.assertIn(" ok ", table[0])
+        self.assertNotEqual(killed_pid, os.getpid())
+
+    def test_3_second_run_skips_everything(self):
+        self.assertEqual(self.first.returncode, 0, self.first.stderr)
+
+        def stamps():
+            out = {}
+            for root, _dirs, files in os.walk(self.out):
+                for f in files:
+                    st = os.stat(os.path.join(root, f))
+                    out[os.path.join(root, f)] = (st.st_mtime_ns, st.st_ino, st.st_size)
+            return out
+
+        before = stamps()
+        r = batch("--out", self.out, "--workers", "2", *self.days)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "")
+        self.assertIn("4 days: 0 ok, 0 failed, 4 skipped", r.stderr)
+        self.assertIn("unchanged", r.stderr)
+        self.assertEqual(stamps(), before)
+
+    def test_4_truncated_day(self):
+        bad = os.path.join(self.tmp, "bad.itch.gz")
+        with open(bad, "wb") as f:
+            f.write(read(self.days[0])[:60000])
+        out = os.path.join(self.tmp, "out-bad")
+        r = batch("--out", out, "--workers", "2", self.days[1], bad, self.days[3])
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(r.stdout, "")
+        self.assertNotIn("Traceback", r.stderr)
+        lines = r.stderr.splitlines()
+        self.assertEqual(lines[-1], "itch5batch: failed days: bad.itch")
+        self.assertTrue(any(line.startswith("itch5batch: bad.itch: itch5inside: error: ") and "truncated" in line
+                            for line in lines), r.stderr)
+        self.assertIn("3 days: 2 ok, 1 failed, 0 skipped", r.stderr)
+        self.assertEqual(sorted(os.listdir(out)), ["all", "d2.itch", "d4.itch"])
+        self.assertEqual(read(f"{out}/all/days.txt").decode().split(), ["d2.itch", "d4.itch"])
+        for name in ("d2.itch", "d4.itch"):
+            self.assertEqual(read(f"{out}/{name}/depth.csv"), read(f"{self.ref}/{name}/depth.csv"))
+
+    def test_5_usage_errors(self):
+        day = self.days[0]
+        out = os.path.join(self.tmp, "out-usage")
+        for args, fragment in (([day], "--out"),
+                               (["--out", out], "no DAY"),
+                               (["--out", out, "--workers", "0", day], "--workers"),
+                               (["--out", out, "--workers", "2", "--scheduler", "tcp://x:1", day], "--scheduler"),
+                               (["--out", out, os.path.join(self.tmp, "missing.itch")], "missing.itch"),
+                               (["--out", out, day, day], "would both write"),
+                               (["--out", out, "--", "--stats", "x.csv", day], "--stats"),
+                               (["--out", out, "--", "--no-such-option", day], "--no-such-option"),
+                               (["--out", out, "--", "--book"], "--book"),
+                               (["--no-such-flag"], "--no-such-flag")):
+            r = batch(*args)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertEqual(r.stdout, "")
+            self.assertEqual(len(r.stderr.splitlines()), 1, (args, r.stderr))
+            self.assertTrue(r.stderr.startswith("itch5batch: error: "), r.stderr)
+            self.assertIn(fragment, r.stderr)
+        self.assertFalse(os.path.exists(out))
+        r = batch("--help")
+        self.assertEqual(r.returncode, 0)
+        for flag in ("--out", "--workers", "--scheduler", "--tools", "--retries", "--no-progress"):
+            self.assertIn(flag, r.stdout)
+
+    def test_6_inside_options_pass_through(self):
+        with gzip.open(f"{self.ref}/d2.itch/inside.txt.gz", "rt") as f:
+            ref = [line for line in f]
+        chosen = sorted({line.split()[2] for line in ref})[:2]
+        out = os.path.join(self.tmp, "out-opts")
+        r = batch("--out", out, "--workers", "1", "--", "--book", "map", "--symbols", ",".join(chosen),
+                  self.days[1])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with gzip.open(f"{out}/d2.itch/inside.txt.gz", "rt") as f:
+            got = [line for line in f]
+        self.assertEqual(got, [line for line in ref if line.split()[2] in chosen])
+        self.assertGreater(len(got), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
