@@ -154,6 +154,17 @@ TEST_P(OrderTableWindow, LongLivedOrdersGoBehindAndMemoryFollowsThem) {
   for (std::uint64_t r = 0; r < 5 * W; r += every) ASSERT_NE(t.find(r), nullptr) << r;
 }
 
+// Every order of `ref` is live in `t` with its shares, and `t` holds nothing else.
+::testing::AssertionResult holds_exactly(order_table& t, const std::unordered_map<std::uint64_t, std::uint32_t>& ref) {
+  if (t.size() != ref.size()) return ::testing::AssertionFailure() << t.size() << " orders, expected " << ref.size();
+  for (const auto& [k, v] : ref) {
+    const book::order* o = t.find(k);
+    if (o == nullptr) return ::testing::AssertionFailure() << "order " << k << " is missing";
+    if (o->shares != v) return ::testing::AssertionFailure() << "order " << k << " has " << o->shares << " shares";
+  }
+  return ::testing::AssertionSuccess();
+}
+
 // Random churn against std::unordered_map over patterns that cross every boundary: mostly increasing
 // references with long-lived stragglers, out-of-sequence references, jumps of many windows, and references
 // that collide in the hash table (multiples of 2^40).
@@ -191,11 +202,7 @@ TEST_P(OrderTableWindow, MatchesUnorderedMapUnderRandomChurn) {
     }
     ASSERT_EQ(t.size(), ref.size());
     if (step % 100'000 == 0) {
-      for (auto& [k, v] : ref) {
-        book::order* o = t.find(k);
-        ASSERT_NE(o, nullptr) << k;
-        ASSERT_EQ(o->shares, v);
-      }
+      ASSERT_TRUE(holds_exactly(t, ref)) << "step " << step;
     }
   }
 }
@@ -233,11 +240,7 @@ TEST_P(OrderTableWindow, GappedReferencesMatchUnorderedMap) {
     }
     ASSERT_EQ(t.size(), ref.size());
   }
-  for (auto& [k, v] : ref) {
-    book::order* o = t.find(k);
-    ASSERT_NE(o, nullptr) << k;
-    ASSERT_EQ(o->shares, v);
-  }
+  EXPECT_TRUE(holds_exactly(t, ref));
 }
 
 // The numbering turns sparse and dense again (see order_table.hpp): a stretch of widely gapped references,
@@ -276,12 +279,7 @@ TEST_P(OrderTableWindow, SparseAndDenseStretchesMatchUnorderedMap) {
         ++switches;
       }
     }
-    ASSERT_EQ(t.size(), ref.size());
-    for (auto& [k, v] : ref) {
-      book::order* o = t.find(k);
-      ASSERT_NE(o, nullptr) << "stretch " << stretch << " key " << k;
-      ASSERT_EQ(o->shares, v);
-    }
+    ASSERT_TRUE(holds_exactly(t, ref)) << "stretch " << stretch;
     if (W >= 1024) {
       EXPECT_EQ(t.sparse(), gapped) << "stretch " << stretch;
     }
