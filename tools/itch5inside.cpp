@@ -152,9 +152,14 @@ int run(const config& cfg) {
   blocks.threaded = cfg.read_ahead;
   blocks.block_size = cfg.block_size;
   const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
+  // With --stats on a capture: each message's feed latency, from the capture stream to the statistics.
+  itch5::io::latency_queue latencies;
+  itch5::io::capture_options capture_opts = cfg.capture.make("itch5inside", input_name, &capture_stats);
+  if (opt.stats) capture_opts.latencies = &latencies;
   auto input = itch5::io::open_input(
       cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib,
-      cfg.capture.make("itch5inside", input_name, &capture_stats));
+      capture_opts);
+  if (opt.stats && capture_stats.is_capture) opt.latencies = &latencies;
   if (cfg.capture.given() && !capture_stats.is_capture) {
     throw std::runtime_error(input_name + ": --filter, --port and --timestamp capture apply to a pcap or pcapng "
                                           "capture; this input is not one");
@@ -251,7 +256,10 @@ int main(int argc, char** argv) {
            "symbol with at least one sampled event and an __aggregate__ row. Processing covers the whole "
            "handling of the message, including --depth's bookkeeping and, now and then, writing a full output "
            "buffer (which shows in the highest quantiles). Quantiles are exact below 128 and within 0.8% above (log-linear "
-           "histograms, at most 30 KB each). - is standard output.")
+           "histograms, at most 30 KB each). On a pcap/pcapng capture, Latency columns are appended: the feed "
+           "latency of each sampled event's message, its packet's arrival time of day minus its exchange "
+           "timestamp in ns (negative counted as 0), whatever --timestamp says; --histograms does not carry "
+           "them. - is standard output.")
       .value_name("FILE");
   opts.add("stats-events", cfg.stats_events,
            "What the statistics sample: inside changes, or all book events (A F E C X D U).")

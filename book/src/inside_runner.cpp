@@ -72,6 +72,7 @@ class observer {
         pending_ = true;
         pending_locate_ = e.locate;
         pending_time_ = e.timestamp;
+        pending_latency_ = latency_;
       }
     }
   }
@@ -81,7 +82,13 @@ class observer {
     if (!pending_) return;
     pending_ = false;
     stats_->record(pending_locate_, pending_time_, took);
+    if (pending_latency_ != itch5::io::latency_queue::none) {
+      stats_->record_latency(pending_locate_, std::chrono::nanoseconds(pending_latency_));
+    }
   }
+
+  /// The feed latency of the message being handled (latency_queue::none when unknown).
+  void set_latency(std::int64_t latency) noexcept { latency_ = latency; }
 
   void flush() {
     if (used_ > 0) sink_.write({buffer_.get(), used_});
@@ -199,6 +206,8 @@ class observer {
   bool pending_ = false;
   std::uint16_t pending_locate_ = 0;
   itch5::timestamp pending_time_{};
+  std::int64_t latency_ = itch5::io::latency_queue::none;
+  std::int64_t pending_latency_ = itch5::io::latency_queue::none;
 };
 
 // A cursor that stays about `distance` frames ahead of the reader inside its current block, handing each
@@ -248,8 +257,18 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   // miss the cache whatever the layout; this overlaps those misses instead of waiting for each in turn.
   frame_cursor<16> far;
   frame_cursor<6> near;
+  itch5::io::latency_queue* const latencies = Timed ? opt.latencies : nullptr;
+  if (feed && latencies != nullptr) feed->enable_latency();
+  std::uint64_t latencies_taken = 0;  // one per framed message, unknown types (skipped by next()) included
   std::span<const std::byte> msg;
   while (reader.next(msg) == itch5::read_status::message) {
+    if constexpr (Timed) {
+      if (latencies != nullptr) {
+        std::int64_t latency = itch5::io::latency_queue::none;
+        for (; latencies_taken < reader.messages(); ++latencies_taken) latency = latencies->pop();
+        obs.set_latency(latency);
+      }
+    }
     far.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_far(f); });
     near.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_near(f); });
     ++r.messages_by_type[static_cast<unsigned char>(itch5::peek_type(msg))];

@@ -88,6 +88,12 @@ class capture_stream final : public byte_stream {
   std::size_t read(std::byte* dst, std::size_t n) override {
     if (deferred_) std::rethrow_exception(std::exchange(deferred_, nullptr));
     std::size_t produced = 0;
+    struct flush_on_return {
+      capture_stream* self;
+      ~flush_on_return() {
+        if (self->options_.latencies != nullptr && !self->latencies_.empty()) self->options_.latencies->push(self->latencies_);
+      }
+    } flush{this};
     while (produced < n) {
       if (out_pos_ < out_.size()) {
         const std::size_t k = std::min(n - produced, out_.size() - out_pos_);
@@ -217,7 +223,7 @@ class capture_stream final : public byte_stream {
         bump(stats_->skipped);
         continue;
       }
-      if (options_.stamp_arrival) {
+      if (options_.stamp_arrival || options_.latencies != nullptr) {
         const auto sec = static_cast<std::uint64_t>(hdr->ts.tv_sec);
         const auto ns = static_cast<std::uint64_t>(hdr->ts.tv_usec);  // nanoseconds: opened with PRECISION_NANO
         arrival_ = options_.zone.time_of_day_ns(sec * 1'000'000'000ull + ns);
@@ -354,6 +360,20 @@ class capture_stream final : public byte_stream {
     for (std::uint64_t s = seq; s < expected_; ++s) pos += 2 + block_length(blocks, pos);
     const std::size_t start = out_.size();
     out_.insert(out_.end(), blocks.begin() + static_cast<std::ptrdiff_t>(pos), blocks.end());
+    if (options_.latencies != nullptr) {
+      // Each message's feed latency, from its exchange timestamp (before any stamping below).
+      for (std::size_t at = start; at < out_.size();) {
+        const std::size_t len = block_length(out_, at);
+        std::int64_t latency = latency_queue::none;
+        if (len >= 11) {
+          std::uint64_t exchange = 0;
+          for (int i = 0; i < 6; ++i) exchange = exchange << 8 | std::to_integer<std::uint64_t>(out_[at + 2 + 5 + i]);
+          latency = static_cast<std::int64_t>(arrival) - static_cast<std::int64_t>(exchange);
+        }
+        latencies_.push_back(latency);
+        at += 2 + len;
+      }
+    }
     if (options_.stamp_arrival) {
       // Every message's 6-byte timestamp (after type, stock locate and tracking number) := arrival.
       std::byte stamp[6];
@@ -458,12 +478,32 @@ class capture_stream final : public byte_stream {
   std::size_t reports_ = 0;
 
   std::vector<std::byte> out_;  // BinaryFILE bytes ready for read()
+  std::vector<std::int64_t> latencies_;  // of the messages put in out_, not yet pushed to options_.latencies
   std::size_t out_pos_ = 0;
   bool finished_ = false;
   std::exception_ptr deferred_;
 };
 
 }  // namespace
+
+void latency_queue::push(std::vector<std::int64_t>& batch) {
+  if (batch.empty()) return;
+  std::vector<std::int64_t> b;
+  b.swap(batch);
+  const std::lock_guard lock(mutex_);
+  batches_.push_back(std::move(b));
+}
+
+std::int64_t latency_queue::pop_slow() {
+  {
+    const std::lock_guard lock(mutex_);
+    if (batches_.empty()) return none;
+    current_.swap(batches_.front());
+    batches_.pop_front();
+  }
+  pos_ = 0;
+  return current_.empty() ? none : current_[pos_++];
+}
 
 namespace {
 

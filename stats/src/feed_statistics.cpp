@@ -12,6 +12,7 @@ struct feed_statistics::series {
   event_rate_estimator per_usec{1us, 1ns};
   log_linear_histogram arrival;
   log_linear_histogram processing;
+  log_linear_histogram latency;
   std::chrono::nanoseconds last{0};
   std::uint64_t samples = 0;
 
@@ -31,7 +32,7 @@ struct feed_statistics::series {
     per_msec.finish();
     per_usec.finish();
     return {std::move(name), samples, per_sec.histogram(), per_msec.histogram(), per_usec.histogram(), arrival,
-            processing};
+            processing, latency};
   }
 };
 
@@ -46,6 +47,16 @@ void feed_statistics::record(std::uint16_t locate, std::chrono::nanoseconds ts, 
   aggregate_->record(ts, processing);
 }
 
+void feed_statistics::record_latency(std::uint16_t locate, std::chrono::nanoseconds latency) {
+  latency_ = true;
+  if (locate >= by_locate_.size()) by_locate_.resize(std::size_t{locate} + 1);
+  auto& s = by_locate_[locate];
+  if (!s) s = std::make_unique<series>();
+  const std::uint64_t v = latency.count() > 0 ? static_cast<std::uint64_t>(latency.count()) : 0;
+  s->latency.record(v);
+  aggregate_->latency.record(v);
+}
+
 std::string feed_statistics::csv_header() { return feed_csv_header(); }
 
 feed_table feed_statistics::finish(const std::function<std::string(std::uint16_t)>& name_of) {
@@ -56,6 +67,7 @@ feed_table feed_statistics::finish(const std::function<std::string(std::uint16_t
     }
   }
   t.aggregate = aggregate_->finish(aggregate_name);
+  t.latency = latency_;
   return t;
 }
 

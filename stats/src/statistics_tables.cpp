@@ -43,6 +43,14 @@ constexpr std::array<quantile_column, 10> processing_columns = {{{"min", 0.0},
                                                                  {"p999", 0.999},
                                                                  {"p9999", 0.9999},
                                                                  {"max", 1.0}}};
+constexpr std::array<quantile_column, 8> latency_columns = {{{"min", 0.0},
+                                                             {"p25", 0.25},
+                                                             {"p50", 0.50},
+                                                             {"p75", 0.75},
+                                                             {"p90", 0.90},
+                                                             {"p99", 0.99},
+                                                             {"p999", 0.999},
+                                                             {"max", 1.0}}};
 // The depth CSV's groups share the rate columns' quantiles.
 constexpr const auto& depth_columns = rate_columns;
 
@@ -64,7 +72,7 @@ void value_group(std::string& out, const std::array<quantile_column, N>& cols, c
   }
 }
 
-void feed_row(std::string& out, const feed_series& s) {
+void feed_row(std::string& out, const feed_series& s, bool latency) {
   out += s.name;
   out += ',';
   out += std::to_string(s.samples);
@@ -73,6 +81,7 @@ void feed_row(std::string& out, const feed_series& s) {
   value_group(out, rate_columns, s.per_usec);
   value_group(out, arrival_columns, s.arrival);
   value_group(out, processing_columns, s.processing);
+  if (latency) value_group(out, latency_columns, s.latency);
   out += '\n';
 }
 
@@ -120,6 +129,7 @@ void feed_series::merge(const feed_series& other) {
   per_usec.merge(other.per_usec);
   arrival.merge(other.arrival);
   processing.merge(other.processing);
+  latency.merge(other.latency);
 }
 
 void depth_series::merge(const depth_series& other) {
@@ -127,13 +137,14 @@ void depth_series::merge(const depth_series& other) {
   book.merge(other.book);
 }
 
-std::string feed_csv_header() {
+std::string feed_csv_header(bool latency) {
   std::string h = "Name,NSamples";
   header_group(h, rate_columns, "RatePerSec");
   header_group(h, rate_columns, "RatePerMSec");
   header_group(h, rate_columns, "RatePerUSec");
   header_group(h, arrival_columns, "Arrival");
   header_group(h, processing_columns, "Processing");
+  if (latency) header_group(h, latency_columns, "Latency");
   h += '\n';
   return h;
 }
@@ -147,11 +158,11 @@ std::string depth_csv_header() {
 }
 
 std::string feed_csv(const feed_table& t) {
-  std::string out = feed_csv_header();
+  std::string out = feed_csv_header(t.latency);
   for (const auto& s : t.symbols) {
-    if (s.samples > 0) feed_row(out, s);
+    if (s.samples > 0) feed_row(out, s, t.latency);
   }
-  feed_row(out, t.aggregate);
+  feed_row(out, t.aggregate, t.latency);
   return out;
 }
 
@@ -164,7 +175,10 @@ std::string depth_csv(const depth_table& t) {
   return out;
 }
 
-void merge(feed_table& into, const feed_table& from) { merge_table(into, from); }
+void merge(feed_table& into, const feed_table& from) {
+  into.latency = into.latency || from.latency;
+  merge_table(into, from);
+}
 void merge(depth_table& into, const depth_table& from) { merge_table(into, from); }
 
 }  // namespace stats

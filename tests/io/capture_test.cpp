@@ -419,3 +419,68 @@ TEST(capture_time, messages_carry_their_packets_arrival_time_of_day) {
 }
 
 }  // namespace capture_time_tests
+
+namespace capture_latency_tests {
+
+using itch5_test::bytes;
+using itch5_test::udp_frame;
+
+constexpr std::uint16_t port = 26477;
+constexpr std::uint64_t s_ns = 1'000'000'000ull;
+
+TEST(capture_latency, every_message_gets_its_arrival_minus_exchange_time_in_order_also_with_read_ahead) {
+  const auto m = itch5_test::binaryfile_messages(itch5_test::read_file(itch5_test::data_path("real-2019-first1000.itch")));
+  constexpr std::uint64_t midnight_utc = 1548824400ull;
+  // Packets of 1 to 4 messages; each packet's delay differs, some negative (a capture clock behind).
+  itch5_test::pcap_file f(true);
+  std::vector<std::int64_t> expected;
+  std::uint64_t seq = 1;
+  for (std::size_t i = 0, n = 1; i < m.size(); i += n, n = n % 4 + 1) {
+    std::vector<bytes> msgs(m.begin() + static_cast<std::ptrdiff_t>(i),
+                            m.begin() + static_cast<std::ptrdiff_t>(std::min(m.size(), i + n)));
+    std::uint64_t first_ts = 0;
+    for (int k = 5; k < 11; ++k) first_ts = first_ts << 8 | std::to_integer<std::uint64_t>(msgs[0][static_cast<std::size_t>(k)]);
+    const std::int64_t delay = static_cast<std::int64_t>(i * 37 % 5000) - 1000;
+    const std::uint64_t arrival = first_ts + static_cast<std::uint64_t>(delay);
+    for (const bytes& x : msgs) {
+      std::uint64_t ts = 0;
+      for (int k = 5; k < 11; ++k) ts = ts << 8 | std::to_integer<std::uint64_t>(x[static_cast<std::size_t>(k)]);
+      expected.push_back(static_cast<std::int64_t>(arrival) - static_cast<std::int64_t>(ts));
+    }
+    f.add(udp_frame(itch5_test::mold_packet("S", seq, msgs), port), midnight_utc * s_ns + arrival);
+    seq += msgs.size();
+  }
+  for (const bool stamp : {false, true}) {
+    for (const bool threaded : {false, true}) {
+      itch5::io::latency_queue q;
+      itch5::io::capture_options o;
+      o.stamp_arrival = stamp;
+      o.latencies = &q;
+      itch5::message_reader reader(
+          itch5::io::make_block_source(itch5::io::memory_input(f.data, o), {4096, threaded, 3}));
+      std::span<const std::byte> msg;
+      std::vector<std::int64_t> got;
+      while (reader.next(msg) == itch5::read_status::message) got.push_back(q.pop());
+      EXPECT_EQ(reader.status(), itch5::read_status::end_of_input);
+      EXPECT_EQ(got, expected) << "stamp " << stamp << ", threaded " << threaded;
+      EXPECT_EQ(q.pop(), itch5::io::latency_queue::none);
+    }
+  }
+}
+
+TEST(capture_latency, queue_hands_back_batches_in_order) {
+  itch5::io::latency_queue q;
+  EXPECT_EQ(q.pop(), itch5::io::latency_queue::none);
+  std::vector<std::int64_t> a = {1, 2, 3}, b = {}, c = {-4};
+  q.push(a);
+  q.push(b);
+  q.push(c);
+  EXPECT_TRUE(a.empty());
+  EXPECT_EQ(q.pop(), 1);
+  EXPECT_EQ(q.pop(), 2);
+  EXPECT_EQ(q.pop(), 3);
+  EXPECT_EQ(q.pop(), -4);
+  EXPECT_EQ(q.pop(), itch5::io::latency_queue::none);
+}
+
+}  // namespace capture_latency_tests

@@ -205,4 +205,53 @@ TEST(FeedStatistics, ManySymbolsOneRowEachInLocateOrder) {
   EXPECT_EQ(lines[5].substr(0, 16), "__aggregate__,6,");
 }
 
+TEST(FeedStatistics, LatencyColumnsOnlyWhenAskedForAppendedAtTheEnd) {
+  const std::string latency_header = ",minLatency,p25Latency,p50Latency,p75Latency,p90Latency,p99Latency,p999Latency,"
+                                     "maxLatency\n";
+  feed_statistics s;
+  s.record(3, 100ns, 10ns);
+  s.record_latency(3, 50ns);
+  s.record(3, 200ns, 10ns);
+  s.record_latency(3, -20ns);  // a capture clock behind: counted as 0
+  s.record(1, 300ns, 10ns);
+  s.record_latency(1, 37000ns);
+  const auto lines = split(s.finish_csv(name_of), '\n');
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0] + "\n", stats_csv_header.substr(0, stats_csv_header.size() - 1) + latency_header);
+  // Rows: BBB (locate 1), AAA (locate 3), aggregate; the last 8 fields are the latency quantiles.
+  auto tail = [](const std::string& line) {
+    const auto f = split(line, ',');
+    return std::vector<std::string>(f.end() - 8, f.end());
+  };
+  EXPECT_EQ(tail(lines[1]), (std::vector<std::string>{"37000", "37000", "37000", "37000", "37000", "37000", "37000",
+                                                      "37000"}));
+  EXPECT_EQ(tail(lines[2]), (std::vector<std::string>{"0", "0", "0", "50", "50", "50", "50", "50"}));
+  EXPECT_EQ(tail(lines[3]), (std::vector<std::string>{"0", "0", "50", "37000", "37000", "37000", "37000", "37000"}));
+  EXPECT_EQ(split(lines[1], ',').size(), 2u + 27u + 12u + 10u + 8u);
+
+  // Without latencies: the header and rows of before; enable_latency() alone gives the columns (all 0).
+  feed_statistics plain;
+  plain.record(3, 100ns, 10ns);
+  EXPECT_EQ(split(plain.finish_csv(name_of), '\n')[0] + "\n", stats_csv_header);
+  feed_statistics enabled;
+  enabled.enable_latency();
+  enabled.record(3, 100ns, 10ns);
+  const auto e = split(enabled.finish_csv(name_of), '\n');
+  EXPECT_EQ(e[0] + "\n", stats_csv_header.substr(0, stats_csv_header.size() - 1) + latency_header);
+  EXPECT_EQ(e[1].substr(e[1].size() - 16), ",0,0,0,0,0,0,0,0");
+
+  // A merge keeps the columns when either table has them.
+  feed_statistics a, b;
+  a.record(3, 100ns, 10ns);
+  b.record(3, 200ns, 10ns);
+  b.record_latency(3, 40ns);
+  stats::feed_table ta = a.finish(name_of);
+  EXPECT_FALSE(ta.latency);
+  stats::merge(ta, b.finish(name_of));
+  EXPECT_TRUE(ta.latency);
+  ASSERT_EQ(ta.symbols.size(), 1u);
+  EXPECT_EQ(ta.symbols[0].latency.count(), 1u);
+  EXPECT_EQ(ta.aggregate.latency.quantile(1.0), 40u);
+}
+
 }  // namespace

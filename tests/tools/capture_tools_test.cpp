@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <stats/log_linear_histogram.hpp>
+
 #include <itch5_test/capture_writer.hpp>
 #include <itch5_test/support.hpp>
 
@@ -267,6 +269,91 @@ TEST_F(capture_tools, timestamp_capture_gives_arrival_times_in_new_york_time) {
   EXPECT_NE(o.err.find("itch5cat: error: time zone 'EST': America/New_York, UTC, or a fixed offset"),
             std::string::npos)
       << o.err;
+}
+
+// The fields of each CSV line.
+std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = text.find('\n', at);
+    std::vector<std::string> row;
+    std::size_t f = at;
+    while (true) {
+      const std::size_t comma = text.find(',', f);
+      if (comma == std::string::npos || comma > end) {
+        row.push_back(text.substr(f, end - f));
+        break;
+      }
+      row.push_back(text.substr(f, comma - f));
+      f = comma + 1;
+    }
+    rows.push_back(std::move(row));
+    at = end + 1;
+  }
+  return rows;
+}
+
+TEST_F(capture_tools, stats_of_a_capture_have_feed_latency_columns) {
+  // One message per packet, each arriving exactly 37 us after its exchange timestamp (2019-07-15, EDT).
+  constexpr std::uint64_t midnight_utc_ns = 1563163200ull * 1'000'000'000ull;
+  constexpr std::uint64_t delay = 37'000;
+  itch5_test::pcap_file f(true);
+  for (std::size_t i = 0; i < messages_->size(); ++i) {
+    const bytes& m = (*messages_)[i];
+    std::uint64_t ts = 0;
+    for (std::size_t k = 5; k < 11; ++k) ts = ts << 8 | std::to_integer<std::uint64_t>(m[k]);
+    f.add(udp_frame(itch5_test::mold_packet("S", i + 1, {m}), port), midnight_utc_ns + ts + delay);
+  }
+  itch5_test::write_file(file("latency.pcap"), f.data);
+
+  // Every quantile of a histogram of 37,000s, as the statistics report them (exact min and max, the
+  // bucket's midpoint in between).
+  stats::log_linear_histogram h;
+  h.record(delay);
+  const std::vector<std::string> names = {"min", "p25", "p50", "p75", "p90", "p99", "p999", "max"};
+  const std::vector<double> qs = {0.0, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 1.0};
+  std::vector<std::string> expected;
+  for (double q : qs) {
+    const std::uint64_t v = h.quantile(q);
+    EXPECT_GE(v, 37'000u * 992 / 1000);
+    EXPECT_LE(v, 37'000u * 1008 / 1000);
+    expected.push_back(std::to_string(v));
+  }
+
+  // BinaryFILE: no Latency columns.
+  outcome o = run("itch5inside -q day.itch -o /dev/null --stats day.csv");
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto day = csv_rows(itch5_test::read_text(file("day.csv")));
+  ASSERT_GT(day.size(), 3u);
+  EXPECT_EQ(itch5_test::read_text(file("day.csv")).find("Latency"), std::string::npos);
+
+  for (const std::string flags : {"", " --timestamp capture", " --stats-events all", " --histograms h.bin"}) {
+    o = run("itch5inside -q latency.pcap -o /dev/null --stats cap.csv" + flags);
+    ASSERT_EQ(o.status, 0) << flags << ": " << o.err;
+    const auto cap = csv_rows(itch5_test::read_text(file("cap.csv")));
+    ASSERT_GT(cap.size(), 3u) << flags;
+    const std::size_t base = day[0].size();
+    ASSERT_EQ(cap[0].size(), base + names.size()) << flags;
+    for (std::size_t k = 0; k < names.size(); ++k) EXPECT_EQ(cap[0][base + k], names[k] + "Latency");
+    if (flags.empty()) {
+      ASSERT_EQ(cap.size(), day.size());
+    }
+    for (const auto& row : cap) {
+      ASSERT_EQ(row.size(), cap[0].size()) << flags;
+      if (&row == &cap[0]) continue;
+      if (flags.empty()) {
+        // Every other column but the processing times is the BinaryFILE's (same samples, same times).
+        const auto& d = day[static_cast<std::size_t>(&row - &cap[0])];
+        EXPECT_EQ(row[0], d[0]);
+        EXPECT_EQ(row[1], d[1]);
+      }
+      for (std::size_t k = 0; k < names.size(); ++k) {
+        EXPECT_EQ(row[base + k], expected[k]) << flags << ": " << row[0] << " " << names[k] << "Latency";
+      }
+    }
+    EXPECT_EQ(cap.back()[0], "__aggregate__");
+  }
 }
 
 TEST_F(capture_tools, two_capture_points_37us_apart_give_itch5tde_37us) {

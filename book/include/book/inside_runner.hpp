@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include <itch5/io/capture.hpp>
 #include <itch5/message_reader.hpp>
 #include <itch5/timestamp.hpp>
 
@@ -50,6 +51,11 @@ struct inside_options {
   /// When set and true, the run stops early (polled every 64 Ki messages, like progress), with
   /// result.cancelled set and everything produced so far handed over as after an error.
   const std::atomic<bool>* cancel = nullptr;
+  /// With stats: the feed latencies of the reader's messages, one per framed message in order (a capture
+  /// stream's io::capture_options::latencies). Each statistics sample then also records its message's
+  /// latency, and the statistics CSV gets the Latency columns. Must be null when stats is off (nothing
+  /// would consume the queue).
+  itch5::io::latency_queue* latencies = nullptr;
 };
 
 /// Receives output in chunks of complete lines.

@@ -7,6 +7,10 @@
 //   p90Arrival,p99Arrival,maxArrival,
 //   minProcessing,p10Processing,p25Processing,p50Processing,p75Processing,p90Processing,p99Processing,
 //   p999Processing,p9999Processing,maxProcessing
+//   [,minLatency,p25Latency,p50Latency,p75Latency,p90Latency,p99Latency,p999Latency,maxLatency]
+//
+// The Latency columns (a capture's feed latency, arrival - exchange timestamp in ns, per sample) only when
+// record_latency() or enable_latency() was called.
 //
 // (pNNN reads as 0.NNN: p999 = 99.9%, p0001 = 0.01%.) Rates are events in a sliding window of 1 s sampled
 // every 1 ms, of 1 ms every 1 us and of 1 us every 1 ns, on feed timestamps (event_rate_estimator).
@@ -44,6 +48,12 @@ class feed_statistics {
   /// Records one event of `locate` at feed time `ts` that took `processing` to handle.
   void record(std::uint16_t locate, std::chrono::nanoseconds ts, std::chrono::nanoseconds processing);
 
+  /// Records the feed latency (arrival - exchange timestamp; negative values count as 0) of an event of
+  /// `locate`, and makes finish()'s table carry the Latency columns.
+  void record_latency(std::uint16_t locate, std::chrono::nanoseconds latency);
+  /// Makes finish()'s table carry the Latency columns even if no latency was recorded.
+  void enable_latency() noexcept { latency_ = true; }
+
   /// The CSV header line (with newline).
   [[nodiscard]] static std::string csv_header();
 
@@ -63,6 +73,7 @@ class feed_statistics {
  private:
   std::vector<std::unique_ptr<series>> by_locate_;
   std::unique_ptr<series> aggregate_;
+  bool latency_ = false;
 };
 
 }  // namespace stats

@@ -31,6 +31,9 @@ struct feed_series {
   log_linear_histogram per_usec;    ///< in a 1 us window, every 1 ns (RatePerUSec)
   log_linear_histogram arrival;     ///< ns between consecutive samples (Arrival)
   log_linear_histogram processing;  ///< ns of wall time per sample (Processing)
+  /// ns from the exchange timestamp to the capture's arrival time per sample (Latency; a capture only,
+  /// negative values counted as 0). Not stored in histogram files yet.
+  log_linear_histogram latency;
 
   /// Adds every sample of `other` (the name is kept).
   void merge(const feed_series& other);
@@ -49,6 +52,8 @@ struct depth_series {
 
 struct feed_table {
   std::vector<feed_series> symbols;
+  /// Write the Latency columns (the input was a capture whose arrival times were collected).
+  bool latency = false;
   feed_series aggregate = [] {
     feed_series a;
     a.name = aggregate_name;
@@ -67,15 +72,15 @@ struct depth_table {
   friend bool operator==(const depth_table&, const depth_table&) = default;
 };
 
-/// The CSV header lines (with newline).
-[[nodiscard]] std::string feed_csv_header();
+/// The CSV header lines (with newline); with `latency`, the Latency columns appended.
+[[nodiscard]] std::string feed_csv_header(bool latency = false);
 [[nodiscard]] std::string depth_csv_header();
 
 /// The whole CSV: header, a row per symbol series with samples in table order, then __aggregate__.
 [[nodiscard]] std::string feed_csv(const feed_table& t);
 [[nodiscard]] std::string depth_csv(const depth_table& t);
 
-/// Adds `from` to `into`: each symbol series to the series of `into` with the same name (appended when
+/// Adds `from` to `into` (latency columns when either has them): each symbol series to the series of `into` with the same name (appended when
 /// new), the aggregate to the aggregate. A table in which a name repeats (only `?`, a locate never named,
 /// can) has its repeats merged into one series.
 void merge(feed_table& into, const feed_table& from);

@@ -23,6 +23,9 @@
 // the venue's time zone (New York by default, daylight saving applied; or a fixed offset), so every tool
 // downstream works on arrival times unchanged.
 //
+// Feed latency: with `latencies`, each message's arrival minus its exchange timestamp goes to a side
+// channel (latency_queue) in message order, for statistics (itch5inside --stats).
+//
 // Errors (capture_error, an input_error) name the packet number (1-based, every record counts) and the
 // byte offset in the (decompressed) capture: truncated records, a snap length shorter than a packet of the
 // feed, Mold counts or lengths that overrun the datagram, an unknown link type, a BPF filter that does not
@@ -36,10 +39,14 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <limits>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <itch5/io/byte_stream.hpp>
 #include <itch5/io/input_error.hpp>
@@ -94,6 +101,32 @@ struct time_zone {
   [[nodiscard]] std::uint64_t time_of_day_ns(std::uint64_t utc_ns) const noexcept;
 };
 
+/// Feed latency side channel: for every message a capture stream hands on, in order, its packet's arrival
+/// time of day minus the message's exchange timestamp, in ns (`none` for a message too short to carry a
+/// timestamp). The stream pushes the latencies of the messages whose bytes a read() produced before that
+/// read() returns, so a consumer that pops one entry per framed message (on another thread than a
+/// read-ahead reader, too) always finds its message's entry. Single producer, single consumer; memory is
+/// bounded by how far the reader is ahead of the consumer. The BinaryFILE bytes are unchanged.
+class latency_queue {
+ public:
+  static constexpr std::int64_t none = std::numeric_limits<std::int64_t>::min();
+
+  /// Producer: appends `batch` (left empty).
+  void push(std::vector<std::int64_t>& batch);
+  /// Consumer: the next message's latency, or `none` when nothing is queued.
+  [[nodiscard]] std::int64_t pop() {
+    if (pos_ < current_.size()) [[likely]] return current_[pos_++];
+    return pop_slow();
+  }
+
+ private:
+  std::int64_t pop_slow();
+  std::mutex mutex_;
+  std::deque<std::vector<std::int64_t>> batches_;
+  std::vector<std::int64_t> current_;  // consumer side only
+  std::size_t pos_ = 0;
+};
+
 struct capture_options {
   std::string filter;  ///< BPF expression applied to every packet ("" = all UDP packets).
   std::size_t reorder_window = 32;  ///< Early packets held while waiting for missing ones (0 = none).
@@ -105,6 +138,9 @@ struct capture_options {
   /// Replace each message's timestamp by its packet's arrival time of day in `zone` (see above).
   bool stamp_arrival = false;
   time_zone zone;
+  /// When set: every message's feed latency (arrival - exchange timestamp, see latency_queue), whether or not
+  /// stamp_arrival replaces the timestamps. The queue must outlive the stream and be consumed.
+  latency_queue* latencies = nullptr;
 };
 
 /// True when `head` (the first bytes of an input, at least 4 to be sure) is a pcap or pcapng file.
