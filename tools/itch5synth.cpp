@@ -119,7 +119,7 @@ std::uint64_t file_size(const std::string& path) {
 }
 
 // The capture's clock: the session's messages on 2019-01-30 in New York (UTC-5 in January), so a packet's
-// capture time is its first message's timestamp after midnight New York time: no feed delay.
+// capture time is its last message's timestamp after midnight New York time: no feed delay.
 constexpr std::uint64_t pcap_midnight_utc_ns = 1'548'824'400ull * 1'000'000'000ull;  // 2019-01-30 05:00:00 UTC
 
 void print_summary(const config& cfg, const std::string& out_path, const itch5::synth::generator_config& g,
@@ -336,8 +336,9 @@ int main(int argc, char** argv) {
   opts.add("drop", g.drop, "Fraction of orders missing from the delayed copy.", 0, 0.99);
   opts.add("pcap", cfg.pcap,
            "Also write the day as a pcap capture of a MoldUDP64 feed (.gz to compress): the messages in order "
-           "in packets of at most --pcap-payload bytes, UDP to 233.54.12.111:26477 in Ethernet frames, "
-           "nanosecond timestamps = each packet's first message's time on 2019-01-30 New York time (UTC-5), "
+           "in packets of at most --pcap-payload bytes and 1 us of feed time, UDP to 233.54.12.111:26477 in "
+           "Ethernet frames, nanosecond timestamps = each packet's last message's time on 2019-01-30 New York "
+           "time (UTC-5), "
            "then an end-of-session packet. itch5inside and itch5cat read it as they read the BinaryFILE.")
       .value_name("FILE");
   opts.add("pcap-payload", cfg.pcap_payload,
@@ -352,7 +353,7 @@ int main(int argc, char** argv) {
            "the readers drop the copies.",
            0, 1);
   opts.add("pcap-latency", cfg.pcap_latency,
-           "Arrival delay of every --pcap packet after its first message's timestamp (a capture point further "
+           "Arrival delay of every --pcap packet after its last message's timestamp (a capture point further "
            "from the exchange: two runs with the same --seed and different latencies are two capture points of "
            "one feed, for itch5inside --timestamp capture and itch5tde).");
   opts.add(

@@ -94,10 +94,17 @@ void capture_writer::write(std::span<const std::byte> bytes) {
 }
 
 void capture_writer::add_message(const std::byte* msg, std::size_t len) {
-  if (count_ != 0 && frame_.size() - link_ip_udp + 2 + len > options_.max_payload) flush_packet(count_);
-  if (len >= 11) {  // type, stock locate, tracking number, then the 6-byte timestamp
-    std::uint64_t ts = 0;
+  const bool stamped = len >= 11;  // type, stock locate, tracking number, then the 6-byte timestamp
+  std::uint64_t ts = 0;
+  if (stamped) {
     for (int i = 5; i < 11; ++i) ts = ts << 8 | std::to_integer<std::uint64_t>(msg[i]);
+  }
+  // A packet is full, or the feed would have sent it before this message existed.
+  if (count_ != 0 && (frame_.size() - link_ip_udp + 2 + len > options_.max_payload ||
+                      (stamped && ts > first_timestamp_ + options_.max_span_ns))) {
+    flush_packet(count_);
+  }
+  if (stamped) {
     if (count_ == 0) first_timestamp_ = ts;
     last_timestamp_ = ts;
   } else if (count_ == 0) {
@@ -151,7 +158,7 @@ void capture_writer::flush_packet(std::uint16_t count_field) {
   if (lost) {
     ++stats_.lost;
   } else {
-    const std::uint64_t t = options_.time_base_ns + first_timestamp_;
+    const std::uint64_t t = options_.time_base_ns + last_timestamp_;
     const std::uint32_t rec[4] = {static_cast<std::uint32_t>(t / 1'000'000'000), static_cast<std::uint32_t>(t % 1'000'000'000),
                                   static_cast<std::uint32_t>(frame_.size()), static_cast<std::uint32_t>(frame_.size())};
     for (int k = 0; k < (twice ? 2 : 1); ++k) {

@@ -2,12 +2,14 @@
 // of a MoldUDP64 feed: the inverse of capture_input(), for synthetic captures (itch5synth --pcap).
 //
 // How: messages are packed in order into MoldUDP64 packets (session, sequence number of the first message,
-// count, then the length-prefixed messages) of at most `max_payload` bytes of UDP payload, each in an
-// Ethernet / IPv4 / UDP frame to a multicast group, one pcap record per packet (nanosecond magic, the
-// writing host's byte order). A packet's capture time is `time_base_ns` plus the ITCH timestamp of its
-// first message (nanoseconds since midnight). Optionally packets are lost (not written: the reader sees a
-// gap) or written twice (as an A/B pair or a retransmission), chosen by a seeded pseudo-random generator so
-// the same settings give the same bytes. finish() writes the last packet and an end-of-session packet.
+// count, then the length-prefixed messages) of at most `max_payload` bytes of UDP payload and `max_span_ns`
+// of feed time, each in an Ethernet / IPv4 / UDP frame to a multicast group, one pcap record per packet
+// (nanosecond magic, the writing host's byte order). A packet's capture time is `time_base_ns` plus the
+// ITCH timestamp of its last message (nanoseconds since midnight): a packet leaves once its last message
+// exists, so no message of it arrives before its own time. Optionally packets are lost (not written: the
+// reader sees a gap) or written twice (as an A/B pair or a retransmission), chosen by a seeded
+// pseudo-random generator so the same settings give the same bytes. finish() writes the last packet and an
+// end-of-session packet.
 //
 // Complexity: O(bytes); no allocation per message (one reused packet buffer). Not thread-safe.
 #pragma once
@@ -24,6 +26,9 @@ namespace itch5::io {
 
 struct capture_writer_options {
   std::size_t max_payload = 1400;      ///< UDP payload bytes per packet (20-byte Mold header included).
+  /// A packet holds messages of at most this span of feed time: a later message starts the next packet
+  /// (a feed sends what it has promptly; sparse messages do not wait for a full packet).
+  std::uint64_t max_span_ns = 1000;
   std::string session = "ITCH5SYNTH";  ///< Padded or cut to 10 bytes.
   std::uint16_t port = 26477;          ///< UDP destination port.
   std::uint64_t first_sequence = 1;
