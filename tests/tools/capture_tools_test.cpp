@@ -356,6 +356,26 @@ TEST_F(capture_tools, stats_of_a_capture_have_feed_latency_columns) {
   }
 }
 
+// itch5synth's packets span at most 1 us of feed time and leave after their last message: every message's
+// feed latency lies in [--pcap-latency, --pcap-latency + 1 us] (histogram precision aside).
+TEST_F(capture_tools, itch5synth_pcap_latency_is_the_feed_latency_of_every_message) {
+  outcome o = run("itch5synth -q --messages 20k -o same.itch --pcap far.pcap --pcap-latency 37us");
+  ASSERT_EQ(o.status, 0) << o.err;
+  o = run("itch5inside -q far.pcap -o /dev/null --stats far.csv --stats-events all");
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto rows = csv_rows(itch5_test::read_text(file("far.csv")));
+  ASSERT_GT(rows.size(), 3u);
+  const std::size_t first = rows[0].size() - 8;
+  ASSERT_EQ(rows[0][first], "minLatency");
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    for (std::size_t k = first; k < rows[r].size(); ++k) {
+      const std::uint64_t v = std::stoull(rows[r][k]);
+      EXPECT_GE(v, 37'000u) << rows[r][0] << " " << rows[0][k];
+      EXPECT_LE(v, 38'000u * 1008 / 1000) << rows[r][0] << " " << rows[0][k];
+    }
+  }
+}
+
 TEST_F(capture_tools, two_capture_points_37us_apart_give_itch5tde_37us) {
   // The end-to-end: one feed captured at two points, the second 37 us further from the exchange.
   outcome o = run("itch5synth -q --messages 20k -o same.itch --pcap near.pcap");
