@@ -34,6 +34,7 @@ struct config {
   std::uint64_t pcap_payload = 1400;
   double pcap_loss = 0;
   double pcap_duplicates = 0;
+  double pcap_reorder = 0;
   std::chrono::nanoseconds pcap_latency{0};
   std::int64_t gzip_level = 6;
   bool quiet = false;
@@ -180,11 +181,11 @@ void print_summary(const config& cfg, const std::string& out_path, const itch5::
   if (pcap != nullptr) {
     std::fprintf(stderr,
                  "  capture: %s messages in %s MoldUDP64 packets (end of session included) to %s (%s%s), %s lost, "
-                 "%s written twice\n",
+                 "%s written twice, %s late\n",
                  with_commas(pcap->messages).c_str(), with_commas(pcap->packets).c_str(), cfg.pcap.c_str(),
                  cli::human_bytes(static_cast<double>(pcap->bytes)).c_str(), is_gz(cfg.pcap) ? " uncompressed" : "",
                  with_commas(pcap->lost).c_str(),
-                 with_commas(pcap->duplicated).c_str());
+                 with_commas(pcap->duplicated).c_str(), with_commas(pcap->reordered).c_str());
   }
   std::fprintf(stderr, "  peak RSS %s\n",
                cli::human_bytes(static_cast<double>(cli::peak_rss_bytes())).c_str());
@@ -218,6 +219,7 @@ int run(config& cfg) {
     po.max_payload = static_cast<std::size_t>(cfg.pcap_payload);
     po.loss = cfg.pcap_loss;
     po.duplicates = cfg.pcap_duplicates;
+    po.reorder = cfg.pcap_reorder;
     po.seed = cfg.gen.seed;
     po.time_base_ns = pcap_midnight_utc_ns + static_cast<std::uint64_t>(cfg.pcap_latency.count());
     pcap = std::make_unique<itch5::io::capture_writer>([&](std::string_view b) { pcap_out->write(b); }, po);
@@ -352,6 +354,10 @@ int main(int argc, char** argv) {
            "Fraction of the --pcap packets written twice (1: a whole A/B pair of feeds), chosen from --seed: "
            "the readers drop the copies.",
            0, 1);
+  opts.add("pcap-reorder", cfg.pcap_reorder,
+           "Fraction of the --pcap packets that arrive late, after the packet that follows them (chosen from "
+           "--seed): the readers put them back in order within their reorder window.",
+           0, 0.99);
   opts.add("pcap-latency", cfg.pcap_latency,
            "Arrival delay of every --pcap packet after its last message's timestamp (a capture point further "
            "from the exchange: two runs with the same --seed and different latencies are two capture points of "

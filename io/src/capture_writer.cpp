@@ -29,8 +29,9 @@ capture_writer::capture_writer(sink out, capture_writer_options options)
     throw std::invalid_argument("MoldUDP64 packet payload of " + std::to_string(options_.max_payload) +
                                 " bytes: must be between 86 and 65507");
   }
-  if (!(options_.loss >= 0 && options_.loss < 1) || !(options_.duplicates >= 0 && options_.duplicates <= 1)) {
-    throw std::invalid_argument("packet loss must be in [0, 1) and duplicates in [0, 1]");
+  if (!(options_.loss >= 0 && options_.loss < 1) || !(options_.duplicates >= 0 && options_.duplicates <= 1) ||
+      !(options_.reorder >= 0 && options_.reorder < 1)) {
+    throw std::invalid_argument("packet loss and reordering must be in [0, 1) and duplicates in [0, 1]");
   }
   options_.session.resize(10, ' ');
   frame_.reserve(link_ip_udp + options_.max_payload);
@@ -155,21 +156,35 @@ void capture_writer::flush_packet(std::uint16_t count_field) {
   ++stats_.packets;
   const bool lost = !end_of_session && chance(options_.loss);
   const bool twice = !lost && !end_of_session && chance(options_.duplicates);
+  const std::uint64_t t = options_.time_base_ns + last_timestamp_;
   if (lost) {
     ++stats_.lost;
+  } else if (held_.empty() && !end_of_session && chance(options_.reorder)) {
+    held_.assign(frame_.begin(), frame_.end());  // arrives after the next packet
+    ++stats_.reordered;
   } else {
-    const std::uint64_t t = options_.time_base_ns + last_timestamp_;
-    const std::uint32_t rec[4] = {static_cast<std::uint32_t>(t / 1'000'000'000), static_cast<std::uint32_t>(t % 1'000'000'000),
-                                  static_cast<std::uint32_t>(frame_.size()), static_cast<std::uint32_t>(frame_.size())};
-    for (int k = 0; k < (twice ? 2 : 1); ++k) {
-      out_({reinterpret_cast<const char*>(rec), sizeof rec});
-      out_({reinterpret_cast<const char*>(frame_.data()), frame_.size()});
-      stats_.bytes += sizeof rec + frame_.size();
+    if (end_of_session && !held_.empty()) {  // nothing follows: the late packet comes before the end
+      emit(t, held_);
+      held_.clear();
     }
+    for (int k = 0; k < (twice ? 2 : 1); ++k) emit(t, frame_);
     if (twice) ++stats_.duplicated;
+    if (!held_.empty()) {
+      emit(t, held_);
+      held_.clear();
+    }
   }
   frame_.resize(link_ip_udp + mold_header);
   count_ = 0;
+}
+
+// One pcap record: `frame` captured at `t` (UTC ns).
+void capture_writer::emit(std::uint64_t t, std::span<const std::byte> frame) {
+  const std::uint32_t rec[4] = {static_cast<std::uint32_t>(t / 1'000'000'000), static_cast<std::uint32_t>(t % 1'000'000'000),
+                                static_cast<std::uint32_t>(frame.size()), static_cast<std::uint32_t>(frame.size())};
+  out_({reinterpret_cast<const char*>(rec), sizeof rec});
+  out_({reinterpret_cast<const char*>(frame.data()), frame.size()});
+  stats_.bytes += sizeof rec + frame.size();
 }
 
 void capture_writer::finish() {

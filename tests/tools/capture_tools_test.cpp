@@ -213,6 +213,21 @@ TEST_F(capture_tools, itch5synth_pcap_is_read_as_its_binaryfile) {
   EXPECT_EQ(o.status, 0) << o.err;
   EXPECT_TRUE(o.out == reference_->out);
 
+  // Late packets (after the one that follows them): put back in order, the same lines; without a reorder
+  // window they are gaps, then dropped as already passed.
+  o = run("itch5synth --messages 20k -o same.itch --pcap late.pcap --pcap-reorder 0.2");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.err.find(" 0 late\n"), std::string::npos) << o.err;
+  o = run("itch5inside late.pcap");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(o.out == reference_->out);
+  EXPECT_NE(o.err.find(" 0 gaps (0 messages missing), "), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find(" 0 late packets put back in order"), std::string::npos) << o.err;
+  o = run("itch5inside -q late.pcap --reorder-window 0");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.err.find("itch5inside: warning: late.pcap: gap: sequence numbers "), std::string::npos) << o.err;
+  EXPECT_FALSE(o.out == reference_->out);
+
   // Lost packets: gap lines, the run goes on.
   o = run("itch5synth -q --messages 20k -o same.itch --pcap lossy.pcap --pcap-loss 0.01");
   ASSERT_EQ(o.status, 0) << o.err;

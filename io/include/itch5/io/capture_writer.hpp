@@ -7,9 +7,9 @@
 // (nanosecond magic, the writing host's byte order). A packet's capture time is `time_base_ns` plus the
 // ITCH timestamp of its last message (nanoseconds since midnight): a packet leaves once its last message
 // exists, so no message of it arrives before its own time. Optionally packets are lost (not written: the
-// reader sees a gap) or written twice (as an A/B pair or a retransmission), chosen by a seeded
-// pseudo-random generator so the same settings give the same bytes. finish() writes the last packet and an
-// end-of-session packet.
+// reader sees a gap), written twice (as an A/B pair or a retransmission) or late (after the next packet),
+// chosen by a seeded pseudo-random generator so the same settings give the same bytes. finish() writes the
+// last packet and an end-of-session packet.
 //
 // Complexity: O(bytes); no allocation per message (one reused packet buffer). Not thread-safe.
 #pragma once
@@ -35,6 +35,8 @@ struct capture_writer_options {
   std::uint64_t time_base_ns = 0;      ///< UTC nanoseconds since the epoch of the session's midnight.
   double loss = 0;                     ///< Fraction of packets not written.
   double duplicates = 0;               ///< Fraction of packets written twice.
+  /// Fraction of packets that arrive late: written after the next packet, stamped with its time.
+  double reorder = 0;
   std::uint64_t seed = 1;
 };
 
@@ -43,6 +45,7 @@ struct capture_writer_stats {
   std::uint64_t packets = 0;     ///< MoldUDP64 packets made (lost ones and the end of session included).
   std::uint64_t lost = 0;
   std::uint64_t duplicated = 0;
+  std::uint64_t reordered = 0;   ///< Packets written after the one that followed them.
   std::uint64_t bytes = 0;       ///< Bytes of the capture file.
 };
 
@@ -66,6 +69,7 @@ class capture_writer {
   void add_message(const std::byte* msg, std::size_t len);
   void flush_packet(std::uint16_t count_field);
   bool chance(double p);
+  void emit(std::uint64_t t, std::span<const std::byte> frame);
 
   sink out_;
   capture_writer_options options_;
@@ -78,6 +82,7 @@ class capture_writer {
   std::uint64_t last_timestamp_ = 0;
   std::uint64_t rng_;
   bool ended_ = false;
+  std::vector<std::byte> held_;  // a packet held back by `reorder`, written after the next one
 };
 
 }  // namespace itch5::io
