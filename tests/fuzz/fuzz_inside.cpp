@@ -22,6 +22,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <book/book_types.hpp>
@@ -49,8 +50,9 @@ bool is_gzip(std::span<const std::byte> bytes) {
 // The inflated bytes of gzip input, up to max_inflated and up to the first error.
 std::vector<std::byte> inflate(std::span<const std::byte> bytes) {
   std::vector<std::byte> out;
-  std::unique_ptr<itch5::io::byte_stream> in = itch5::io::memory_input(bytes);
+  std::unique_ptr<itch5::io::byte_stream> in;
   try {
+    in = itch5::io::memory_input(bytes);  // throws for a capture whose file header is bad
     while (out.size() < max_inflated) {
       const std::size_t at = out.size();
       out.resize(std::min(max_inflated, std::max<std::size_t>(2 * at, 4096)));
@@ -105,7 +107,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::uint64_t first_anomalies = 0;
   bool first = true;
   for (const std::string& name : book::book_type_names()) {
-    itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(bytes), {4096, false, 3}));
+    std::unique_ptr<itch5::io::byte_stream> input;
+    try {
+      input = itch5::io::memory_input(bytes);
+    } catch (const itch5::io::input_error&) {  // a capture whose file header is bad: the documented failure
+      return 0;
+    }
+    itch5::message_reader reader(itch5::io::make_block_source(std::move(input), {4096, false, 3}));
     book::inside_options opt;
     opt.book = name;
     opt.books.window_levels = 64;
