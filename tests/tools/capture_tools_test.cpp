@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <itch5/message_header.hpp>
 #include <stats/log_linear_histogram.hpp>
 
 #include <itch5_test/capture_writer.hpp>
@@ -69,6 +70,19 @@ class capture_tools : public ::testing::Test {
       if (twice) f.add(udp_frame(p.payload, port, true));
     }
     return f.data;
+  }
+
+  // The day's messages one per packet (nanosecond pcap), each arriving `delay_ns` after its exchange
+  // timestamp on 2019-07-15 (EDT, UTC-4).
+  static void write_delayed_capture(const std::string& name, std::uint64_t delay_ns) {
+    constexpr std::uint64_t midnight_utc_ns = 1563163200ull * 1'000'000'000ull;
+    itch5_test::pcap_file f(true);
+    for (std::size_t i = 0; i < messages_->size(); ++i) {
+      const bytes& m = (*messages_)[i];
+      const auto ts = static_cast<std::uint64_t>(itch5::message_header::decode(m.data()).timestamp.count());
+      f.add(udp_frame(itch5_test::mold_packet("S", i + 1, {m}), port), midnight_utc_ns + ts + delay_ns);
+    }
+    itch5_test::write_file(file(name), f.data);
   }
 
   static itch5_test::temp_dir* dir_;
@@ -253,16 +267,8 @@ std::string shifted(const std::string& lines, std::uint64_t delta) {
 
 TEST_F(capture_tools, timestamp_capture_gives_arrival_times_in_new_york_time) {
   // One message per packet, each arriving 37 us after its exchange timestamp, on 2019-07-15 (EDT, UTC-4).
-  constexpr std::uint64_t midnight_utc_ns = 1563163200ull * 1'000'000'000ull;
   constexpr std::uint64_t delay = 37'000;
-  itch5_test::pcap_file f(true);
-  for (std::size_t i = 0; i < messages_->size(); ++i) {
-    const bytes& m = (*messages_)[i];
-    std::uint64_t ts = 0;
-    for (std::size_t k = 5; k < 11; ++k) ts = ts << 8 | std::to_integer<std::uint64_t>(m[k]);
-    f.add(udp_frame(itch5_test::mold_packet("S", i + 1, {m}), port), midnight_utc_ns + ts + delay);
-  }
-  itch5_test::write_file(file("arrival.pcap"), f.data);
+  write_delayed_capture("arrival.pcap", delay);
   const std::string expected = shifted(reference_->out, delay);
   for (const std::string zone : {"", " --time-zone America/New_York", " --time-zone -04:00"}) {
     const outcome o = run("itch5inside -q --timestamp capture arrival.pcap" + zone);
@@ -311,16 +317,8 @@ std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
 
 TEST_F(capture_tools, stats_of_a_capture_have_feed_latency_columns) {
   // One message per packet, each arriving exactly 37 us after its exchange timestamp (2019-07-15, EDT).
-  constexpr std::uint64_t midnight_utc_ns = 1563163200ull * 1'000'000'000ull;
   constexpr std::uint64_t delay = 37'000;
-  itch5_test::pcap_file f(true);
-  for (std::size_t i = 0; i < messages_->size(); ++i) {
-    const bytes& m = (*messages_)[i];
-    std::uint64_t ts = 0;
-    for (std::size_t k = 5; k < 11; ++k) ts = ts << 8 | std::to_integer<std::uint64_t>(m[k]);
-    f.add(udp_frame(itch5_test::mold_packet("S", i + 1, {m}), port), midnight_utc_ns + ts + delay);
-  }
-  itch5_test::write_file(file("latency.pcap"), f.data);
+  write_delayed_capture("latency.pcap", delay);
 
   // Every quantile of a histogram of 37,000s, as the statistics report them (exact min and max, the
   // bucket's midpoint in between).
