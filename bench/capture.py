@@ -59,22 +59,11 @@ def main():
         "itch5inside --stats": lambda f: [os.path.join(tools, "itch5inside"), "-q", "-o", "/dev/null", "--stats",
                                           "/dev/null", f],
     }
-    times = {(c, i): [] for c in configs for i in INPUTS}
-    rss = {}
-    for run in range(args.runs):
-        for c, argv in configs.items():
-            for i in INPUTS:
-                secs, peak, _ = e2e.run_timed(argv(files[i]))
-                times[(c, i)].append(secs)
-                rss[(c, i)] = max(rss.get((c, i), 0), peak)
-        print(f"capture: run {run + 1}/{args.runs} done", file=sys.stderr)
+    commands = {(c, i): argv(files[i]) for c, argv in configs.items() for i in INPUTS}
+    times, rss = e2e.interleaved_runs(commands, args.runs, "capture")
 
-    info = e2e.machine_info(args.build)
-    print(f"# bench/capture.py --messages {args.messages} --seed {args.seed} --runs {args.runs} "
-          f"--payload {args.payload}")
-    for k, v in info.items():
-        print(f"# {k}: {v}")
-    print()
+    e2e.print_header(f"bench/capture.py --messages {args.messages} --seed {args.seed} --runs {args.runs} "
+                     f"--payload {args.payload}", args.build)
     print("| tool | input | size | median s | min s | ns/msg | peak RSS | capture / BinaryFILE |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     for c in configs:

@@ -55,6 +55,28 @@ def run_timed(argv, stdin_path=None, stdout=subprocess.DEVNULL):
     return elapsed, usage.ru_maxrss * 1024, captured.decode(errors="replace")
 
 
+def interleaved_runs(commands, runs, label):
+    """Runs every argv of `commands` (a dict: key -> argv) once per round, in its order, for `runs` rounds, so
+    a slow drift of a shared machine hits all alike. Returns ({key: [seconds, ...]}, {key: peak RSS bytes})."""
+    times = {key: [] for key in commands}
+    rss = {}
+    for run in range(runs):
+        for key, argv in commands.items():
+            secs, peak, _ = run_timed(argv)
+            times[key].append(secs)
+            rss[key] = max(rss.get(key, 0), peak)
+        print(f"{label}: run {run + 1}/{runs} done", file=sys.stderr)
+    return times, rss
+
+
+def print_header(command, build):
+    """The Markdown results' first lines: the command, then the machine (machine_info), then a blank line."""
+    print(f"# {command}")
+    for k, v in machine_info(build).items():
+        print(f"# {k}: {v}")
+    print()
+
+
 def machine_info(build):
     info = {}
     try:

@@ -53,23 +53,12 @@ def main():
         files[pattern] = path
 
     books = [b for b in args.books.split(",") if b]
-    times = {(b, pat): [] for b in books for pat in PATTERNS}
-    rss = {}
-    for run in range(args.runs):
-        for b in books:
-            for pat in PATTERNS:
-                secs, peak, _ = e2e.run_timed([os.path.join(tools, "itch5inside"), "-q", "--book", b, "-o",
-                                               "/dev/null", files[pat]])
-                times[(b, pat)].append(secs)
-                rss[(b, pat)] = max(rss.get((b, pat), 0), peak)
-        print(f"patterns: run {run + 1}/{args.runs} done", file=sys.stderr)
+    commands = {(b, pat): [os.path.join(tools, "itch5inside"), "-q", "--book", b, "-o", "/dev/null", files[pat]]
+                for b in books for pat in PATTERNS}
+    times, rss = e2e.interleaved_runs(commands, args.runs, "patterns")
 
-    info = e2e.machine_info(args.build)
-    print(f"# bench/patterns.py --messages {args.messages} --seed {args.seed} --runs {args.runs} "
-          f"--books {args.books}")
-    for k, v in info.items():
-        print(f"# {k}: {v}")
-    print()
+    e2e.print_header(f"bench/patterns.py --messages {args.messages} --seed {args.seed} --runs {args.runs} "
+                     f"--books {args.books}", args.build)
     print("| book | references | median s | min s | ns/msg | peak RSS | vs sequential |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for b in books:
