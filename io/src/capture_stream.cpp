@@ -50,7 +50,8 @@ class capture_stream final : public byte_stream {
     if (pcap_ == nullptr) {
       fclose(file_);
       rethrow_inner();
-      throw capture_error(std::string("not a readable pcap or pcapng capture: ") + err, 0, 0);
+      throw capture_error(
+          std::string("not a readable pcap or pcapng capture: file header at byte offset 0: ") + err, 0, 0);
     }
     // pcap_close() now closes file_.
     pcapng_ = pcap_major_version(pcap_) != 2;  // libpcap reports pcapng sections as version 1.0
