@@ -21,6 +21,7 @@
 #include <itch5/io/output_file.hpp>
 
 #include <cli/capture_flags.hpp>
+#include <cli/inflate_flag.hpp>
 #include <cli/options.hpp>
 #include <cli/path_guard.hpp>
 #include <cli/progress.hpp>
@@ -37,7 +38,7 @@ struct config {
   bool market_wide = false;
   std::uint64_t limit = 0;
   bool quiet = false;
-  std::string inflate = "zlib";
+  cli::inflate_flag inflate;
   cli::capture_flags capture;
 };
 
@@ -338,7 +339,7 @@ int run(const config& cfg) {
   const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
   itch5::io::capture_stats capture_stats;
   auto input = itch5::io::open_input(
-      cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib,
+      cfg.input, cfg.inflate.library(),
       cfg.capture.make("itch5cat", input_name, &capture_stats));
   if (cfg.capture.given() && !capture_stats.is_capture) {
     throw std::runtime_error(input_name + ": --filter, --port and --timestamp capture apply to a pcap or pcapng "
@@ -392,10 +393,7 @@ int main(int argc, char** argv) {
            UINT64_MAX);
   cfg.capture.add_to(opts);
   opts.add("quiet", cfg.quiet, "No progress line and no notes on stderr.").alias('q');
-  opts.add("inflate", cfg.inflate,
-           "Inflate library for .gz input: zlib, or isal (ISA-L igzip, only in builds configured with "
-           "-DITCH5_WITH_ISAL=ON).")
-      .choices({"zlib", "isal"});
+  cfg.inflate.add_to(opts);
   opts.epilog("Formats: the message text and the counts are described in docs/formats.md of the source tree.\n"
               "Exit status: 0 on success, 1 on unreadable or corrupt input (the message names the file, the byte "
               "offset and the message number; everything before it has been printed), 2 on a usage error.\n");

@@ -18,6 +18,7 @@
 #include <stats/histogram_file.hpp>
 
 #include <cli/capture_flags.hpp>
+#include <cli/inflate_flag.hpp>
 #include <cli/interruption.hpp>
 #include <cli/options.hpp>
 #include <cli/path_guard.hpp>
@@ -40,7 +41,7 @@ struct config {
   bool read_ahead = true;
   std::uint64_t block_size = 1 << 20;
   std::uint64_t gzip_level = 6;
-  std::string inflate = "zlib";
+  cli::inflate_flag inflate;
   std::string from;
   std::string to;
   std::string session;
@@ -157,7 +158,7 @@ int run(const config& cfg) {
   itch5::io::capture_options capture_opts = cfg.capture.make("itch5inside", input_name, &capture_stats);
   if (opt.stats) capture_opts.latencies = &latencies;
   auto input = itch5::io::open_input(
-      cfg.input, cfg.inflate == "isal" ? itch5::io::inflate_library::isal : itch5::io::inflate_library::zlib,
+      cfg.input, cfg.inflate.library(),
       capture_opts);
   if (opt.stats && capture_stats.is_capture) opt.latencies = &latencies;
   if (cfg.capture.given() && !capture_stats.is_capture) {
@@ -292,10 +293,7 @@ int main(int argc, char** argv) {
            "Read and decompress the input on a second thread while the books are updated.");
   opts.add_size("block-size", cfg.block_size, "Bytes per input block.", 4096, std::uint64_t{1} << 30);
   opts.add("gzip-level", cfg.gzip_level, "Compression level of .gz outputs (1 fast .. 9 small).", 1, 9);
-  opts.add("inflate", cfg.inflate,
-           "Inflate library for .gz input: zlib, or isal (ISA-L igzip, only in builds configured with "
-           "-DITCH5_WITH_ISAL=ON).")
-      .choices({"zlib", "isal"});
+  cfg.inflate.add_to(opts);
   opts.epilog(
       "Formats: the inside lines, the statistics CSV, the depth CSV and the histogram file are described "
       "in docs/formats.md of the source tree.\n"

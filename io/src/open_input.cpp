@@ -27,6 +27,10 @@ bool inflate_library_available(inflate_library lib) noexcept {
 #endif
 }
 
+inflate_library default_inflate_library() noexcept {
+  return inflate_library_available(inflate_library::isal) ? inflate_library::isal : inflate_library::zlib;
+}
+
 namespace {
 
 // The first bytes of another stream, read ahead to look for a capture's magic, then the rest of it. An

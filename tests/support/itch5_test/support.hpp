@@ -219,11 +219,12 @@ inline read_result read_memory(const bytes& data, const source_config& c = {std:
   return read_all(memory_source(data, c));
 }
 
-inline read_result read_path(const std::string& path, const source_config& c = {std::size_t{1} << 20, true}) {
+inline read_result read_path(const std::string& path, const source_config& c = {std::size_t{1} << 20, true},
+                             itch5::io::inflate_library inflater = itch5::io::default_inflate_library()) {
   itch5::io::block_options o;
   o.block_size = c.block_size;
   o.threaded = c.threaded;
-  return read_all(itch5::io::make_block_source(itch5::io::open_input(path), o));
+  return read_all(itch5::io::make_block_source(itch5::io::open_input(path, inflater), o));
 }
 
 /// A reference framer for well-formed input: every frame's body up to a zero length or the end.

@@ -37,19 +37,23 @@ class byte_stream {
   [[nodiscard]] virtual bool compressed() const noexcept { return false; }
 };
 
-/// Which inflate implementation decodes .gz input.
+/// Which inflate implementation decodes .gz input. Both deliver the same bytes and fail on the same inputs;
+/// the error wording of a corrupt stream differs.
 enum class inflate_library {
-  zlib,  ///< Default: zlib (Debian's zlib1g).
-  isal,  ///< ISA-L igzip, when the build has ITCH5_WITH_ISAL; otherwise open_input() throws.
+  zlib,  ///< zlib (Debian's zlib1g): every build has it.
+  isal,  ///< ISA-L igzip (about twice zlib's speed), when the build has ITCH5_WITH_ISAL; otherwise open_input() throws.
 };
 
 /// True when this build can use `lib`.
 [[nodiscard]] bool inflate_library_available(inflate_library lib) noexcept;
 
+/// The default: isal when this build has it, else zlib.
+[[nodiscard]] inflate_library default_inflate_library() noexcept;
+
 /// Opens `path` ("-" for standard input), detecting gzip by its magic bytes.
 /// Throws input_error naming the path when it cannot be opened.
 [[nodiscard]] std::unique_ptr<byte_stream> open_input(const std::string& path,
-                                                      inflate_library inflater = inflate_library::zlib);
+                                                      inflate_library inflater = default_inflate_library());
 /// As above; a capture is read with `capture` (filter, statistics, gap reports).
 [[nodiscard]] std::unique_ptr<byte_stream> open_input(const std::string& path, inflate_library inflater,
                                                       const capture_options& capture);
