@@ -312,6 +312,15 @@ int main(int argc, char** argv) {
       "~1% under 300ns, most a few microseconds, a heavy tail of milliseconds.");
   opts.add("zipf", g.zipf, "Exponent s of the symbol activity weights 1/rank^s (1.0-1.2 is realistic).", 0,
            5);
+  opts.add("hot-share", g.hot_share,
+           "Share of the trading messages that go to the busiest symbol (0.5: one symbol with half of all "
+           "messages); 0: its Zipf weight.",
+           0, 0.99);
+  opts.add("depth-scale", g.depth_scale,
+           "Multiplies the distance from the inside, in price levels, at which orders are added (removals keep "
+           "the curve measured on real days, p50 1 and p99 203 levels, so deep orders outlive near ones): 1 "
+           "keeps that curve; 20 on 10 symbols and 2M messages makes books 2,500 levels deep.",
+           1, 1000);
   opts.add("sub-dollar-fraction", g.sub_dollar_fraction,
            "Fraction of symbols priced below $1.00 (tick $0.0001); the others start between $1 and ~$1000.",
            0, 1);

@@ -163,7 +163,7 @@ class day {
         refs_(c.references, rng_.fork(3)),
         gaps_(c.mean_gap) {
     rng setup_rng = rng_.fork(1);
-    universe_ = std::make_unique<symbol_universe>(c.symbols, c.zipf, c.sub_dollar_fraction, setup_rng);
+    universe_ = std::make_unique<symbol_universe>(c.symbols, c.zipf, c.sub_dollar_fraction, setup_rng, c.hot_share);
     trading_ = c.messages - generator_config::fixed_messages(c.symbols);
     set_budgets();
     syms_.resize(c.symbols);
@@ -515,6 +515,15 @@ class day {
     return tick_price(static_cast<std::uint32_t>(buy ? key : -key));
   }
 
+  // The distance from the inside, in levels, of a new order (or a replacement's new price): the measured
+  // curve, times --depth-scale (1: the same draws and bytes as without the setting). Removals keep the
+  // measured curve, so with a larger scale the deep orders outlive the near ones and books grow deep.
+  std::uint32_t sample_depth() noexcept {
+    const std::uint32_t d = depth_.sample(rng_);
+    if (cfg_.depth_scale == 1) return d;
+    return static_cast<std::uint32_t>(std::min(1e6, static_cast<double>(d) * cfg_.depth_scale));
+  }
+
   void record_depth(std::uint32_t d) noexcept {
     ++stats_.depth_histogram[std::min<std::size_t>(d, generator_stats::depth_buckets)];
   }
@@ -541,7 +550,7 @@ class day {
     int push = pressure(st);
     bool buy = rng_.chance(0.5 + 0.05 * push);
     std::uint32_t measured = 0;
-    std::int32_t key = place(st, buy, depth_.sample(rng_), push, measured);
+    std::int32_t key = place(st, buy, sample_depth(), push, measured);
     record_depth(measured);
 
     std::uint32_t i = pool_.allocate();
@@ -623,7 +632,7 @@ class day {
     symbol_state& st = *p.st;
     std::uint32_t measured = 0;
     // The new price is placed against the book as it is before the event (the original still in it).
-    std::int32_t key = place(st, p.buy, depth_.sample(rng_), pressure(st), measured);
+    std::int32_t key = place(st, p.buy, sample_depth(), pressure(st), measured);
     record_depth(measured);  // the books measure U at its new price
 
     order_slot& old = pool_[p.order];

@@ -69,6 +69,8 @@ generator_config generator_config::resolve() const {
          std::to_string(max_trading_span.count() / static_cast<std::int64_t>(c.messages - fixed)) + " ns)");
   }
   if (!(c.zipf >= 0 && c.zipf <= 5)) fail("zipf: must be in [0, 5]");
+  if (!(c.hot_share >= 0 && c.hot_share <= 0.99)) fail("hot-share: must be in [0, 0.99]");
+  if (!(c.depth_scale >= 1 && c.depth_scale <= 1000)) fail("depth-scale: must be in [1, 1000]");
   if (!(c.sub_dollar_fraction >= 0 && c.sub_dollar_fraction <= 1))
     fail("sub-dollar-fraction: must be in [0, 1]");
   if (!(c.live_fraction >= 0 && c.live_fraction <= 0.2)) fail("live-fraction: must be in [0, 0.2]");

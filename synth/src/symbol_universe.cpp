@@ -53,12 +53,14 @@ double log_uniform(rng& r, double lo, double hi) {
 
 }  // namespace
 
-symbol_universe::symbol_universe(std::uint32_t count, double zipf, double sub_dollar_fraction, rng& r) {
+symbol_universe::symbol_universe(std::uint32_t count, double zipf, double sub_dollar_fraction, rng& r,
+                                 double hot_share) {
   if (count < 1 || count > 65535) throw std::invalid_argument("the number of symbols must be in [1, 65535]");
   if (!(zipf >= 0 && zipf <= 5)) throw std::invalid_argument("the Zipf exponent must be in [0, 5]");
   if (!(sub_dollar_fraction >= 0 && sub_dollar_fraction <= 1)) {
     throw std::invalid_argument("the sub-dollar fraction must be in [0, 1]");
   }
+  if (!(hot_share >= 0 && hot_share < 1)) throw std::invalid_argument("the hot share must be in [0, 1)");
 
   // Unique names. 1-letter names run out after 26 and 2-letter after 676: a collision just redraws.
   std::unordered_set<std::string> taken;
@@ -115,6 +117,14 @@ symbol_universe::symbol_universe(std::uint32_t count, double zipf, double sub_do
     weights[by_rank_[rank]] = s.weight;
     // Tier 1 of the LULD plan covers the S&P 500 / Russell 1000 names: the busiest ones here.
     if (rank < 1000) s.directory.luld_reference_price_tier = '1';
+  }
+  if (hot_share > 0 && count > 1) {
+    // The busiest symbol gets hot_share of the total: w1 = h / (1 - h) * (sum of the others' weights).
+    double others = 0;
+    for (std::uint32_t rank = 1; rank < count; ++rank) others += symbols_[by_rank_[rank]].weight;
+    symbol_info& hot = symbols_[by_rank_[0]];
+    hot.weight = hot_share / (1 - hot_share) * others;
+    weights[by_rank_[0]] = hot.weight;
   }
   activity_ = alias_table(weights);
 }

@@ -6,7 +6,7 @@
 // timestamps shifted), a stream of a different shape.
 //
 // Size: 2.5 M messages per seed by default, 10 M over the four seeds (the issue's "at least 10 M
-// generated messages"), plus three seeds with other reference numberings. ITCH5_DIFFERENTIAL_MESSAGES (environment) sets the messages per seed, to run
+// generated messages"), plus three seeds with other reference numberings and three of other day shapes. ITCH5_DIFFERENTIAL_MESSAGES (environment) sets the messages per seed, to run
 // less under the sanitizers or more for a long check; it also sizes differential_test.
 #include <gtest/gtest.h>
 
@@ -137,7 +137,18 @@ struct param {
   std::uint64_t seed;
   bool delayed;  ///< also check the delayed copy
   itch5::synth::reference_pattern references = itch5::synth::reference_pattern::sequential;
+  const char* shape = nullptr;  ///< the day shapes of issue 11: "symbols10k", "hot", "deep" (nullptr: typical)
 };
+
+// The generator settings of a shape (the same as bench/patterns.py's cases).
+void apply_shape(itch5::synth::generator_config& cfg, std::string_view shape) {
+  if (shape == "symbols10k") cfg.symbols = 10'000;
+  if (shape == "hot") cfg.hot_share = 0.5;
+  if (shape == "deep") {
+    cfg.symbols = 10;
+    cfg.depth_scale = 20;
+  }
+}
 
 class SynthDifferential : public ::testing::TestWithParam<param> {};
 
@@ -146,6 +157,7 @@ TEST_P(SynthDifferential, EveryBookMatchesTheNaiveReference) {
   cfg.messages = messages_per_seed();
   cfg.seed = GetParam().seed;
   cfg.references = GetParam().references;
+  if (GetParam().shape != nullptr) apply_shape(cfg, GetParam().shape);
   const itch5::synth::generator gen(cfg);
   std::vector<std::byte> main, delayed;
   const itch5::synth::generator::sink to_main = [&](std::span<const std::byte> b) {
@@ -188,6 +200,16 @@ INSTANTIATE_TEST_SUITE_P(References, SynthDifferential,
                          [](const ::testing::TestParamInfo<param>& p) {
                            return std::string(itch5::synth::to_string(p.param.references)) + "Seed" +
                                   std::to_string(p.param.seed);
+                         });
+
+// The day shapes of issue 11: 10,000 symbols (many cold books), one symbol with half the messages (one
+// busy book), books thousands of levels deep (the array side's window and far levels).
+INSTANTIATE_TEST_SUITE_P(Shapes, SynthDifferential,
+                         ::testing::Values(param{8, false, reference_pattern::sequential, "symbols10k"},
+                                           param{9, false, reference_pattern::sequential, "hot"},
+                                           param{10, false, reference_pattern::sequential, "deep"}),
+                         [](const ::testing::TestParamInfo<param>& p) {
+                           return std::string(p.param.shape) + "Seed" + std::to_string(p.param.seed);
                          });
 
 }  // namespace

@@ -72,6 +72,7 @@ struct check_result {
   std::uint32_t sub_dollar_symbols = 0;  // symbols whose first add is priced below $1.00
   std::uint32_t symbols_with_adds = 0;
   std::uint32_t max_price_units = 0;
+  std::size_t max_levels = 0;  // most price levels on one side of one book, at any time
 };
 
 class reference_checker {
@@ -257,6 +258,7 @@ class reference_checker {
     }
     const auto& b = book_.book(h.stock_locate);
     r_.max_price_units = std::max(r_.max_price_units, p.units());
+    r_.max_levels = std::max({r_.max_levels, b.bids.size(), b.offers.size()});
     r_.live_peak = std::max<std::uint64_t>(r_.live_peak, book_.live_orders());
     if (!b.bids.empty() && !b.offers.empty() && b.bids.begin()->first >= b.offers.begin()->first) {
       fail("crossed or locked book: locate " + std::to_string(h.stock_locate));

@@ -285,6 +285,77 @@ TEST(SynthDay, IsBookConsistentAndLooksLikeARealDay) {
   expect_stats_agree(day.stats, r);
 }
 
+// ---- the shapes of issue 11 (--hot-share, --depth-scale, many symbols) -----------------------------------
+
+// Order-related messages of the busiest locate, as a share of all of them.
+double busiest_share(const check_result& r) {
+  const std::uint64_t total = std::accumulate(r.per_locate.begin(), r.per_locate.end(), std::uint64_t{0});
+  return share(*std::max_element(r.per_locate.begin(), r.per_locate.end()), total);
+}
+
+TEST(SynthShapes, HotShareGivesOneSymbolThatShareOfTheMessages) {
+  generator_config cfg;
+  cfg.messages = stats_messages / 4;
+  cfg.seed = 5;
+  const auto typical = reference_checker(cfg.messages / 100).run(generate(cfg).main);
+  cfg.hot_share = 0.5;
+  const auto hot = reference_checker(cfg.messages / 100).run(generate(cfg).main);
+  expect_consistent(hot, cfg.messages);
+  EXPECT_LT(busiest_share(typical), 0.3) << "without the setting no symbol has half the messages";
+  EXPECT_NEAR(busiest_share(hot), 0.5, 0.03);
+  EXPECT_EQ(hot.directory_entries, typical.directory_entries);
+}
+
+TEST(SynthShapes, DepthScaleSpreadsBooksOverThousandsOfLevels) {
+  // Issue 11's "books 2,000 levels deep" (bench/patterns.py's deep case: 10 symbols, --depth-scale 20). A
+  // book that deep needs thousands of live orders on one side, hence the full 2 M messages (fewer, and
+  // a shallower bound, under the sanitizers).
+  generator_config cfg;
+  cfg.messages = stats_messages;
+  cfg.seed = 6;
+  cfg.symbols = 10;
+  const auto typical = reference_checker(cfg.messages / 100).run(generate(cfg).main);
+  cfg.depth_scale = 20;
+  const auto deep = reference_checker(cfg.messages / 100).run(generate(cfg).main);
+  expect_consistent(deep, cfg.messages);
+  EXPECT_GE(deep.max_levels, sanitized ? 600u : 2'000u);
+  EXPECT_GE(deep.max_levels, 3 * typical.max_levels);
+  EXPECT_GE(synth_test::quantile(deep.depths, 0.9), 10 * synth_test::quantile(typical.depths, 0.9));
+}
+
+TEST(SynthShapes, TenThousandSymbolsAreAllListedAndConsistent) {
+  generator_config cfg;
+  cfg.messages = stats_messages / 4;
+  cfg.seed = 7;
+  cfg.symbols = 10'000;
+  const auto r = reference_checker(cfg.messages / 100).run(generate(cfg).main);
+  expect_consistent(r, cfg.messages);
+  EXPECT_EQ(r.directory_entries, 10'000u);
+  EXPECT_GT(r.symbols_with_adds, 5'000u);
+}
+
+TEST(SynthShapes, DefaultSettingsGiveTheSameBytesAsBefore) {
+  // hot_share 0 and depth_scale 1 draw nothing extra: explicitly set, they change no byte.
+  generator_config cfg;
+  cfg.messages = 50'000;
+  cfg.seed = 8;
+  const auto plain = generate(cfg).main;
+  cfg.hot_share = 0;
+  cfg.depth_scale = 1;
+  EXPECT_TRUE(generate(cfg).main == plain);
+  cfg.depth_scale = 1.5;
+  EXPECT_FALSE(generate(cfg).main == plain);
+}
+
+TEST(SynthShapes, RejectsOutOfRangeShapes) {
+  generator_config cfg;
+  cfg.hot_share = 1.0;
+  EXPECT_THROW(generator{cfg}, std::invalid_argument);
+  cfg = {};
+  cfg.depth_scale = 0.5;
+  EXPECT_THROW(generator{cfg}, std::invalid_argument);
+}
+
 // ---- the delayed copy ----------------------------------------------------------------------------------
 
 // Message bytes apart from the timestamp (bytes 5..10 of the message).

@@ -34,6 +34,13 @@ struct generator_config {
   double sub_dollar_fraction = 0.07;     ///< share of symbols priced below $1.00
   double live_fraction = 0.0075;         ///< live orders at the end, as a fraction of the trading messages
   reference_pattern references = reference_pattern::sequential;  ///< how order references are numbered
+  /// Share of the trading activity of the busiest symbol, in [0, 0.99]; 0: its Zipf weight (issue 11's "one
+  /// symbol with half of all messages" is 0.5).
+  double hot_share = 0;
+  /// Multiplies the distance from the inside (in price levels) of every new order, in [1, 1000]; removals
+  /// keep the measured curve of real days (p50 1, p99 203 levels). 1 keeps that curve; larger values make
+  /// the deep orders outlive the near ones, and books thousands of levels deep.
+  double depth_scale = 1;
 
   // The delayed copy (written only when the caller asks for it).
   std::chrono::nanoseconds delay{250'000};  ///< fixed delay added to every timestamp

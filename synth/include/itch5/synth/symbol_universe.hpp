@@ -7,8 +7,9 @@
 // ETPs. A fraction of symbols trade below $1.00 (starting between $0.20 and $1.00, tick $0.0001); the
 // others start log-uniformly between $1 and $1,000, and 1% of them between $1,000 and $5,000.
 // Activity: symbols get ranks in random order and rank r (1-based) weighs 1 / r^zipf, so with exponent
-// 1.0-1.2 a few symbols carry most messages and a long tail carries few. sample() draws a symbol index in
-// proportion to its weight in O(1) (alias table).
+// 1.0-1.2 a few symbols carry most messages and a long tail carries few. A hot share h > 0 then gives the
+// busiest symbol h of the total weight (one symbol with half the messages: h = 0.5), the others keeping their
+// proportions. sample() draws a symbol index in proportion to its weight in O(1) (alias table).
 //
 // Construction O(N log N); sample O(1). Memory ~64 bytes per symbol. Immutable after construction.
 #pragma once
@@ -27,16 +28,16 @@ struct symbol_info {
   stock_directory directory;     ///< the R message (header left empty): name, category, attributes
   std::uint32_t start_tick = 0;  ///< tick index (itch5/tick.hpp) of the starting reference bid
   std::uint32_t rank = 0;        ///< activity rank, 1 = busiest
-  double weight = 0;             ///< activity weight, 1 / rank^zipf (not normalised)
+  double weight = 0;             ///< activity weight, 1 / rank^zipf (not normalised; rank 1: see hot_share)
 
   [[nodiscard]] const stock_symbol& name() const noexcept { return directory.stock; }
 };
 
 class symbol_universe {
  public:
-  /// `count` in [1, 65535] (stock locates are 16 bits), `zipf` in [0, 5], `sub_dollar_fraction` in [0, 1].
-  /// Throws std::invalid_argument otherwise. Draws from `r`.
-  symbol_universe(std::uint32_t count, double zipf, double sub_dollar_fraction, rng& r);
+  /// `count` in [1, 65535] (stock locates are 16 bits), `zipf` in [0, 5], `sub_dollar_fraction` in [0, 1],
+  /// `hot_share` in [0, 1) (0: Zipf weights only). Throws std::invalid_argument otherwise. Draws from `r`.
+  symbol_universe(std::uint32_t count, double zipf, double sub_dollar_fraction, rng& r, double hot_share = 0);
 
   [[nodiscard]] std::size_t size() const noexcept { return symbols_.size(); }
   /// Symbol with stock locate i + 1.
