@@ -106,6 +106,13 @@ def machine_info(build):
                 for key in ("CMAKE_CXX_COMPILER:", "CMAKE_BUILD_TYPE:", "ITCH5_NATIVE:", "ITCH5_WITH_ISAL:"):
                     if line.startswith(key):
                         info[key.rstrip(":").lower()] = line.split("=", 1)[1].strip()
+    # ITCH5_WITH_ISAL=AUTO resolves at configure time: the programs know what the build has.
+    tool = os.path.join(build, "tools", "itch5inside")
+    if os.access(tool, os.X_OK):
+        version = subprocess.run([tool, "--version"], capture_output=True, text=True).stdout
+        for part in version.replace(";", ",").replace("\n", ",").split(","):
+            if part.strip().startswith("build options: ITCH5_WITH_ISAL=") or part.strip().startswith("ITCH5_WITH_ISAL="):
+                info["itch5_with_isal"] = part.split("ITCH5_WITH_ISAL=", 1)[1].split()[0]
     return info
 
 
