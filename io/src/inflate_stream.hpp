@@ -57,7 +57,10 @@ class inflate_stream final : public byte_stream {
         if (z_.avail_in == 0) {
           // Hand over what is inflated before asking for more input, which may block on a pipe.
           if (z_.avail_out < want) break;
-          if (!fill()) fail("unexpected end of gzip data (truncated file?)");
+          if (!fill()) {
+            drain_at_end_of_input();
+            continue;
+          }
         }
         const unsigned before_in = z_.avail_in, before_out = z_.avail_out;
         switch (z_.step()) {
@@ -92,6 +95,24 @@ class inflate_stream final : public byte_stream {
 
   [[noreturn]] void fail(const std::string& what) const {
     throw input_error(what + " at compressed byte offset " + std::to_string(consumed()));
+  }
+
+  // The input ended inside a member. The inflater may still hold decoded bytes (igzip keeps the last input
+  // bytes in a buffer of its own until more arrive): one step without input hands them over. When it hands
+  // over nothing, the file is truncated. Called again on the next read() while it keeps handing over bytes.
+  void drain_at_end_of_input() {
+    const unsigned before_out = z_.avail_out;
+    switch (z_.step()) {
+      case inflate_status::member_end:
+        ++members_;
+        in_member_ = false;
+        return;
+      case inflate_status::failed:
+        fail(std::string("corrupt gzip data: ") + z_.message());
+      case inflate_status::progress:
+        if (z_.avail_out == before_out) fail("unexpected end of gzip data (truncated file?)");
+        return;
+    }
   }
 
   // Refills the input buffer, keeping unread bytes; false at the end of the input.

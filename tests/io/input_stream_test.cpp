@@ -195,29 +195,27 @@ TEST_P(Inputs, TruncatedGzipDeliversWhatCanBeInflatedThenFails) {
     const bytes inflatable = itch5_test::inflate_prefix(cut_gz);
     const auto whole = itch5_test::reference_frames(inflatable);
     auto r = read_both(write("cut.gz", cut_gz));
-    if (lib() == itch5::io::inflate_library::zlib) {
-      EXPECT_EQ(r.messages.size(), whole.size());
-      EXPECT_TRUE(r.messages == whole);
-    } else {
-      // igzip may hold back bytes it decoded just before the cut (seen for a cut 90 bytes into the first
-      // deflate block), so it can deliver fewer messages than zlib; they are still the stream's first ones.
-      ASSERT_LE(r.messages.size(), whole.size());
-      EXPECT_TRUE(std::equal(r.messages.begin(), r.messages.end(), whole.begin()));
-      if (cut > 1000) {
-        EXPECT_EQ(r.messages.size(), whole.size()) << "past the first block: as much as zlib";
-      }
-    }
+    EXPECT_EQ(r.messages.size(), whole.size());
+    EXPECT_TRUE(r.messages == whole);
     EXPECT_EQ(r.status, read_status::error);
     EXPECT_EQ(r.error.code, read_errc::input_failure);
     std::size_t whole_bytes = 0;
-    for (std::size_t i = 0; i < r.messages.size(); ++i) whole_bytes += 2 + r.messages[i].size();
+    for (const auto& f : whole) whole_bytes += 2 + f.size();
     EXPECT_EQ(r.error.offset, whole_bytes) << "named at the start of the message in progress";
-    if (lib() == itch5::io::inflate_library::zlib || cut > 1000) {
+    if (lib() == itch5::io::inflate_library::zlib) {
       EXPECT_NE(r.error.detail.find("(input ends at byte offset " + std::to_string(inflatable.size()) + ")"),
                 std::string::npos)
           << r.error.detail;
+    } else {
+      // igzip keeps the last few input bytes to itself, so the partial message at the cut can be a few bytes
+      // shorter than zlib's (seen: 8 bytes instead of 9); the whole messages are the same.
+      const auto ends = r.error.detail.find("(input ends at byte offset ");
+      ASSERT_NE(ends, std::string::npos) << r.error.detail;
+      const std::uint64_t inflated = std::stoull(r.error.detail.substr(ends + 27));
+      EXPECT_GE(inflated, whole_bytes);
+      EXPECT_LE(inflated, inflatable.size());
     }
-    EXPECT_EQ(r.error.message_number, r.messages.size() + 1);
+    EXPECT_EQ(r.error.message_number, whole.size() + 1);
     EXPECT_NE(r.error.detail.find("truncated"), std::string::npos) << r.error.detail;
     EXPECT_EQ(named_offset(r.error.detail), cut) << "the input ended there";
   }
