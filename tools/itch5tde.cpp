@@ -37,7 +37,7 @@ struct config {
   std::chrono::nanoseconds window = std::chrono::microseconds(16384);
   std::chrono::nanoseconds hop{0};
   std::chrono::nanoseconds max_lag = std::chrono::milliseconds(1);
-  std::chrono::nanoseconds smooth{0};
+  std::string smooth = "auto";
   std::uint64_t upsample = 0;
   std::uint64_t min_events = 10;
   double min_rho = 0.1;
@@ -72,7 +72,13 @@ tde::analysis_options to_analysis(const config& c) {
   const cli::time_range range = cli::resolve_time_range(c.from, c.to, c.session);
   o.from = range.from;
   o.to = range.to;
-  o.smooth = c.smooth;
+  if (c.smooth != "auto") {
+    try {
+      o.smooth = cli::parse_duration(c.smooth);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--smooth: ") + e.what());
+    }
+  }
   o.upsample = static_cast<std::size_t>(c.upsample);
   o.min_events = c.min_events;
   o.min_rho = c.min_rho;
@@ -291,10 +297,12 @@ int main(int argc, char** argv) {
   opts.add("max-lag", cfg.max_lag,
            "Largest delay searched, either sign (rounded down to whole sampling periods).");
   opts.add("smooth", cfg.smooth,
-           "Gaussian smoothing width (standard deviation) applied to both series; set it to about the jitter "
-           "between the feeds, which otherwise scatters the correlation peak (0: none).");
+           "Gaussian smoothing width (standard deviation) applied to both series, e.g. 5us; auto: one sampling "
+           "period, which makes the correlation peak wide enough for an unbiased sub-sample delay; 0: none. "
+           "Raise it to about the jitter between the feeds, which otherwise scatters the peak.")
+      .value_name("DURATION|auto");
   opts.add("upsample", cfg.upsample,
-           "Sub-sample refinement: 0 = parabola through the three samples at the peak; U >= 2 = band-limited "
+           "Sub-sample refinement: 0 = Gaussian through the three samples at the peak; U >= 2 = band-limited "
            "interpolation of the correlation on a 1/U-sample grid, U from 2 to 1024 (slower, more precise).",
            0, 1024);
   opts.add("min-events", cfg.min_events, "Flag few_events when A or B has fewer changes in the window.", 0,
@@ -344,7 +352,7 @@ int main(int argc, char** argv) {
     return e.exit_status();
   }
   if (cfg.upsample == 1) {
-    std::cerr << "itch5tde: error: --upsample: 1 is not a factor (0: parabola through the three samples at "
+    std::cerr << "itch5tde: error: --upsample: 1 is not a factor (0: Gaussian through the three samples at "
                  "the peak; 2 to 1024: band-limited interpolation on a 1/U-sample grid)\n";
     return 2;
   }

@@ -39,7 +39,7 @@ csv_writer::csv_writer(itch5::io::output_file& out, const analysis_options& o, s
   buf_ += "# sampling_period_ns=" + std::to_string(o.sampling_period.count()) +
           " window_ns=" + std::to_string(o.window.count()) + " hop_ns=" + std::to_string(o.hop_ns()) +
           " max_lag_ns=" + std::to_string(o.max_lag.count()) +
-          " smooth_ns=" + std::to_string(o.smooth.count()) + " samples=" + std::to_string(o.samples()) +
+          " smooth_ns=" + std::to_string(o.smooth_width().count()) + " samples=" + std::to_string(o.samples()) +
           " fft_length=" + std::to_string(fft_length) + " upsample=" + std::to_string(o.upsample) +
           " min_events=" + std::to_string(o.min_events);
   if (o.from.count() != 0) buf_ += " from_ns=" + std::to_string(o.from.count());

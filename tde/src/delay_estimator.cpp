@@ -23,6 +23,14 @@ double parabolic_offset(double y0, double y1, double y2) noexcept {
   return std::clamp(0.5 * (y0 - y2) / denom, -0.5, 0.5);
 }
 
+// Centre offset of the Gaussian through the three points (the parabola through their logarithms): exact
+// for a Gaussian peak, where the parabola is biased towards the middle sample. The parabola when a point is
+// not positive.
+double peak_offset(double y0, double y1, double y2) noexcept {
+  if (y0 > 0 && y1 > 0 && y2 > 0) return parabolic_offset(std::log(y0), std::log(y1), std::log(y2));
+  return parabolic_offset(y0, y1, y2);
+}
+
 void validate(const estimator_options& o) {
   if (o.length < 2) throw std::invalid_argument("delay_estimator: series length must be at least 2");
   if (o.max_lag >= o.length) {
@@ -125,7 +133,7 @@ delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<cons
   if (options_.upsample >= 2) {
     r.delay = refine_upsampled(r.lag);
   } else {
-    r.delay = static_cast<double>(r.lag) + parabolic_offset(raw(r.lag - 1), best, raw(r.lag + 1));
+    r.delay = static_cast<double>(r.lag) + peak_offset(raw(r.lag - 1), best, raw(r.lag + 1));
   }
   set_flags(r);
   return r;
@@ -312,7 +320,7 @@ double delay_estimator<T>::interpolated_correlation(double t) const {
 
 template <fft_real T>
 double delay_estimator<T>::refine_upsampled(std::int64_t peak) {
-  // Grid maximum over [peak - 1, peak + 1] in steps of 1/U, then a parabola through it and its neighbours.
+  // Grid maximum over [peak - 1, peak + 1] in steps of 1/U, then the Gaussian through it and its neighbours.
   const auto u = static_cast<std::int64_t>(options_.upsample);
   const double h = 1.0 / static_cast<double>(u);
   const double centre = static_cast<double>(peak);
@@ -322,7 +330,7 @@ double delay_estimator<T>::refine_upsampled(std::int64_t peak) {
   const auto top = static_cast<std::int64_t>(std::max_element(grid_.begin(), grid_.end()) - grid_.begin());
   if (top == 0 || top == 2 * u) return centre + static_cast<double>(top - u) * h;
   const auto i = static_cast<std::size_t>(top);
-  return centre + (static_cast<double>(top - u) + parabolic_offset(grid_[i - 1], grid_[i], grid_[i + 1])) * h;
+  return centre + (static_cast<double>(top - u) + peak_offset(grid_[i - 1], grid_[i], grid_[i + 1])) * h;
 }
 
 template class delay_estimator<float>;
