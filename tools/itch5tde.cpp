@@ -43,6 +43,7 @@ struct config {
   double min_rho = 0.1;
   double min_psr = 6.0;
   double max_second_ratio = 0.9;
+  double alpha = 0.01;
   std::string plan = "estimate";
   std::string precision = "double";
   std::string wisdom;
@@ -84,6 +85,7 @@ tde::analysis_options to_analysis(const config& c) {
   o.min_rho = c.min_rho;
   o.min_psr = c.min_psr;
   o.max_second_ratio = c.max_second_ratio;
+  o.alpha = c.alpha;
   o.rigor = tde::parse_plan_rigor(c.plan);
   o.validate();
   return o;
@@ -267,9 +269,9 @@ int main(int argc, char** argv) {
       "changed in A or B: window_start_ns, symbol, signal, events_a, events_b, lag_samples (integer "
       "correlation "
       "peak), delay_us (sub-sample delay), rho (normalised correlation at the peak), psr (peak-to-sidelobe "
-      "ratio), second_ratio (highest other peak / peak), flags (ok, or few_events, edge, flat, low_rho, "
-      "low_psr, "
-      "ambiguous joined by '|'). A summary per signal goes to stderr: fraction of windows passed (flags ok) "
+      "ratio), second_ratio (highest other peak / peak), z (peak in standard deviations of the correlation of "
+      "unrelated series), p_value (chance of such a peak between unrelated series), flags (ok, or few_events, "
+      "edge, flat, low_rho, low_psr, ambiguous, not_significant joined by '|'). A summary per signal goes to stderr: fraction of windows passed (flags ok) "
       "and "
       "the rho-weighted median, IQR, p10 and p90 of their delays.");
   opts.positional("A", cfg.a,
@@ -311,6 +313,10 @@ int main(int argc, char** argv) {
   opts.add("min-psr", cfg.min_psr, "Flag low_psr below this peak-to-sidelobe ratio.", 0, 1e9);
   opts.add("max-second-ratio", cfg.max_second_ratio, "Flag ambiguous above this second-peak / peak ratio.", 0,
            1e9);
+  opts.add("alpha", cfg.alpha,
+           "Significance level: flag not_significant when p_value (the chance that unrelated series give a "
+           "peak this high somewhere in the searched lags) is above it; 1: never.",
+           1e-300, 1);
   opts.add("plan", cfg.plan,
            "FFTW planning rigor: estimate (instant), measure or patient (slower to plan, faster "
            "to run; combine with --wisdom).")

@@ -135,6 +135,7 @@ std::string delay_summary::yaml(const analysis_options& o) const {
   y += "  min_rho: " + number(o.min_rho) + "\n";
   y += "  min_psr: " + number(o.min_psr) + "\n";
   y += "  max_second_ratio: " + number(o.max_second_ratio) + "\n";
+  y += "  alpha: " + number(o.alpha) + "\n";
   y += "signals:";
   auto sigs = signals();
   if (sigs.empty()) y += " {}";

@@ -88,6 +88,7 @@ void analysis_options::validate() const {
   if (!(min_rho >= -1 && min_rho <= 1)) throw std::invalid_argument("minimum rho must be within [-1, 1]");
   if (!(min_psr >= 0)) throw std::invalid_argument("minimum PSR must not be negative");
   if (!(max_second_ratio >= 0)) throw std::invalid_argument("maximum second-peak ratio must not be negative");
+  if (!(alpha > 0 && alpha <= 1)) throw std::invalid_argument("significance level must be in (0, 1]");
 }
 
 std::size_t analysis_options::samples() const {
@@ -104,6 +105,7 @@ estimator_options analysis_options::estimator() const {
   o.min_rho = min_rho;
   o.min_psr = min_psr;
   o.max_second_ratio = max_second_ratio;
+  o.alpha = alpha;
   return o;
 }
 

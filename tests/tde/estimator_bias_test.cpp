@@ -1,7 +1,8 @@
 // The bias and spread of the delay estimate against the true delay, over a grid of fractional delays,
-// sampling periods, jitter levels and drop rates, through the library path itch5tde takes: changes binned
-// by bin_changes() and estimated with the options analysis_options gives (default smoothing: one sampling
-// period). The series are built here from a seeded generator (Poisson arrivals, B = A shifted by an exact
+// sampling periods, jitter levels and drop rates, and the significance test's false-positive rate on
+// unrelated series and power on related ones, through the library path itch5tde takes: changes binned by
+// bin_changes() and estimated with the options analysis_options gives (default smoothing: one sampling
+// period, default alpha). The series are built here from a seeded generator (Poisson arrivals, B = A shifted by an exact
 // number of nanoseconds, plus jitter and drops); the expected values are the shifts put in.
 #include <algorithm>
 #include <chrono>
@@ -34,6 +35,7 @@ struct pair_config {
   double fraction;      // of a period, added to base_delay
   double jitter;        // uniform in [-jitter, +jitter] periods, per change of B
   double drop;          // probability that a change of A is missing from B
+  double changes = events_per_window;  // mean number of A's changes in the window
 };
 
 struct window_pair {
@@ -48,7 +50,7 @@ window_pair make_pair(const pair_config& c, std::mt19937_64& rng) {
   const double window_ns = static_cast<double>(samples) * static_cast<double>(c.period_ns);
   const auto delay_ns = static_cast<std::int64_t>(std::llround((base_delay + c.fraction) * static_cast<double>(c.period_ns)));
   const auto jitter_ns = static_cast<std::int64_t>(std::llround(c.jitter * static_cast<double>(c.period_ns)));
-  std::exponential_distribution<double> gap(events_per_window / window_ns);
+  std::exponential_distribution<double> gap(c.changes / window_ns);
   std::uniform_int_distribution<std::int64_t> jitter(-jitter_ns, jitter_ns);
   std::uniform_int_distribution<int> ticks(1, 3), lots(1, 9), coin(0, 1);
   std::bernoulli_distribution dropped(c.drop);
@@ -199,6 +201,64 @@ TEST(estimator_bias, the_old_path_floor_binning_without_smoothing_is_biased_towa
     sum += estimator.estimate(a, b).delay;
   }
   EXPECT_GT(std::abs(sum / windows - 20.25), 0.05);
+}
+
+struct significance {
+  int windows = 0, significant = 0, passed = 0;
+};
+
+// `windows` windows of A and B from `c`; with `related` false, B is a second, independent draw.
+significance test_significance(const pair_config& c, signal_kind s, bool related, int windows, unsigned seed) {
+  const tde::analysis_options o = options_for(c.period_ns);
+  tde::delay_estimator<double> estimator(o.estimator());
+  std::mt19937_64 rng(seed);
+  std::vector<double> a(samples), b(samples);
+  significance out;
+  for (int i = 0; i < windows; ++i) {
+    const window_pair w = make_pair(c, rng);
+    tde::bin_changes<double>(w.a, s, 0, c.period_ns, a);
+    tde::bin_changes<double>(related ? w.b : make_pair(c, rng).a, s, 0, c.period_ns, b);
+    const tde::delay_estimate r = estimator.estimate(a, b);
+    if (r.flags.test(tde::estimate_flag::flat)) continue;
+    ++out.windows;
+    if (r.p_value <= o.alpha) ++out.significant;
+    if (r.passed()) ++out.passed;
+  }
+  return out;
+}
+
+TEST(estimator_significance, unrelated_series_are_significant_in_at_most_five_percent_of_windows) {
+  // Sparse series are the hard case: with a few changes each, coincidences at some lag are likely and the
+  // correlation is far from Gaussian (a Gaussian null calls most 10-change pairs significant).
+  unsigned seed = 5000;
+  for (std::int64_t p : {std::int64_t{1'000}, std::int64_t{100'000}}) {
+    for (double changes : {10.0, 30.0, 100.0, 1000.0}) {
+      for (signal_kind s : {signal_kind::events, signal_kind::mid, signal_kind::bid_size}) {
+        const pair_config c{p, 0.3, 0, 0, changes};
+        const significance r = test_significance(c, s, false, 200, seed++);
+        SCOPED_TRACE(std::string(tde::to_string(s)) + ", " + std::to_string(changes) + " changes, period " +
+                     std::to_string(p) + " ns");
+        ASSERT_GE(r.windows, 190);
+        EXPECT_LE(r.significant, r.windows / 20);
+        EXPECT_LE(r.passed, r.windows / 20);
+      }
+    }
+  }
+}
+
+TEST(estimator_significance, related_series_with_a_real_delay_are_significant) {
+  // At least ~20 changes that carry the signal (about half the changes move the mid): B has 10% fewer and
+  // +-0.5 period of jitter. With 10 such changes, about 90% of the windows are significant.
+  unsigned seed = 6000;
+  for (double changes : {40.0, 100.0, 300.0}) {
+    for (signal_kind s : {signal_kind::events, signal_kind::mid, signal_kind::bid_size}) {
+      const pair_config c{10'000, 0.3, 0.5, 0.1, changes};
+      const significance r = test_significance(c, s, true, 100, seed++);
+      SCOPED_TRACE(std::string(tde::to_string(s)) + ", " + std::to_string(changes) + " changes");
+      ASSERT_GE(r.windows, 95);
+      EXPECT_GE(r.significant, r.windows * 95 / 100);
+    }
+  }
 }
 
 TEST(bin_changes, splits_each_change_between_its_two_samples) {

@@ -118,16 +118,17 @@ std::vector<csv_row> parse_csv(const std::string& text) {
     if (n == 3) {
       EXPECT_EQ(
           line,
-          "window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,flags");
+          "window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,z,p_value,"
+          "flags");
       continue;
     }
     std::vector<std::string> f;
     std::istringstream fields(line);
     for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-    EXPECT_EQ(f.size(), 11u) << line;
-    if (f.size() != 11) continue;
+    EXPECT_EQ(f.size(), 13u) << line;
+    if (f.size() != 13) continue;
     rows.push_back({std::stoll(f[0]), f[1], f[2], std::stoull(f[3]), std::stoull(f[4]), std::stod(f[6]),
-                    std::stod(f[7]), f[10]});
+                    std::stod(f[7]), f[12]});
   }
   return rows;
 }

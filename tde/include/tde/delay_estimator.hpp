@@ -14,7 +14,18 @@
 //      delay towards the nearest whole sample (by up to 0.15 sample for impulses binned on the grid);
 //   4. confidence: rho = c[peak] / sqrt(sum a^2 * sum b^2) (energies after mean removal and smoothing,
 //      computed from the spectra, so the FFT's factor M cancels), the peak-to-sidelobe ratio and the second
-//      peak / peak ratio (see delay_estimate), and flags (edge, flat, low_rho, low_psr, ambiguous).
+//      peak / peak ratio (see delay_estimate), and flags (edge, flat, low_rho, low_psr, ambiguous);
+//   5. significance: under the null hypothesis of unrelated series, c[k] has mean ~0 and Bartlett's variance
+//      v = sum_j R_a(j) R_b(j) / N (R the autocorrelations, = sum_f |A_f|^2 |B_f|^2 / M by Parseval: O(M)
+//      in the loop that forms the cross spectrum); z = c[peak] / sqrt(v). Sparse series (a few impulses)
+//      make c heavy-tailed, where a Gaussian tail would call most unrelated pairs significant, so the tail of
+//      one lag is Bennett's bound exp(-(v / B^2) h(B c / v)), h(u) = (1 + u) ln(1 + u) - u, with B = max|a| *
+//      max|b| * (peak of the smoothing kernel's autocorrelation), the largest contribution of one pair of
+//      samples; it is Gaussian for dense series and Poisson-like for sparse ones. The maximum over the 2L + 1
+//      searched lags is corrected by the expected number of independent lags, min(2L + 1, 1 + 2L sqrt(l2) z
+//      / sqrt(2 pi)) (Rice's formula; l2 the mean square frequency of |A|^2 |B|^2): p_value = min(1, that x
+//      the tail). not_significant flags p_value > alpha. The bound is conservative: measured false-positive
+//      rates are in docs/tde.md.
 // Sign convention: a positive lag/delay means b lags a (b[n] ~ a[n - delay]).
 //
 // Plan once, execute many: the constructor allocates every buffer and plans both transforms; estimate()
@@ -57,6 +68,8 @@ struct estimator_options {
   double min_rho = 0.1;
   double min_psr = 6.0;
   double max_second_ratio = 0.9;
+  /// Significance level: p_value above it sets not_significant (1: never).
+  double alpha = 0.01;
 };
 
 template <fft_real T>
@@ -100,7 +113,11 @@ class delay_estimator {
  private:
   using complex_type = std::complex<T>;
 
-  [[nodiscard]] double load(std::span<const T> in, fft_buffer<T>& out) const;
+  /// Energy after mean removal (0 for a constant series) and largest |x - mean| of one loaded series.
+  struct loaded {
+    double energy = 0, peak = 0;
+  };
+  [[nodiscard]] loaded load(std::span<const T> in, fft_buffer<T>& out) const;
   [[nodiscard]] double raw(std::int64_t lag) const noexcept {
     return static_cast<double>(
         corr_[static_cast<std::size_t>(lag >= 0 ? lag : static_cast<std::int64_t>(m_) + lag)]);
@@ -123,7 +140,10 @@ class delay_estimator {
   [[nodiscard]] sidelobe_stats sidelobes(std::int64_t peak) const noexcept;
   /// rho, PSR and second_ratio from the peak value `best` and the sidelobes.
   void set_confidence(delay_estimate& r, double best, const sidelobe_stats& s) const noexcept;
-  /// The flags that compare r with the options' thresholds (edge, low_rho, low_psr, ambiguous).
+  /// z and p_value from the peak value `best` and the peaks of the centred series (step 5 above).
+  void set_significance(delay_estimate& r, double best, double peak_a, double peak_b) const noexcept;
+  /// The flags that compare r with the options' thresholds (edge, low_rho, low_psr, ambiguous,
+  /// not_significant).
   void set_flags(delay_estimate& r) const noexcept;
 
   estimator_options options_;
@@ -136,6 +156,9 @@ class delay_estimator {
   r2c_plan<T> forward_;
   c2r_plan<T> inverse_;
   double norm_ = 0;  // sqrt(S_a S_b), the spectral energies times M
+  double weight_sum_ = 0;  // sum of |H|^2 over all M bins: M x the peak of the kernel's autocorrelation
+  // Of the last cross spectrum, over all M bins: sum |A|^2 |B|^2 and sum k^2 |A|^2 |B|^2 (smoothed).
+  double power_product_ = 0, power_product_k2_ = 0;
 };
 
 extern template class delay_estimator<float>;

@@ -72,6 +72,8 @@ struct analysis_options {
   double min_rho = 0.1;
   double min_psr = 6.0;
   double max_second_ratio = 0.9;
+  /// Significance level: rows whose p_value is above it get the not_significant flag (1: never).
+  double alpha = 0.01;
 
   /// Throws std::invalid_argument explaining the first inconsistency.
   void validate() const;
