@@ -126,7 +126,8 @@ typename delay_estimator<T>::loaded delay_estimator<T>::load(std::span<const T> 
 }
 
 template <fft_real T>
-delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<const T> b) {
+delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<const T> b, double impulse_a,
+                                            double impulse_b) {
   const loaded la = load(a, a_);
   const loaded lb = load(b, b_);
   if (la.energy == 0 || lb.energy == 0) {
@@ -149,7 +150,7 @@ delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<cons
   r.lag = find_peak();
   const double best = raw(r.lag);
   set_confidence(r, best, sidelobes(r.lag));
-  set_significance(r, best, la.peak, lb.peak);
+  set_significance(r, best, std::max(la.peak, impulse_a), std::max(lb.peak, impulse_b));
   if (options_.upsample >= 2) {
     r.delay = refine_upsampled(r.lag);
   } else {
@@ -335,7 +336,9 @@ void delay_estimator<T>::estimate(std::span<const series_pair<T>> batch, std::sp
   if (out.size() != batch.size()) {
     throw std::invalid_argument("delay_estimator: batch and output sizes differ");
   }
-  for (std::size_t i = 0; i < batch.size(); ++i) out[i] = estimate(batch[i].a, batch[i].b);
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    out[i] = estimate(batch[i].a, batch[i].b, batch[i].impulse_a, batch[i].impulse_b);
+  }
 }
 
 template <fft_real T>

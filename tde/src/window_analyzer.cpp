@@ -1,6 +1,7 @@
 #include <tde/window_analyzer.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -185,10 +186,11 @@ void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink)
 }
 
 template <fft_real T>
-void bin_changes(std::span<const change_event> events, signal_kind s, std::int64_t start, std::int64_t period,
-                 std::span<T> out) {
+double bin_changes(std::span<const change_event> events, signal_kind s, std::int64_t start, std::int64_t period,
+                   std::span<T> out) {
   std::fill(out.begin(), out.end(), T(0));
-  if (out.empty()) return;
+  if (out.empty()) return 0;
+  double largest = 0;
   const double per_ns = 1.0 / static_cast<double>(period);
   const std::size_t last = out.size() - 1;
   for (const change_event& e : events) {
@@ -197,7 +199,9 @@ void bin_changes(std::span<const change_event> events, signal_kind s, std::int64
     const double f = static_cast<double>(offset % period) * per_ns, v = e[s];
     out[i] += static_cast<T>(v - v * f);
     if (i < last) out[i + 1] += static_cast<T>(v * f);
+    largest = std::max(largest, std::abs(v));
   }
+  return largest;
 }
 
 template <fft_real T>
@@ -239,9 +243,9 @@ void window_analyzer<T>::analyse_window(std::int64_t start,
     const auto i = static_cast<std::size_t>(r.batch_index);
     std::span<T> sa(series_.data() + 2 * i * n_, n_), sb(series_.data() + (2 * i + 1) * n_, n_);
     const std::int64_t period = options_.sampling_period.count();
-    bin_changes<T>(a_.events(window_pairs_[r.pair].a), r.signal, start, period, sa);
-    bin_changes<T>(b_.events(window_pairs_[r.pair].b), r.signal, start, period, sb);
-    batch_[i] = {sa, sb};
+    const double ia = bin_changes<T>(a_.events(window_pairs_[r.pair].a), r.signal, start, period, sa);
+    const double ib = bin_changes<T>(b_.events(window_pairs_[r.pair].b), r.signal, start, period, sb);
+    batch_[i] = {sa, sb, ia, ib};
   }
   estimator_.estimate(std::span<const series_pair<T>>(batch_), std::span<delay_estimate>(results_));
 
@@ -268,10 +272,10 @@ void window_analyzer<T>::analyse_window(std::int64_t start,
   }
 }
 
-template void bin_changes<float>(std::span<const change_event>, signal_kind, std::int64_t, std::int64_t,
-                                 std::span<float>);
-template void bin_changes<double>(std::span<const change_event>, signal_kind, std::int64_t, std::int64_t,
-                                  std::span<double>);
+template double bin_changes<float>(std::span<const change_event>, signal_kind, std::int64_t, std::int64_t,
+                                   std::span<float>);
+template double bin_changes<double>(std::span<const change_event>, signal_kind, std::int64_t, std::int64_t,
+                                    std::span<double>);
 template class window_analyzer<float>;
 template class window_analyzer<double>;
 

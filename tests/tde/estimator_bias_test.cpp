@@ -112,9 +112,9 @@ errors measure(const pair_config& c, signal_kind s, int windows, unsigned seed) 
       v4 += e[s] * e[s] * e[s] * e[s];
     }
     out.changes += v2 * v2 / v4 / windows;
-    tde::bin_changes<double>(w.a, s, 0, c.period_ns, a);
-    tde::bin_changes<double>(w.b, s, 0, c.period_ns, b);
-    const tde::delay_estimate r = estimator.estimate(a, b);
+    const double ia = tde::bin_changes<double>(w.a, s, 0, c.period_ns, a);
+    const double ib = tde::bin_changes<double>(w.b, s, 0, c.period_ns, b);
+    const tde::delay_estimate r = estimator.estimate(a, b, ia, ib);
     if (std::isnan(r.delay)) continue;
     ++out.estimated;
     err.push_back(r.delay - (base_delay + c.fraction));
@@ -216,9 +216,9 @@ significance test_significance(const pair_config& c, signal_kind s, bool related
   significance out;
   for (int i = 0; i < windows; ++i) {
     const window_pair w = make_pair(c, rng);
-    tde::bin_changes<double>(w.a, s, 0, c.period_ns, a);
-    tde::bin_changes<double>(related ? w.b : make_pair(c, rng).a, s, 0, c.period_ns, b);
-    const tde::delay_estimate r = estimator.estimate(a, b);
+    const double ia = tde::bin_changes<double>(w.a, s, 0, c.period_ns, a);
+    const double ib = tde::bin_changes<double>(related ? w.b : make_pair(c, rng).a, s, 0, c.period_ns, b);
+    const tde::delay_estimate r = estimator.estimate(a, b, ia, ib);
     if (r.flags.test(tde::estimate_flag::flat)) continue;
     ++out.windows;
     if (r.p_value <= o.alpha) ++out.significant;
@@ -232,13 +232,13 @@ TEST(estimator_significance, unrelated_series_are_significant_in_at_most_five_pe
   // correlation is far from Gaussian (a Gaussian null calls most 10-change pairs significant).
   unsigned seed = 5000;
   for (std::int64_t p : {std::int64_t{1'000}, std::int64_t{100'000}}) {
-    for (double changes : {10.0, 30.0, 100.0, 1000.0}) {
+    for (double changes : {2.0, 4.0, 10.0, 30.0, 100.0, 1000.0}) {
       for (signal_kind s : {signal_kind::events, signal_kind::mid, signal_kind::bid_size}) {
         const pair_config c{p, 0.3, 0, 0, changes};
         const significance r = test_significance(c, s, false, 200, seed++);
         SCOPED_TRACE(std::string(tde::to_string(s)) + ", " + std::to_string(changes) + " changes, period " +
                      std::to_string(p) + " ns");
-        ASSERT_GE(r.windows, 190);
+        ASSERT_GE(r.windows, 50);  // a window without a change on one side has no estimate
         EXPECT_LE(r.significant, r.windows / 20);
         EXPECT_LE(r.passed, r.windows / 20);
       }
@@ -272,7 +272,7 @@ TEST(bin_changes, splits_each_change_between_its_two_samples) {
   add(2250, 4);   // a quarter past sample 2: 3 to sample 2, 1 to sample 3
   add(4900, -10); // 0.9 past the last sample: its 0.9 share is left out
   std::vector<double> out(5, 99.0);
-  tde::bin_changes<double>(events, signal_kind::mid, 0, 1000, out);
+  EXPECT_EQ(tde::bin_changes<double>(events, signal_kind::mid, 0, 1000, out), 10) << "the largest |value|";
   EXPECT_EQ(out, (std::vector<double>{0, 2, 3, 1, -1}));
   // The same first two changes in a window that starts 500 ns earlier: 1500 -> 1 and 1 to samples 1 and
   // 2; 2750 -> 1 and 3 to samples 2 and 3.

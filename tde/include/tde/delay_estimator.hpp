@@ -19,9 +19,10 @@
 //      v = sum_j R_a(j) R_b(j) / N (R the autocorrelations, = sum_f |A_f|^2 |B_f|^2 / M by Parseval: O(M)
 //      in the loop that forms the cross spectrum); z = c[peak] / sqrt(v). Sparse series (a few impulses)
 //      make c heavy-tailed, where a Gaussian tail would call most unrelated pairs significant, so the tail of
-//      one lag is Bennett's bound exp(-(v / B^2) h(B c / v)), h(u) = (1 + u) ln(1 + u) - u, with B = max|a| *
-//      max|b| * (peak of the smoothing kernel's autocorrelation), the largest contribution of one pair of
-//      samples; it is Gaussian for dense series and Poisson-like for sparse ones. The maximum over the 2L + 1
+//      one lag is Bennett's bound exp(-(v / B^2) h(B c / v)), h(u) = (1 + u) ln(1 + u) - u, with B = I_a *
+//      I_b * (peak of the smoothing kernel's autocorrelation), I the largest impulse (max|x - mean|, or the
+//      caller's larger value: see series_pair), the largest contribution of one pair of impulses; it is
+//      Gaussian for dense series and Poisson-like for sparse ones. The maximum over the 2L + 1
 //      searched lags is corrected by the expected number of independent lags, min(2L + 1, 1 + 2L sqrt(l2) z
 //      / sqrt(2 pi)) (Rice's formula; l2 the mean square frequency of |A|^2 |B|^2): p_value = min(1, that x
 //      the tail). not_significant flags p_value > alpha. The bound is conservative: measured false-positive
@@ -76,6 +77,10 @@ template <fft_real T>
 struct series_pair {
   std::span<const T> a;
   std::span<const T> b;
+  /// The largest |value| of one impulse a (b) was built from, when one impulse can spread over several
+  /// samples (bin_changes splits each change between two); 0: the largest |sample|. Bounds one pair's
+  /// contribution in the p_value.
+  double impulse_a = 0, impulse_b = 0;
 };
 
 template <fft_real T>
@@ -91,8 +96,9 @@ class delay_estimator {
   ~delay_estimator() = default;
 
   /// Estimates how much `b` lags `a` (both of options().length samples; throws std::invalid_argument
-  /// otherwise). Never allocates.
-  [[nodiscard]] delay_estimate estimate(std::span<const T> a, std::span<const T> b);
+  /// otherwise). `impulse_a`, `impulse_b`: as in series_pair. Never allocates.
+  [[nodiscard]] delay_estimate estimate(std::span<const T> a, std::span<const T> b, double impulse_a = 0,
+                                        double impulse_b = 0);
 
   /// Estimates every pair of `batch` into `out` (same size), reusing the plans and buffers.
   void estimate(std::span<const series_pair<T>> batch, std::span<delay_estimate> out);

@@ -91,9 +91,10 @@ struct analysis_options {
 /// Bins the `s` values of `events` (timestamps in [start, start + out.size() * period) ns) into `out`, one
 /// sample per period: a change at (i + f) periods from `start` adds (1 - f) x value to sample i and f x
 /// value to sample i + 1 (left out past the last sample). Linear interpolation keeps sub-period timing: a
-/// shift by a fraction of a period moves every change's weight by that fraction. O(events + out.size()).
+/// shift by a fraction of a period moves every change's weight by that fraction. Returns the largest |value|
+/// (what one change can add to the correlation; see series_pair). O(events + out.size()).
 template <fft_real T>
-void bin_changes(std::span<const change_event> events, signal_kind s, std::int64_t start, std::int64_t period,
+double bin_changes(std::span<const change_event> events, signal_kind s, std::int64_t start, std::int64_t period,
                  std::span<T> out);
 
 /// One output row: the estimate for one (window, symbol pair, signal).
