@@ -37,12 +37,13 @@ struct config {
   std::chrono::nanoseconds window = std::chrono::microseconds(16384);
   std::chrono::nanoseconds hop{0};
   std::chrono::nanoseconds max_lag = std::chrono::milliseconds(1);
-  std::chrono::nanoseconds smooth{0};
+  std::string smooth = "auto";
   std::uint64_t upsample = 0;
   std::uint64_t min_events = 10;
   double min_rho = 0.1;
   double min_psr = 6.0;
   double max_second_ratio = 0.9;
+  double alpha = 0.01;
   std::string plan = "estimate";
   std::string precision = "double";
   std::string wisdom;
@@ -72,12 +73,19 @@ tde::analysis_options to_analysis(const config& c) {
   const cli::time_range range = cli::resolve_time_range(c.from, c.to, c.session);
   o.from = range.from;
   o.to = range.to;
-  o.smooth = c.smooth;
+  if (c.smooth != "auto") {
+    try {
+      o.smooth = cli::parse_duration(c.smooth);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--smooth: ") + e.what());
+    }
+  }
   o.upsample = static_cast<std::size_t>(c.upsample);
   o.min_events = c.min_events;
   o.min_rho = c.min_rho;
   o.min_psr = c.min_psr;
   o.max_second_ratio = c.max_second_ratio;
+  o.alpha = c.alpha;
   o.rigor = tde::parse_plan_rigor(c.plan);
   o.validate();
   return o;
@@ -261,9 +269,9 @@ int main(int argc, char** argv) {
       "changed in A or B: window_start_ns, symbol, signal, events_a, events_b, lag_samples (integer "
       "correlation "
       "peak), delay_us (sub-sample delay), rho (normalised correlation at the peak), psr (peak-to-sidelobe "
-      "ratio), second_ratio (highest other peak / peak), flags (ok, or few_events, edge, flat, low_rho, "
-      "low_psr, "
-      "ambiguous joined by '|'). A summary per signal goes to stderr: fraction of windows passed (flags ok) "
+      "ratio), second_ratio (highest other peak / peak), z (peak in standard deviations of the correlation of "
+      "unrelated series), p_value (chance of such a peak between unrelated series), flags (ok, or few_events, "
+      "edge, flat, low_rho, low_psr, ambiguous, not_significant joined by '|'). A summary per signal goes to stderr: fraction of windows passed (flags ok) "
       "and "
       "the rho-weighted median, IQR, p10 and p90 of their delays.");
   opts.positional("A", cfg.a,
@@ -291,10 +299,12 @@ int main(int argc, char** argv) {
   opts.add("max-lag", cfg.max_lag,
            "Largest delay searched, either sign (rounded down to whole sampling periods).");
   opts.add("smooth", cfg.smooth,
-           "Gaussian smoothing width (standard deviation) applied to both series; set it to about the jitter "
-           "between the feeds, which otherwise scatters the correlation peak (0: none).");
+           "Gaussian smoothing width (standard deviation) applied to both series, e.g. 5us; auto: one sampling "
+           "period, which makes the correlation peak wide enough for an unbiased sub-sample delay; 0: none. "
+           "Raise it to about the jitter between the feeds, which otherwise scatters the peak.")
+      .value_name("DURATION|auto");
   opts.add("upsample", cfg.upsample,
-           "Sub-sample refinement: 0 = parabola through the three samples at the peak; U >= 2 = band-limited "
+           "Sub-sample refinement: 0 = Gaussian through the three samples at the peak; U >= 2 = band-limited "
            "interpolation of the correlation on a 1/U-sample grid, U from 2 to 1024 (slower, more precise).",
            0, 1024);
   opts.add("min-events", cfg.min_events, "Flag few_events when A or B has fewer changes in the window.", 0,
@@ -303,6 +313,10 @@ int main(int argc, char** argv) {
   opts.add("min-psr", cfg.min_psr, "Flag low_psr below this peak-to-sidelobe ratio.", 0, 1e9);
   opts.add("max-second-ratio", cfg.max_second_ratio, "Flag ambiguous above this second-peak / peak ratio.", 0,
            1e9);
+  opts.add("alpha", cfg.alpha,
+           "Significance level: flag not_significant when p_value (the chance that unrelated series give a "
+           "peak this high somewhere in the searched lags) is above it; 1: never.",
+           1e-300, 1);
   opts.add("plan", cfg.plan,
            "FFTW planning rigor: estimate (instant), measure or patient (slower to plan, faster "
            "to run; combine with --wisdom).")
@@ -344,7 +358,7 @@ int main(int argc, char** argv) {
     return e.exit_status();
   }
   if (cfg.upsample == 1) {
-    std::cerr << "itch5tde: error: --upsample: 1 is not a factor (0: parabola through the three samples at "
+    std::cerr << "itch5tde: error: --upsample: 1 is not a factor (0: Gaussian through the three samples at "
                  "the peak; 2 to 1024: band-limited interpolation on a 1/U-sample grid)\n";
     return 2;
   }

@@ -28,6 +28,12 @@ void append_number(std::string& out, double v, const char* format) {
   }
 }
 
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 }  // namespace
 
 csv_writer::csv_writer(itch5::io::output_file& out, const analysis_options& o, std::size_t fft_length)
@@ -39,9 +45,9 @@ csv_writer::csv_writer(itch5::io::output_file& out, const analysis_options& o, s
   buf_ += "# sampling_period_ns=" + std::to_string(o.sampling_period.count()) +
           " window_ns=" + std::to_string(o.window.count()) + " hop_ns=" + std::to_string(o.hop_ns()) +
           " max_lag_ns=" + std::to_string(o.max_lag.count()) +
-          " smooth_ns=" + std::to_string(o.smooth.count()) + " samples=" + std::to_string(o.samples()) +
+          " smooth_ns=" + std::to_string(o.smooth_width().count()) + " samples=" + std::to_string(o.samples()) +
           " fft_length=" + std::to_string(fft_length) + " upsample=" + std::to_string(o.upsample) +
-          " min_events=" + std::to_string(o.min_events);
+          " min_events=" + std::to_string(o.min_events) + " alpha=" + number_text(o.alpha);
   if (o.from.count() != 0) buf_ += " from_ns=" + std::to_string(o.from.count());
   if (o.to != std::chrono::nanoseconds::max()) buf_ += " to_ns=" + std::to_string(o.to.count());
   buf_ += '\n';
@@ -73,6 +79,10 @@ void csv_writer::write(const window_row& row) {
   append_number(buf_, row.estimate.psr, "%.2f");
   buf_ += ',';
   append_number(buf_, row.estimate.second_ratio, "%.3f");
+  buf_ += ',';
+  append_number(buf_, row.estimate.z, "%.2f");
+  buf_ += ',';
+  append_number(buf_, row.estimate.p_value, "%.3g");
   buf_ += ',';
   row.estimate.flags.append_to(buf_);
   buf_ += '\n';

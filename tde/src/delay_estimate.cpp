@@ -10,6 +10,7 @@ const char* to_string(estimate_flag f) noexcept {
     case estimate_flag::low_rho: return "low_rho";
     case estimate_flag::low_psr: return "low_psr";
     case estimate_flag::ambiguous: return "ambiguous";
+    case estimate_flag::not_significant: return "not_significant";
   }
   return "?";
 }

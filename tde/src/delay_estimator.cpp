@@ -23,6 +23,20 @@ double parabolic_offset(double y0, double y1, double y2) noexcept {
   return std::clamp(0.5 * (y0 - y2) / denom, -0.5, 0.5);
 }
 
+// Centre offset of the Gaussian through the three points (the parabola through their logarithms): exact
+// for a Gaussian peak, where the parabola is biased towards the middle sample. The parabola when a point is
+// not positive.
+double peak_offset(double y0, double y1, double y2) noexcept {
+  if (y0 > 0 && y1 > 0 && y2 > 0) return parabolic_offset(std::log(y0), std::log(y1), std::log(y2));
+  return parabolic_offset(y0, y1, y2);
+}
+
+// Bennett's h(u) = (1 + u) ln(1 + u) - u, by its series where that cancels.
+double bennett_h(double u) noexcept {
+  if (u < 1e-4) return u * u * (0.5 - u / 6);
+  return (1 + u) * std::log1p(u) - u;
+}
+
 void validate(const estimator_options& o) {
   if (o.length < 2) throw std::invalid_argument("delay_estimator: series length must be at least 2");
   if (o.max_lag >= o.length) {
@@ -34,6 +48,9 @@ void validate(const estimator_options& o) {
     throw std::invalid_argument("delay_estimator: smoothing width must be a finite number >= 0");
   }
   if (o.upsample > 1024) throw std::invalid_argument("delay_estimator: upsample factor above 1024");
+  if (!(o.alpha > 0 && o.alpha <= 1)) {
+    throw std::invalid_argument("delay_estimator: significance level alpha must be in (0, 1]");
+  }
 }
 
 }  // namespace
@@ -70,6 +87,11 @@ delay_estimator<T>::delay_estimator(const estimator_options& options)
       weight_[k] = static_cast<T>(std::exp(-x * x));
     }
   }
+  // Over all M bins: the interior half-spectrum bins stand for two each.
+  for (std::size_t k = 0; k < m_ / 2 + 1; ++k) {
+    const double w = weight_.empty() ? 1.0 : static_cast<double>(weight_[k]);
+    weight_sum_ += (k == 0 || (m_ % 2 == 0 && k == m_ / 2) ? 1.0 : 2.0) * w;
+  }
   forward_ = r2c_plan<T>(m_, a_.span(), fa_.span(), options_.rigor);
   inverse_ = c2r_plan<T>(m_, fb_.span(), corr_.span(), options_.rigor);
   // Measuring planners scribble on the arrays; the padding of a_ and b_ must be zero from here on
@@ -79,7 +101,7 @@ delay_estimator<T>::delay_estimator(const estimator_options& options)
 }
 
 template <fft_real T>
-double delay_estimator<T>::load(std::span<const T> in, fft_buffer<T>& out) const {
+typename delay_estimator<T>::loaded delay_estimator<T>::load(std::span<const T> in, fft_buffer<T>& out) const {
   if (in.size() != options_.length) {
     throw std::invalid_argument("delay_estimator: series of " + std::to_string(in.size()) +
                                 " samples, expected " + std::to_string(options_.length));
@@ -92,17 +114,23 @@ double delay_estimator<T>::load(std::span<const T> in, fft_buffer<T>& out) const
   }
   const double mean = sum / static_cast<double>(in.size());
   T* dst = out.data();
-  for (std::size_t i = 0; i < in.size(); ++i) dst[i] = static_cast<T>(static_cast<double>(in[i]) - mean);
+  double peak = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const double x = static_cast<double>(in[i]) - mean;
+    dst[i] = static_cast<T>(x);
+    peak = std::max(peak, std::abs(x));
+  }
   // Energy left after removing the mean; a constant series leaves only rounding (relative ~1e-16).
   const double centred2 = sum2 - sum * mean;
-  return centred2 > sum2 * 1e-10 ? centred2 : 0;
+  return {centred2 > sum2 * 1e-10 ? centred2 : 0, peak};
 }
 
 template <fft_real T>
-delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<const T> b) {
-  const double ea = load(a, a_);
-  const double eb = load(b, b_);
-  if (ea == 0 || eb == 0) {
+delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<const T> b, double impulse_a,
+                                            double impulse_b) {
+  const loaded la = load(a, a_);
+  const loaded lb = load(b, b_);
+  if (la.energy == 0 || lb.energy == 0) {
     norm_ = 0;
     delay_estimate r = flat_estimate();
     r.psr = 0;
@@ -122,10 +150,11 @@ delay_estimate delay_estimator<T>::estimate(std::span<const T> a, std::span<cons
   r.lag = find_peak();
   const double best = raw(r.lag);
   set_confidence(r, best, sidelobes(r.lag));
+  set_significance(r, best, std::max(la.peak, impulse_a), std::max(lb.peak, impulse_b));
   if (options_.upsample >= 2) {
     r.delay = refine_upsampled(r.lag);
   } else {
-    r.delay = static_cast<double>(r.lag) + parabolic_offset(raw(r.lag - 1), best, raw(r.lag + 1));
+    r.delay = static_cast<double>(r.lag) + peak_offset(raw(r.lag - 1), best, raw(r.lag + 1));
   }
   set_flags(r);
   return r;
@@ -147,14 +176,17 @@ double delay_estimator<T>::cross_spectrum() noexcept {
   const std::size_t bins = m_ / 2 + 1;
   const complex_type* fa = fa_.data();
   complex_type* fb = fb_.data();
-  double single_a = 0, single_b = 0;
+  double single_a = 0, single_b = 0, single_ab = 0, single_ab_k2 = 0;
   for (std::size_t k : {std::size_t{0}, m_ % 2 == 0 ? bins - 1 : std::size_t{0}}) {
     const double w = weight_.empty() ? 1.0 : static_cast<double>(weight_[k]);
-    single_a += w * static_cast<double>(std::norm(fa[k]));
-    single_b += w * static_cast<double>(std::norm(fb[k]));
+    const double pa = w * static_cast<double>(std::norm(fa[k])), pb = w * static_cast<double>(std::norm(fb[k]));
+    single_a += pa;
+    single_b += pb;
+    single_ab += pa * pb;
+    single_ab_k2 += static_cast<double>(k) * static_cast<double>(k) * pa * pb;
     if (m_ % 2 != 0) break;  // no Nyquist bin
   }
-  double sa = 0, sb = 0;
+  double sa = 0, sb = 0, sab = 0, sab_k2 = 0;
   auto cross = [&]<bool smooth>(std::bool_constant<smooth>) {
     for (std::size_t k = 0; k < bins; ++k) {
       const T ar = fa[k].real(), ai = fa[k].imag(), br = fb[k].real(), bi = fb[k].imag();
@@ -166,8 +198,12 @@ double delay_estimator<T>::cross_spectrum() noexcept {
         re *= w;
         im *= w;
       }
+      const double pab = static_cast<double>(pa) * static_cast<double>(pb);
+      const auto kk = static_cast<double>(k);
       sa += static_cast<double>(pa);
       sb += static_cast<double>(pb);
+      sab += pab;
+      sab_k2 += kk * kk * pab;
       fb[k] = complex_type(re, im);
     }
   };
@@ -178,6 +214,8 @@ double delay_estimator<T>::cross_spectrum() noexcept {
   }
   sa = 2 * sa - single_a;
   sb = 2 * sb - single_b;
+  power_product_ = 2 * sab - single_ab;
+  power_product_k2_ = 2 * sab_k2 - single_ab_k2;
   if (!kept_.empty()) {
     for (std::size_t k = 0; k < bins; ++k) kept_[k] = std::complex<double>(fb[k]);
   }
@@ -261,12 +299,36 @@ void delay_estimator<T>::set_confidence(delay_estimate& r, double best, const si
 }
 
 template <fft_real T>
+void delay_estimator<T>::set_significance(delay_estimate& r, double best, double peak_a,
+                                          double peak_b) const noexcept {
+  // In the units of corr_ (M x the correlation): Var c[k] = M sum_f |A|^2 |B|^2 / N under the null.
+  const double m = static_cast<double>(m_);
+  const double v = m * power_product_ / static_cast<double>(options_.length);
+  if (!(v > 0) || !(best > 0)) {
+    r.z = v > 0 ? best / std::sqrt(v) : 0;
+    r.p_value = 1;
+    return;
+  }
+  r.z = best / std::sqrt(v);
+  // The largest contribution of one pair of samples: peak_a peak_b times the kernel's autocorrelation at
+  // 0, which is weight_sum_ / M; times M for the units of corr_.
+  const double b = peak_a * peak_b * weight_sum_;
+  const double log_tail = b > 0 ? -(v / (b * b)) * bennett_h(b * best / v) : -0.5 * r.z * r.z;
+  const double lags = 2 * static_cast<double>(options_.max_lag) + 1;
+  const double rms_frequency = 2 * std::numbers::pi / m * std::sqrt(power_product_k2_ / power_product_);
+  const double independent =
+      std::min(lags, 1 + (lags - 1) * rms_frequency * std::max(r.z, 1.0) / std::sqrt(2 * std::numbers::pi));
+  r.p_value = std::min(1.0, independent * std::exp(log_tail));
+}
+
+template <fft_real T>
 void delay_estimator<T>::set_flags(delay_estimate& r) const noexcept {
   const std::int64_t lmax = static_cast<std::int64_t>(options_.max_lag);
   if (r.lag == -lmax || r.lag == lmax) r.flags.set(estimate_flag::edge);
   if (!(r.rho >= options_.min_rho)) r.flags.set(estimate_flag::low_rho);
   if (!(r.psr >= options_.min_psr)) r.flags.set(estimate_flag::low_psr);
   if (r.second_ratio > options_.max_second_ratio) r.flags.set(estimate_flag::ambiguous);
+  if (r.p_value > options_.alpha) r.flags.set(estimate_flag::not_significant);
 }
 
 template <fft_real T>
@@ -274,7 +336,9 @@ void delay_estimator<T>::estimate(std::span<const series_pair<T>> batch, std::sp
   if (out.size() != batch.size()) {
     throw std::invalid_argument("delay_estimator: batch and output sizes differ");
   }
-  for (std::size_t i = 0; i < batch.size(); ++i) out[i] = estimate(batch[i].a, batch[i].b);
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    out[i] = estimate(batch[i].a, batch[i].b, batch[i].impulse_a, batch[i].impulse_b);
+  }
 }
 
 template <fft_real T>
@@ -312,7 +376,7 @@ double delay_estimator<T>::interpolated_correlation(double t) const {
 
 template <fft_real T>
 double delay_estimator<T>::refine_upsampled(std::int64_t peak) {
-  // Grid maximum over [peak - 1, peak + 1] in steps of 1/U, then a parabola through it and its neighbours.
+  // Grid maximum over [peak - 1, peak + 1] in steps of 1/U, then the Gaussian through it and its neighbours.
   const auto u = static_cast<std::int64_t>(options_.upsample);
   const double h = 1.0 / static_cast<double>(u);
   const double centre = static_cast<double>(peak);
@@ -322,7 +386,7 @@ double delay_estimator<T>::refine_upsampled(std::int64_t peak) {
   const auto top = static_cast<std::int64_t>(std::max_element(grid_.begin(), grid_.end()) - grid_.begin());
   if (top == 0 || top == 2 * u) return centre + static_cast<double>(top - u) * h;
   const auto i = static_cast<std::size_t>(top);
-  return centre + (static_cast<double>(top - u) + parabolic_offset(grid_[i - 1], grid_[i], grid_[i + 1])) * h;
+  return centre + (static_cast<double>(top - u) + peak_offset(grid_[i - 1], grid_[i], grid_[i + 1])) * h;
 }
 
 template class delay_estimator<float>;

@@ -130,11 +130,12 @@ std::string delay_summary::yaml(const analysis_options& o) const {
   y += "  max_lag_ns: " + std::to_string(o.max_lag.count()) + "\n";
   if (o.from.count() != 0) y += "  from_ns: " + std::to_string(o.from.count()) + "\n";
   if (o.to != std::chrono::nanoseconds::max()) y += "  to_ns: " + std::to_string(o.to.count()) + "\n";
-  y += "  smooth_ns: " + std::to_string(o.smooth.count()) + "\n";
+  y += "  smooth_ns: " + std::to_string(o.smooth_width().count()) + "\n";
   y += "  min_events: " + std::to_string(o.min_events) + "\n";
   y += "  min_rho: " + number(o.min_rho) + "\n";
   y += "  min_psr: " + number(o.min_psr) + "\n";
   y += "  max_second_ratio: " + number(o.max_second_ratio) + "\n";
+  y += "  alpha: " + number(o.alpha) + "\n";
   y += "signals:";
   auto sigs = signals();
   if (sigs.empty()) y += " {}";

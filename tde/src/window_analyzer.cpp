@@ -1,6 +1,7 @@
 #include <tde/window_analyzer.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -62,8 +63,10 @@ void analysis_options::validate() const {
     throw std::invalid_argument("max lag (" + ns_text(max_lag) + ") must be shorter than the window (" +
                                 ns_text(window) + ")");
   }
-  if (smooth.count() < 0) throw std::invalid_argument("smoothing width must not be negative");
-  if (smooth >= window) throw std::invalid_argument("smoothing width must be shorter than the window");
+  if (smooth.count() < 0 && smooth != smooth_auto) {
+    throw std::invalid_argument("smoothing width must not be negative");
+  }
+  if (smooth_width() >= window) throw std::invalid_argument("smoothing width must be shorter than the window");
   if (signals.empty()) throw std::invalid_argument("no signal chosen");
   for (std::size_t i = 0; i < signals.size(); ++i) {
     if (std::find(signals.begin(), signals.begin() + static_cast<std::ptrdiff_t>(i), signals[i]) !=
@@ -79,13 +82,14 @@ void analysis_options::validate() const {
     }
   }
   if (upsample == 1) {
-    throw std::invalid_argument("upsample factor 1 is not valid (0: parabolic refinement; 2 to 1024: "
+    throw std::invalid_argument("upsample factor 1 is not valid (0: Gaussian refinement; 2 to 1024: "
                                 "band-limited interpolation)");
   }
   if (upsample > 1024) throw std::invalid_argument("upsample factor above 1024");
   if (!(min_rho >= -1 && min_rho <= 1)) throw std::invalid_argument("minimum rho must be within [-1, 1]");
   if (!(min_psr >= 0)) throw std::invalid_argument("minimum PSR must not be negative");
   if (!(max_second_ratio >= 0)) throw std::invalid_argument("maximum second-peak ratio must not be negative");
+  if (!(alpha > 0 && alpha <= 1)) throw std::invalid_argument("significance level must be in (0, 1]");
 }
 
 std::size_t analysis_options::samples() const {
@@ -96,12 +100,13 @@ estimator_options analysis_options::estimator() const {
   estimator_options o;
   o.length = samples();
   o.max_lag = static_cast<std::size_t>(max_lag.count() / sampling_period.count());
-  o.smooth_sigma = static_cast<double>(smooth.count()) / static_cast<double>(sampling_period.count());
+  o.smooth_sigma = static_cast<double>(smooth_width().count()) / static_cast<double>(sampling_period.count());
   o.upsample = upsample;
   o.rigor = rigor;
   o.min_rho = min_rho;
   o.min_psr = min_psr;
   o.max_second_ratio = max_second_ratio;
+  o.alpha = alpha;
   return o;
 }
 
@@ -181,13 +186,22 @@ void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink)
 }
 
 template <fft_real T>
-void window_analyzer<T>::bin(std::span<const change_event> events, signal_kind s, std::int64_t start,
-                             std::span<T> out) const {
+double bin_changes(std::span<const change_event> events, signal_kind s, std::int64_t start, std::int64_t period,
+                   std::span<T> out) {
   std::fill(out.begin(), out.end(), T(0));
-  const std::int64_t period = options_.sampling_period.count();
+  if (out.empty()) return 0;
+  double largest = 0;
+  const double per_ns = 1.0 / static_cast<double>(period);
+  const std::size_t last = out.size() - 1;
   for (const change_event& e : events) {
-    out[static_cast<std::size_t>((e.timestamp - start) / period)] += static_cast<T>(e[s]);
+    const std::int64_t offset = e.timestamp - start;
+    const auto i = static_cast<std::size_t>(offset / period);
+    const double f = static_cast<double>(offset % period) * per_ns, v = e[s];
+    out[i] += static_cast<T>(v - v * f);
+    if (i < last) out[i + 1] += static_cast<T>(v * f);
+    largest = std::max(largest, std::abs(v));
   }
+  return largest;
 }
 
 template <fft_real T>
@@ -228,9 +242,10 @@ void window_analyzer<T>::analyse_window(std::int64_t start,
     if (r.batch_index < 0) continue;
     const auto i = static_cast<std::size_t>(r.batch_index);
     std::span<T> sa(series_.data() + 2 * i * n_, n_), sb(series_.data() + (2 * i + 1) * n_, n_);
-    bin(a_.events(window_pairs_[r.pair].a), r.signal, start, sa);
-    bin(b_.events(window_pairs_[r.pair].b), r.signal, start, sb);
-    batch_[i] = {sa, sb};
+    const std::int64_t period = options_.sampling_period.count();
+    const double ia = bin_changes<T>(a_.events(window_pairs_[r.pair].a), r.signal, start, period, sa);
+    const double ib = bin_changes<T>(b_.events(window_pairs_[r.pair].b), r.signal, start, period, sb);
+    batch_[i] = {sa, sb, ia, ib};
   }
   estimator_.estimate(std::span<const series_pair<T>>(batch_), std::span<delay_estimate>(results_));
 
@@ -257,6 +272,10 @@ void window_analyzer<T>::analyse_window(std::int64_t start,
   }
 }
 
+template double bin_changes<float>(std::span<const change_event>, signal_kind, std::int64_t, std::int64_t,
+                                   std::span<float>);
+template double bin_changes<double>(std::span<const change_event>, signal_kind, std::int64_t, std::int64_t,
+                                    std::span<double>);
 template class window_analyzer<float>;
 template class window_analyzer<double>;
 

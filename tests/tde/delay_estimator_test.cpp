@@ -3,6 +3,8 @@
 // estimator itself.
 #include <algorithm>
 #include <cmath>
+#include <complex>
+#include <numbers>
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -388,6 +390,98 @@ TYPED_TEST(estimator_test, estimators_move) {
   EXPECT_EQ(r.lag, -17);
 }
 
+// The circular autocorrelation sum_n x[n] x[(n + j) mod m] of x zero-padded to m samples, j in [0, m).
+std::vector<double> circular_autocorrelation(const std::vector<double>& x, std::size_t m) {
+  std::vector<double> pad(m, 0.0), r(m, 0.0);
+  std::copy(x.begin(), x.end(), pad.begin());
+  for (std::size_t j = 0; j < m; ++j) {
+    for (std::size_t n = 0; n < m; ++n) r[j] += pad[n] * pad[(n + j) % m];
+  }
+  return r;
+}
+
+// |DFT|^2 of x zero-padded to m, by the definition.
+std::vector<double> power_spectrum(const std::vector<double>& x, std::size_t m) {
+  std::vector<double> p(m);
+  for (std::size_t k = 0; k < m; ++k) {
+    std::complex<double> s = 0;
+    for (std::size_t n = 0; n < x.size(); ++n) {
+      s += x[n] * std::polar(1.0, -2 * std::numbers::pi * static_cast<double>(k * n % m) / static_cast<double>(m));
+    }
+    p[k] = std::norm(s);
+  }
+  return p;
+}
+
+TYPED_TEST(estimator_test, z_and_p_value_follow_bartletts_variance_and_bennetts_bound) {
+  using T = TypeParam;
+  // White noise, b weakly related to a (the p-values then fall between 0 and 1), no smoothing: everything
+  // from brute-force sums over the padded series (the estimator pads to M, so its autocorrelations are the
+  // circular ones of length M).
+  const std::size_t n = 400, max_lag = 50;
+  tde::delay_estimator<T> e(options(n, max_lag));
+  const std::size_t m = e.fft_length();
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    auto a = tde_test::white_noise<T>(n, 60 + seed), b = tde_test::white_noise<T>(n, 70 + seed);
+    const double coupling[] = {0.1, 0.3, 0.35, 0.5};
+    for (std::size_t i = 0; i + 9 < n; ++i) b[i + 9] += static_cast<T>(coupling[seed - 1]) * a[i];
+    auto r = e.estimate(a, b);
+    auto ca = centred(a), cb = centred(b);
+    const auto ra = circular_autocorrelation(ca, m), rb = circular_autocorrelation(cb, m);
+    double sum_rr = 0;
+    for (std::size_t j = 0; j < m; ++j) sum_rr += ra[j] * rb[j];
+    const double v = sum_rr / static_cast<double>(n);  // Bartlett: Var c[k] under the null
+    const double c = brute_rho(ca, cb, r.lag) * std::sqrt(ra[0] * rb[0]);
+    const double tol = std::is_same_v<T, float> ? 1e-4 : 1e-9;
+    EXPECT_NEAR(r.z, c / std::sqrt(v), tol * std::abs(r.z)) << "seed " << seed;
+
+    // Bennett's tail with B = max|a| max|b|, times the independent lags by Rice's formula.
+    double peak_a = 0, peak_b = 0;
+    for (double x : ca) peak_a = std::max(peak_a, std::abs(x));
+    for (double x : cb) peak_b = std::max(peak_b, std::abs(x));
+    const double bound = peak_a * peak_b, u = bound * c / v;
+    const double tail = std::exp(-(v / (bound * bound)) * ((1 + u) * std::log1p(u) - u));
+    const auto pa = power_spectrum(ca, m), pb = power_spectrum(cb, m);
+    double s0 = 0, s2 = 0;
+    for (std::size_t k = 0; k < m; ++k) {
+      const double f = 2 * std::numbers::pi * static_cast<double>(k <= m / 2 ? k : m - k) / static_cast<double>(m);
+      s0 += pa[k] * pb[k];
+      s2 += f * f * pa[k] * pb[k];
+    }
+    const double lags = 2.0 * max_lag + 1;
+    const double independent =
+        std::min(lags, 1 + (lags - 1) * std::sqrt(s2 / s0) * std::max(r.z, 1.0) / std::sqrt(2 * std::numbers::pi));
+    const double expected = std::min(1.0, independent * tail);
+    EXPECT_NEAR(r.p_value, expected, (std::is_same_v<T, float> ? 1e-3 : 1e-7) * expected) << "seed " << seed;
+    EXPECT_EQ(r.flags.test(estimate_flag::not_significant), r.p_value > 0.01);
+  }
+}
+
+TYPED_TEST(estimator_test, a_related_pair_is_significant_and_alpha_one_never_flags) {
+  using T = TypeParam;
+  const std::size_t n = 2048;
+  auto base = tde_test::white_noise<T>(n + 30, 81);
+  std::vector<T> a(base.begin() + 30, base.end()), b(base.begin(), base.end() - 30);  // b lags a by 30
+  tde_test::add_noise(b, 2.0, 82);  // rho ~ 0.45
+  tde::delay_estimator<T> e(options(n, 100));
+  auto r = e.estimate(a, b);
+  EXPECT_EQ(r.lag, 30);
+  EXPECT_GT(r.z, 15);
+  EXPECT_LT(r.p_value, 1e-10);
+  EXPECT_FALSE(r.flags.test(estimate_flag::not_significant));
+
+  auto x = tde_test::white_noise<T>(n, 83), y = tde_test::white_noise<T>(n, 84);
+  auto strict = e.estimate(x, y);
+  EXPECT_GT(strict.p_value, 0.01);
+  EXPECT_TRUE(strict.flags.test(estimate_flag::not_significant));
+  auto o = options(n, 100);
+  o.alpha = 1;
+  tde::delay_estimator<T> lenient(o);
+  EXPECT_FALSE(lenient.estimate(x, y).flags.test(estimate_flag::not_significant));
+  o.alpha = 0;
+  EXPECT_THROW(tde::delay_estimator<T>{o}, std::invalid_argument);
+}
+
 TEST(estimate_flags, names) {
   tde::estimate_flags f;
   EXPECT_EQ(f.to_string(), "ok");
@@ -396,6 +490,8 @@ TEST(estimate_flags, names) {
   EXPECT_EQ(f.to_string(), "few_events|edge");
   EXPECT_TRUE(f.test(estimate_flag::edge));
   EXPECT_FALSE(f.test(estimate_flag::flat));
+  f.set(estimate_flag::not_significant);
+  EXPECT_EQ(f.to_string(), "few_events|edge|not_significant");
 }
 
 }  // namespace

@@ -118,16 +118,17 @@ std::vector<csv_row> parse_csv(const std::string& text) {
     if (n == 3) {
       EXPECT_EQ(
           line,
-          "window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,flags");
+          "window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,z,p_value,"
+          "flags");
       continue;
     }
     std::vector<std::string> f;
     std::istringstream fields(line);
     for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-    EXPECT_EQ(f.size(), 11u) << line;
-    if (f.size() != 11) continue;
+    EXPECT_EQ(f.size(), 13u) << line;
+    if (f.size() != 13) continue;
     rows.push_back({std::stoll(f[0]), f[1], f[2], std::stoull(f[3]), std::stoull(f[4]), std::stod(f[6]),
-                    std::stod(f[7]), f[10]});
+                    std::stod(f[7]), f[12]});
   }
   return rows;
 }
@@ -408,14 +409,28 @@ TEST_F(itch5tde_e2e, outputs_that_would_clash_are_usage_errors) {
 }
 
 TEST_F(itch5tde_e2e, upsample_1_is_a_usage_error) {
-  // --help: "0 = parabola ...; U >= 2 = band-limited interpolation"; 1 is neither.
+  // --help: "0 = Gaussian ...; U >= 2 = band-limited interpolation"; 1 is neither.
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --upsample 1", out, err), 2);
   EXPECT_EQ(slurp(err),
-            "itch5tde: error: --upsample: 1 is not a factor (0: parabola through the three samples at the peak; "
+            "itch5tde: error: --upsample: 1 is not a factor (0: Gaussian through the three samples at the peak; "
             "2 to 1024: band-limited interpolation on a 1/U-sample grid)\n");
   EXPECT_TRUE(slurp(out).empty());
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --upsample 2 --symbols AAA -q", out, err), 0) << slurp(err);
   EXPECT_FALSE(slurp(out).empty());
+}
+
+TEST_F(itch5tde_e2e, smooth_is_a_duration_or_auto_one_sampling_period_by_default) {
+  const std::string files = "'" + a_path + "' '" + b_path + "' --symbols AAA -q --sampling-period 2us ";
+  auto settings = [&](const std::string& text) { return text.substr(0, text.find("\nwindow_start_ns")); };
+  ASSERT_EQ(run(files, out, err), 0) << slurp(err);
+  EXPECT_NE(settings(slurp(out)).find(" smooth_ns=2000 "), std::string::npos) << settings(slurp(out));
+  ASSERT_EQ(run(files + "--smooth auto", out, err), 0) << slurp(err);
+  EXPECT_NE(settings(slurp(out)).find(" smooth_ns=2000 "), std::string::npos) << settings(slurp(out));
+  ASSERT_EQ(run(files + "--smooth 0", out, err), 0) << slurp(err);
+  EXPECT_NE(settings(slurp(out)).find(" smooth_ns=0 "), std::string::npos) << settings(slurp(out));
+  EXPECT_EQ(run(files + "--smooth 5parsec", out, err), 2);
+  EXPECT_EQ(slurp(err), "itch5tde: error: --smooth: unknown duration unit 'parsec' in '5parsec' (ns, us, ms, s, min, h)\n");
+  EXPECT_EQ(slurp(out), "");
 }
 
 TEST_F(itch5tde_e2e, bad_symbol_pairs_are_usage_errors_naming_the_flag) {

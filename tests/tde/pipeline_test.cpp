@@ -73,7 +73,7 @@ struct row {
   std::string flags;
 };
 
-// The rows of itch5tde's CSV: two '#' lines, the column line, then rows of 11 fields.
+// The rows of itch5tde's CSV: two '#' lines, the column line, then rows of 13 fields.
 std::vector<row> parse_csv(const std::string& text) {
   std::vector<row> rows;
   std::istringstream in(text);
@@ -90,9 +90,9 @@ std::vector<row> parse_csv(const std::string& text) {
     std::vector<std::string> f;
     std::istringstream fields(line);
     for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-    EXPECT_EQ(f.size(), 11u) << line;
-    if (f.size() != 11) continue;
-    rows.push_back({std::stoll(f[0]), f[1], f[2], std::stoull(f[3]), std::stoull(f[4]), std::stod(f[6]), f[10]});
+    EXPECT_EQ(f.size(), 13u) << line;
+    if (f.size() != 13) continue;
+    rows.push_back({std::stoll(f[0]), f[1], f[2], std::stoull(f[3]), std::stoull(f[4]), std::stod(f[6]), f[12]});
   }
   return rows;
 }

@@ -449,6 +449,8 @@ TEST(csv_writer, header_states_the_sign_convention_and_rows_print_missing_values
     row.estimate.rho = 0.5;
     row.estimate.psr = 12.345;
     row.estimate.second_ratio = 0.25;
+    row.estimate.z = 4.5;
+    row.estimate.p_value = 0.00123456;
     row.delay_us = -3.25;
     csv.write(row);
     row.estimate.lag = 0;
@@ -457,6 +459,8 @@ TEST(csv_writer, header_states_the_sign_convention_and_rows_print_missing_values
     row.estimate.rho = 1;
     row.estimate.psr = std::numeric_limits<double>::infinity();
     row.estimate.second_ratio = -0.0;
+    row.estimate.z = 812.25;
+    row.estimate.p_value = 0;
     csv.write(row);
     csv.flush();
     out.commit();
@@ -469,9 +473,11 @@ TEST(csv_writer, header_states_the_sign_convention_and_rows_print_missing_values
   EXPECT_EQ(got[0].rfind("# itch5tde: delay > 0 means B lags A", 0), 0u);
   EXPECT_NE(got[1].find("sampling_period_ns=1000 window_ns=4096000"), std::string::npos) << got[1];
   EXPECT_EQ(got[2], tde::csv_writer::columns);
-  EXPECT_EQ(got[3], "34200000000000,AAPL,bid-size,12,0,nan,nan,0.0000,0.00,0.000,few_events|flat");
-  EXPECT_EQ(got[4], "34200000000000,AAPL,bid-size,12,11,-3,-3.2500,0.5000,12.35,0.250,ok");
-  EXPECT_EQ(got[5], "34200000000000,AAPL,bid-size,12,11,0,0.0000,1.0000,inf,0.000,ok") << "no -0.0000";
+  EXPECT_NE(got[1].find("smooth_ns=1000 "), std::string::npos) << "auto smoothing: one period; " << got[1];
+  EXPECT_NE(got[1].find(" alpha=0.01"), std::string::npos) << got[1];
+  EXPECT_EQ(got[3], "34200000000000,AAPL,bid-size,12,0,nan,nan,0.0000,0.00,0.000,0.00,1,few_events|flat");
+  EXPECT_EQ(got[4], "34200000000000,AAPL,bid-size,12,11,-3,-3.2500,0.5000,12.35,0.250,4.50,0.00123,ok");
+  EXPECT_EQ(got[5], "34200000000000,AAPL,bid-size,12,11,0,0.0000,1.0000,inf,0.000,812.25,0,ok") << "no -0.0000";
 }
 
 }  // namespace

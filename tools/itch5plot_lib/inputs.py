@@ -270,8 +270,8 @@ def read_symbol_table(path, kind):
 # itch5tde CSV (streamed: a day's comparison has millions of rows)
 
 TDE_COLUMNS = ["window_start_ns", "symbol", "signal", "events_a", "events_b", "lag_samples", "delay_us",
-               "rho", "psr", "second_ratio", "flags"]
-TDE_FLAGS = ["ok", "few_events", "flat", "low_rho", "low_psr", "ambiguous", "edge"]
+               "rho", "psr", "second_ratio", "z", "p_value", "flags"]
+TDE_FLAGS = ["ok", "few_events", "flat", "low_rho", "low_psr", "ambiguous", "edge", "not_significant"]
 
 
 class TdeSeries:
@@ -325,7 +325,7 @@ def read_tde(path, symbols=None, signals=None):
             continue
         if len(fields) != len(TDE_COLUMNS):
             raise InputError(f"{path}:{n}: expected {len(TDE_COLUMNS)} fields, found {len(fields)}")
-        symbol, signal, flags = fields[1], fields[2], fields[10]
+        symbol, signal, flags = fields[1], fields[2], fields[TDE_COLUMNS.index("flags")]
         seen_symbols.add(symbol)
         seen_signals.add(signal)
         if keep_symbols is not None and symbol not in keep_symbols:

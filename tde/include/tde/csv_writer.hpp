@@ -3,8 +3,8 @@
 // Output:
 //   # itch5tde: delay > 0 means B lags A (B's changes come later than A's). ...
 //   # sampling_period_ns=1000 window_ns=16384000 ...
-//   window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,flags
-//   34200000000000,AAPL,events,812,809,12,12.2831,0.9312,41.07,0.112,ok
+//   window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,z,p_value,flags
+//   34200000000000,AAPL,events,812,809,12,12.2831,0.9312,41.07,0.112,48.31,0,ok
 // Missing values print as nan, unbounded ones as inf. Rows are buffered and handed to the output in large
 // chunks of whole lines. O(1) per row, no allocation once the buffer is sized. One thread at a time.
 #pragma once
@@ -30,7 +30,8 @@ class csv_writer {
 
   /// The column-name line (without newline).
   static constexpr const char* columns =
-      "window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,flags";
+      "window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,z,p_value,"
+      "flags";
 
  private:
   itch5::io::output_file& out_;

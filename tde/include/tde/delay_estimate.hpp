@@ -19,6 +19,7 @@ enum class estimate_flag : std::uint32_t {
   low_rho = 1u << 3,  ///< normalised correlation below the minimum
   low_psr = 1u << 4,  ///< peak-to-sidelobe ratio below the minimum
   ambiguous = 1u << 5,  ///< a second peak nearly as high as the main one
+  not_significant = 1u << 6,  ///< p_value above the significance level: unrelated series could give this peak
 };
 
 /// A set of estimate_flag values.
@@ -40,7 +41,7 @@ class estimate_flags {
   std::uint32_t bits_ = 0;
 };
 
-/// The name of one flag ("few_events", "edge", "flat", "low_rho", "low_psr", "ambiguous").
+/// The name of one flag ("few_events", "edge", "flat", "low_rho", "low_psr", "ambiguous", "not_significant").
 [[nodiscard]] const char* to_string(estimate_flag f) noexcept;
 
 struct delay_estimate {
@@ -56,6 +57,13 @@ struct delay_estimate {
   double psr = 0;
   /// Highest correlation outside the main lobe divided by the peak (1: a rival peak as high as the main one).
   double second_ratio = 0;
+  /// The peak in standard deviations of the correlation expected between unrelated series of the same
+  /// spectra (Bartlett's variance: sum_j R_a(j) R_b(j) / N). 0 without an estimate.
+  double z = 0;
+  /// Probability that unrelated series with these spectra and amplitudes give a peak this high anywhere in
+  /// the searched lags: a Bennett tail bound (heavy-tailed for sparse series) times the number of
+  /// independent lags searched; conservative, see delay_estimator.hpp. 1 without an estimate.
+  double p_value = 1;
   estimate_flags flags;
 
   [[nodiscard]] bool passed() const noexcept { return flags.none(); }

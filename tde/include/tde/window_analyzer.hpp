@@ -7,7 +7,10 @@
 // end, so that every chosen symbol is looked for). In each
 // window, for each symbol pair that changed in A or B and each chosen signal, both files' changes are
 // binned into N = window / sampling_period samples and the pair is estimated with one delay_estimator
-// (planned once, batch-executed per window). Sign convention: delay > 0 means B lags A.
+// (planned once, batch-executed per window). Binning splits each change between the two samples around its
+// time in proportion to its distance from them (linear interpolation), so a shift of a fraction of a
+// sampling period shifts the series by that fraction instead of moving some changes by a whole period and
+// others not at all. Sign convention: delay > 0 means B lags A.
 //
 // Cost per window: O(changes) binning + O(K (N + M log M)) for K = active pairs x signals; memory O(K N)
 // plus the changes of one window. Streaming: both files are read once, in step. One thread at a time;
@@ -55,26 +58,44 @@ struct analysis_options {
   /// Only windows wholly inside [from, to) (ns since midnight) are analysed; the defaults take all.
   std::chrono::nanoseconds from{0};
   std::chrono::nanoseconds to = std::chrono::nanoseconds::max();
-  /// Gaussian smoothing standard deviation (0: none); about the jitter between the feeds.
-  std::chrono::nanoseconds smooth{0};
+  /// Gaussian smoothing standard deviation (0: none; smooth_auto: one sampling period); about the jitter
+  /// between the feeds, and at least about a sampling period: a narrower correlation peak is too few
+  /// samples wide for an unbiased sub-sample delay.
+  std::chrono::nanoseconds smooth = smooth_auto;
+  static constexpr std::chrono::nanoseconds smooth_auto{-1};
   /// Rows with fewer changes than this in A or in B get the few_events flag.
   std::uint64_t min_events = 10;
-  /// Sub-sample refinement: 0 parabolic, 2 to 1024 band-limited on a 1/U grid (1 is rejected: it would
-  /// silently mean 0).
+  /// Sub-sample refinement: 0 Gaussian through the integer lags, 2 to 1024 band-limited on a 1/U grid (1 is
+  /// rejected: it would silently mean 0).
   std::size_t upsample = 0;
   plan_rigor rigor = plan_rigor::estimate;
   double min_rho = 0.1;
   double min_psr = 6.0;
   double max_second_ratio = 0.9;
+  /// Significance level: rows whose p_value is above it get the not_significant flag (1: never).
+  double alpha = 0.01;
 
   /// Throws std::invalid_argument explaining the first inconsistency.
   void validate() const;
   /// N, samples per window.
   [[nodiscard]] std::size_t samples() const;
   [[nodiscard]] std::int64_t hop_ns() const { return hop.count() > 0 ? hop.count() : window.count(); }
+  /// The smoothing width used: `smooth`, or the sampling period for smooth_auto.
+  [[nodiscard]] std::chrono::nanoseconds smooth_width() const {
+    return smooth == smooth_auto ? sampling_period : smooth;
+  }
   /// The estimator configuration these options imply.
   [[nodiscard]] estimator_options estimator() const;
 };
+
+/// Bins the `s` values of `events` (timestamps in [start, start + out.size() * period) ns) into `out`, one
+/// sample per period: a change at (i + f) periods from `start` adds (1 - f) x value to sample i and f x
+/// value to sample i + 1 (left out past the last sample). Linear interpolation keeps sub-period timing: a
+/// shift by a fraction of a period moves every change's weight by that fraction. Returns the largest |value|
+/// (what one change can add to the correlation; see series_pair). O(events + out.size()).
+template <fft_real T>
+double bin_changes(std::span<const change_event> events, signal_kind s, std::int64_t start, std::int64_t period,
+                 std::span<T> out);
 
 /// One output row: the estimate for one (window, symbol pair, signal).
 struct window_row {
@@ -107,7 +128,6 @@ class window_analyzer {
 
  private:
   void analyse_window(std::int64_t start, const std::function<void(const window_row&)>& sink);
-  void bin(std::span<const change_event> events, signal_kind s, std::int64_t start, std::span<T> out) const;
 
   static analysis_options validated(analysis_options o);
 
