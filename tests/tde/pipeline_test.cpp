@@ -73,26 +73,36 @@ struct row {
   std::string flags;
 };
 
-// The rows of itch5tde's CSV: two '#' lines, the column line, then rows of 11 fields.
+// The rows of itch5tde's CSV: the column line first (no comment line), then rows with as many fields, read
+// by column name.
+std::vector<std::string> split_fields(const std::string& line) {
+  std::vector<std::string> f;
+  std::size_t from = 0;
+  for (std::size_t comma; (comma = line.find(',', from)) != std::string::npos; from = comma + 1) {
+    f.push_back(line.substr(from, comma - from));
+  }
+  f.push_back(line.substr(from));
+  return f;
+}
+
 std::vector<row> parse_csv(const std::string& text) {
   std::vector<row> rows;
   std::istringstream in(text);
   std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    if (n <= 2) {
-      EXPECT_EQ(line.rfind("# ", 0), 0u) << line;
-      continue;
-    }
-    if (n == 3) {
-      EXPECT_EQ(line.rfind("window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,", 0), 0u);
-      continue;
-    }
-    std::vector<std::string> f;
-    std::istringstream fields(line);
-    for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-    EXPECT_EQ(f.size(), 11u) << line;
-    if (f.size() != 11) continue;
-    rows.push_back({std::stoll(f[0]), f[1], f[2], std::stoull(f[3]), std::stoull(f[4]), std::stod(f[6]), f[10]});
+  if (!std::getline(in, line)) return rows;
+  EXPECT_EQ(line.rfind("window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,", 0), 0u) << line;
+  const std::vector<std::string> names = split_fields(line);
+  auto column = [&](const char* name) {
+    return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+  };
+  const std::size_t flags = column("flags");
+  EXPECT_LT(flags, names.size()) << line;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> f = split_fields(line);
+    EXPECT_EQ(f.size(), names.size()) << line;
+    if (f.size() != names.size() || flags >= names.size()) continue;
+    rows.push_back({std::stoll(f[0]), f[1], f[2], std::stoull(f[3]), std::stoull(f[4]),
+                    f[6].empty() ? std::nan("") : std::stod(f[6]), f[flags]});
   }
   return rows;
 }
@@ -176,6 +186,11 @@ class tde_pipeline : public ::testing::Test {
     std::map<std::string, double> medians;
     YAML::Node summary = YAML::LoadFile(yaml);
     for (const auto& s : signals) medians[s] = summary["signals"][s]["median_us"].as<double>();
+    // The CSV's sidecar: the default name, a YAML document with the settings.
+    YAML::Node meta = YAML::LoadFile(csv + ".yaml");
+    EXPECT_EQ(meta["program"].as<std::string>(), "itch5tde");
+    EXPECT_EQ(meta["options"]["sampling_period_ns"].as<std::int64_t>(), 1000);
+    EXPECT_EQ(meta["columns"][0].as<std::string>(), "window_start_ns");
     return {parse_csv(itch5_test::read_text(csv)), medians};
   }
 
