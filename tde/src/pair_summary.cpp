@@ -120,24 +120,25 @@ double weighted_median_of_counts(std::span<const std::pair<double, double>> sort
     for (std::size_t i = 0; i < n; ++i) total += counts[i];
   }
   // As weighted_quantile() on the expanded multiset: copy j of value i sits at
-  // (weight before + j w + w / 2) / total; between copies of one value the quantile is that value.
-  constexpr double q = 0.5;
-  double before = 0, prev_pos = 0, prev_value = nan;
+  // (weight before + j w + w / 2) / total; between copies of one value the quantile is that value. Compared
+  // in weight units (positions x total), without a division per value.
+  const double target = 0.5 * total;
+  double before = 0, prev_at = 0, prev_value = nan;
   bool have_prev = false;
   for (std::size_t i = 0; i < n; ++i) {
     const double w = equal ? 1.0 : sorted[i].second;
     if (counts[i] == 0 || !(w > 0)) continue;
     const double v = sorted[i].first;
     const double k = counts[i];
-    const double first = (before + w / 2) / total;
-    if (q <= first) {
+    const double first = before + w / 2;
+    if (target <= first) {
       if (!have_prev) return v;
-      return prev_value + (v - prev_value) * (q - prev_pos) / (first - prev_pos);
+      return prev_value + (v - prev_value) * (target - prev_at) / (first - prev_at);
     }
-    const double last = (before + (k - 1) * w + w / 2) / total;
-    if (q <= last) return v;
+    const double last = first + (k - 1) * w;
+    if (target <= last) return v;
     before += k * w;
-    prev_pos = last;
+    prev_at = last;
     prev_value = v;
     have_prev = true;
   }
@@ -156,9 +157,10 @@ std::pair<double, double> bootstrap_median_interval(std::span<const std::pair<do
   for (std::size_t r = 0; r < resamples; ++r) {
     std::fill(counts.begin(), counts.end(), 0u);
     for (std::size_t j = 0; j < n; ++j) {
-      // rng() mod n: the same index on every platform (unlike uniform_int_distribution); its bias, below
-      // n / 2^64, is far under the bootstrap's own noise.
-      ++counts[static_cast<std::size_t>(rng() % n)];
+      // floor(rng() x n / 2^64): the same index on every platform (unlike uniform_int_distribution), without
+      // a division; its bias, below n / 2^64, is far under the bootstrap's own noise.
+      __extension__ using u128 = unsigned __int128;
+      ++counts[static_cast<std::size_t>((static_cast<u128>(rng()) * n) >> 64)];
     }
     medians.emplace_back(weighted_median_of_counts(sorted, counts), 1.0);
   }

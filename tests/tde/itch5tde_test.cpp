@@ -307,7 +307,7 @@ TEST_F(itch5tde_e2e, output_and_wisdom_paths_are_checked_before_any_input_is_rea
     EXPECT_EQ(msg.rfind(expected, 0), 0u) << msg;
     EXPECT_EQ(lines_of(msg).size(), 1u) << msg;
     // Nothing is left behind: neither the outputs nor empty .partial files.
-    for (const auto& p : {out, yaml}) {
+    for (const auto& p : {out, out + ".yaml", yaml}) {
       EXPECT_FALSE(std::filesystem::exists(p)) << args;
       EXPECT_FALSE(std::filesystem::exists(p + ".partial")) << args;
     }
@@ -324,6 +324,8 @@ TEST_F(itch5tde_e2e, output_and_wisdom_paths_are_checked_before_any_input_is_rea
                               "offer-px offer-qty)");
   EXPECT_FALSE(std::filesystem::exists(yaml));
   EXPECT_FALSE(std::filesystem::exists(yaml + ".partial"));
+  EXPECT_FALSE(std::filesystem::exists(out + ".yaml"));
+  EXPECT_FALSE(std::filesystem::exists(out + ".yaml.partial"));
   EXPECT_FALSE(std::filesystem::exists(out));
   std::filesystem::remove(out + ".partial");
   std::filesystem::remove(bad);
@@ -413,6 +415,13 @@ TEST_F(itch5tde_e2e, outputs_that_would_clash_are_usage_errors) {
   for (const auto& [args, message] : std::vector<case_>{
            {"--wisdom -", "--wisdom: - is not allowed (the wisdom is loaded from and saved to a file)"},
            {"--summary-yaml -", "--summary-yaml - and the CSV (--output -) would both go to standard output"},
+           {"--summary -", "--summary - and the CSV (--output -) would both go to standard output"},
+           {"--lead-lag -", "--lead-lag - and the CSV (--output -) would both go to standard output"},
+           {"--metadata -", "--metadata - and the CSV (--output -) would both go to standard output"},
+           {"-o '" + out + "' --metadata '" + out + "'",
+            "--output '" + out + "' and --metadata '" + out + "' are the same file; each output needs a file of its own"},
+           {"-o '" + out + "' --summary '" + out + ".yaml'",
+            "--metadata '" + out + ".yaml' and --summary '" + out + ".yaml' are the same file; each output needs a file of its own"},
            {"-o '" + out + "' --summary-yaml '" + out + "'",
             "--output '" + out + "' and --summary-yaml '" + out + "' are the same file; each output needs a file of its own"},
            {"--summary-yaml '" + yaml + "' --wisdom '" + yaml + "'",
@@ -431,6 +440,23 @@ TEST_F(itch5tde_e2e, outputs_that_would_clash_are_usage_errors) {
   EXPECT_EQ(run(files + "--symbols AAA -q -o '" + out + "' --summary-yaml -", out + ".stdout", err), 0) << slurp(err);
   EXPECT_NE(slurp(out + ".stdout").find("median_us"), std::string::npos) << slurp(out + ".stdout");
   std::filesystem::remove(out + ".stdout");
+}
+
+TEST_F(itch5tde_e2e, the_sidecar_is_named_after_the_csv_unless_told_otherwise) {
+  const std::string files = "'" + a_path + "' '" + b_path + "' --symbols AAA -q ";
+  ASSERT_EQ(run(files + "-o '" + out + "'", err + ".o", err), 0) << slurp(err);
+  const std::string meta = slurp(out + ".yaml");
+  EXPECT_NE(meta.find("csv: \"" + out + "\"\n"), std::string::npos) << meta;
+  EXPECT_NE(meta.find("sign_convention: \"delay > 0 means B lags A"), std::string::npos) << meta;
+  EXPECT_NE(meta.find("  symbols: [\"AAA\"]"), std::string::npos) << meta;
+  std::filesystem::remove(out + ".yaml");
+  ASSERT_EQ(run(files + "-o '" + out + "' --metadata none", err + ".o", err), 0) << slurp(err);
+  EXPECT_FALSE(std::filesystem::exists(out + ".yaml"));
+  // Standard output: no sidecar unless asked for.
+  ASSERT_EQ(run(files + "--metadata '" + yaml + "'", out, err), 0) << slurp(err);
+  EXPECT_NE(slurp(yaml).find("csv: \"-\"\n"), std::string::npos) << slurp(yaml);
+  EXPECT_EQ(slurp(out).rfind("window_start_ns,", 0), 0u);
+  std::filesystem::remove(err + ".o");
 }
 
 TEST_F(itch5tde_e2e, upsample_1_is_a_usage_error) {
