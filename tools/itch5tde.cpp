@@ -72,12 +72,14 @@ std::vector<std::string> pair_texts(const config& c) {
     throw std::invalid_argument("--reference: '" + c.reference + "' is one symbol (of file A), not a pair");
   }
   if (c.symbols.empty()) {
-    throw std::invalid_argument("--reference " + c.reference + " needs --symbols: the symbols of file B to compare with it");
+    throw std::invalid_argument("--reference " + c.reference +
+                                " needs --symbols: the symbols of file B to compare with it");
   }
   std::vector<std::string> pairs;
   for (const auto& s : c.symbols) {
     if (s.find(':') != std::string::npos) {
-      throw std::invalid_argument("--symbols: '" + s + "' is a pair; with --reference, --symbols lists single symbols of file B");
+      throw std::invalid_argument("--symbols: '" + s +
+                                  "' is a pair; with --reference, --symbols lists single symbols of file B");
     }
     pairs.push_back(c.reference + ":" + s);
   }
@@ -314,8 +316,9 @@ int run(const config& cfg, const tde::analysis_options& options) {
 std::string path_clash(const config& cfg) {
   if (cfg.wisdom == "-") return "--wisdom: - is not allowed (the wisdom is loaded from and saved to a file)";
   if (cfg.output == "-") {
-    for (const auto& [flag, path] : {std::pair{"--summary-yaml", cfg.summary_yaml}, std::pair{"--metadata", cfg.metadata},
-                                     std::pair{"--summary", cfg.summary}, std::pair{"--lead-lag", cfg.lead_lag}}) {
+    for (const auto& [flag, path] :
+         {std::pair{"--summary-yaml", cfg.summary_yaml}, std::pair{"--metadata", cfg.metadata},
+          std::pair{"--summary", cfg.summary}, std::pair{"--lead-lag", cfg.lead_lag}}) {
       if (path == "-") return std::string(flag) + " - and the CSV (--output -) would both go to standard output";
     }
   }
@@ -459,9 +462,10 @@ int main(int argc, char** argv) {
   if (auto rc = opts.parse(argc, argv)) return *rc;
 
   if (cfg.b.empty()) {
-    const bool pairs_only = !cfg.symbols.empty() && std::all_of(cfg.symbols.begin(), cfg.symbols.end(), [](const std::string& x) {
-      return x.find(':') != std::string::npos;
-    });
+    const bool pairs_only =
+        !cfg.symbols.empty() && std::all_of(cfg.symbols.begin(), cfg.symbols.end(), [](const std::string& x) {
+          return x.find(':') != std::string::npos;
+        });
     if (cfg.reference.empty() && !pairs_only) {
       std::cerr << "itch5tde: error: B is missing (it may be left out, to compare symbols of one file, only with "
                    "--reference or with --symbols SYMA:SYMB pairs)\n";

@@ -42,19 +42,25 @@ struct csv_column {
 
 // The CSV's columns, in order: the one place that lists them (docs/formats.md, "TDE CSV", follows it).
 constexpr std::array csv_columns{
-    csv_column{"window_start_ns", [](std::string& o, const window_row& r) { append_integer(o, r.window_start); }},
+    csv_column{"window_start_ns",
+               [](std::string& o, const window_row& r) { append_integer(o, r.window_start); }},
     csv_column{"symbol", [](std::string& o, const window_row& r) { o += r.symbol; }},
     csv_column{"signal", [](std::string& o, const window_row& r) { o += to_string(r.signal); }},
     csv_column{"events_a",
-               [](std::string& o, const window_row& r) { append_integer(o, static_cast<std::int64_t>(r.events_a)); }},
+               [](std::string& o, const window_row& r) {
+                 append_integer(o, static_cast<std::int64_t>(r.events_a));
+               }},
     csv_column{"events_b",
-               [](std::string& o, const window_row& r) { append_integer(o, static_cast<std::int64_t>(r.events_b)); }},
+               [](std::string& o, const window_row& r) {
+                 append_integer(o, static_cast<std::int64_t>(r.events_b));
+               }},
     // No estimate (flag flat): empty, like every missing value.
     csv_column{"lag_samples",
                [](std::string& o, const window_row& r) {
                  if (!std::isnan(r.estimate.delay)) append_integer(o, r.estimate.lag);
                }},
-    csv_column{"delay_us", [](std::string& o, const window_row& r) { append_number(o, r.delay_us, "%.4f"); }},
+    csv_column{"delay_us",
+               [](std::string& o, const window_row& r) { append_number(o, r.delay_us, "%.4f"); }},
     csv_column{"rho", [](std::string& o, const window_row& r) { append_number(o, r.estimate.rho, "%.4f"); }},
     csv_column{"psr", [](std::string& o, const window_row& r) { append_number(o, r.estimate.psr, "%.2f"); }},
     csv_column{"second_ratio",
@@ -158,7 +164,9 @@ std::string metadata_yaml(const analysis_options& o, const csv_metadata& m) {
   for (std::size_t i = 0; i < o.symbols.size(); ++i) y += (i ? ", " : "") + yaml_quoted(o.symbols[i].label());
   y += "]  # empty: every symbol seen in either file\n";
   y += "  signals: [";
-  for (std::size_t i = 0; i < o.signals.size(); ++i) y += (i ? ", " : "") + std::string(to_string(o.signals[i]));
+  for (std::size_t i = 0; i < o.signals.size(); ++i) {
+    y += (i ? ", " : "") + std::string(to_string(o.signals[i]));
+  }
   y += "]\n";
   y += "  sampling_period_ns: " + std::to_string(o.sampling_period.count()) + "\n";
   y += "  window_ns: " + std::to_string(o.window.count()) + "\n";

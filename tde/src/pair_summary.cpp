@@ -54,7 +54,8 @@ std::pair<std::string, std::string> sides(const std::string& label) {
 
 // windows,tested,passed,delay_us,ci_low_us,ci_high_us,p_value,significant: the columns the summary and
 // the lead-lag table share.
-constexpr const char* verdict_columns = "windows,tested,passed,delay_us,ci_low_us,ci_high_us,p_value,significant";
+constexpr const char* verdict_columns =
+    "windows,tested,passed,delay_us,ci_low_us,ci_high_us,p_value,significant";
 
 void append_verdict_fields(std::string& out, const pair_statistics& s) {
   out += std::to_string(s.windows) + ',' + std::to_string(s.tested) + ',' + std::to_string(s.passed) + ',';
@@ -179,7 +180,9 @@ void pair_summary::add(const window_row& row) {
 void pair_summary::add(std::string_view label, signal_kind s, bool tested, bool passed, double delay_us,
                        double rho) {
   auto it = by_pair_.find(label);
-  if (it == by_pair_.end()) it = by_pair_.emplace(std::string(label), std::array<entry, signal_kind_count>{}).first;
+  if (it == by_pair_.end()) {
+    it = by_pair_.emplace(std::string(label), std::array<entry, signal_kind_count>{}).first;
+  }
   auto& e = it->second[static_cast<std::size_t>(s)];
   ++e.windows;
   if (tested) ++e.tested;
@@ -282,7 +285,8 @@ std::string lead_lag_text(std::span<const pair_statistics> ranked, std::string_v
                        std::string(to_string(s.signal)) + ": " + verdict(s) + " (";
     if (!std::isnan(s.ci_low)) {
       char ci[128];
-      std::snprintf(ci, sizeof ci, "median %.3f us, interval %.3f to %.3f us; ", s.median, s.ci_low, s.ci_high);
+      std::snprintf(ci, sizeof ci, "median %.3f us, interval %.3f to %.3f us; ", s.median, s.ci_low,
+                    s.ci_high);
       line += ci;
     }
     out += line + buf + ")\n";

@@ -66,9 +66,9 @@ struct pair_statistics {
 /// The percentile bootstrap interval of the weighted median of `sorted` (as above): `resamples` resamples
 /// with replacement drawn by a 64-bit Mersenne twister seeded with `seed`. (NaN, NaN) when `sorted` is
 /// empty or resamples is 0.
-[[nodiscard]] std::pair<double, double> bootstrap_median_interval(std::span<const std::pair<double, double>> sorted,
-                                                                  std::size_t resamples, double confidence,
-                                                                  std::uint64_t seed);
+[[nodiscard]] std::pair<double, double> bootstrap_median_interval(
+    std::span<const std::pair<double, double>> sorted, std::size_t resamples, double confidence,
+    std::uint64_t seed);
 
 class pair_summary {
  public:
