@@ -180,7 +180,8 @@ class tde_pipeline : public ::testing::Test {
                       err = dir_->file("err.txt");
     int rc = run_shell(sh_quote(tools + "/itch5tde") + " " + sh_quote(first) + " " + sh_quote(second) +
                        " --symbols " + symbols_ + " " + tde_args + " -q -o " + sh_quote(csv) +
-                       " --summary-yaml " + sh_quote(yaml) + " 2>" + sh_quote(err));
+                       " --summary-yaml " + sh_quote(yaml) + " --summary " + sh_quote(dir_->file("pairs.csv")) +
+                       " 2>" + sh_quote(err));
     EXPECT_EQ(rc, 0) << itch5_test::read_text(err);
     if (rc != 0) return {};
     std::map<std::string, double> medians;
@@ -246,6 +247,27 @@ TEST_F(tde_pipeline, recovers_the_generators_delay_in_95_percent_of_active_windo
   for (const auto& s : signals) {
     EXPECT_GE(static_cast<double>(passed[s]), 0.9 * static_cast<double>(active_[s].size())) << s;
   }
+  // --summary: every (symbol, signal) significant, its median within a sampling period of the delay and
+  // inside its bootstrap interval, the interval narrower than a sampling period either side.
+  const std::string pairs = itch5_test::read_text(dir_->file("pairs.csv"));
+  std::istringstream in(pairs);
+  std::string line;
+  std::getline(in, line);
+  ASSERT_EQ(line, "symbol,signal,windows,tested,passed,delay_us,ci_low_us,ci_high_us,p_value,significant");
+  std::size_t verdicts = 0;
+  while (std::getline(in, line)) {
+    const auto f = split_fields(line);
+    ASSERT_EQ(f.size(), 10u) << line;
+    ++verdicts;
+    EXPECT_EQ(f[9], "yes") << line;
+    const double median = std::stod(f[5]), low = std::stod(f[6]), high = std::stod(f[7]);
+    EXPECT_NEAR(median, expected_us, period_us) << line;
+    EXPECT_LE(low, median) << line;
+    EXPECT_GE(high, median) << line;
+    EXPECT_LT(high - low, 2 * period_us) << line;
+    EXPECT_LT(std::stod(f[8]), 1e-6) << line;
+  }
+  EXPECT_EQ(verdicts, active_symbols * signals.size()) << pairs;
 }
 
 TEST_F(tde_pipeline, swapping_the_files_negates_every_delay) {
