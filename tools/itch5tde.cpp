@@ -3,6 +3,7 @@
 // inputs and outputs, and reports.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -17,10 +18,12 @@
 #include <itch5/io/output_file.hpp>
 #include <tde/csv_writer.hpp>
 #include <tde/delay_summary.hpp>
+#include <tde/pair_summary.hpp>
 #include <tde/fft_wisdom.hpp>
 #include <tde/inside_reader.hpp>
 #include <tde/window_analyzer.hpp>
 
+#include <cli/build_info.hpp>
 #include <cli/interruption.hpp>
 #include <cli/options.hpp>
 #include <cli/path_guard.hpp>
@@ -49,15 +52,44 @@ struct config {
   std::string wisdom;
   std::string summary_yaml;
   std::string output = "-";
+  std::string metadata;  // empty: OUTPUT.yaml for a named output, none for standard output
+  std::string summary;
+  std::string lead_lag;
+  std::string reference;
+  double null_pass_rate = 0;  // 0: --alpha
+  std::uint64_t bootstrap = 1000;
+  double confidence = 0.95;
+  double pair_level = 0.05;
   bool quiet = false;
   std::string from;
   std::string to;
   std::string session;
 };
 
+// --reference R --symbols X,Y: the pairs R:X, R:Y (R in file A, each symbol in file B).
+std::vector<std::string> pair_texts(const config& c) {
+  if (c.reference.empty()) return c.symbols;
+  if (c.reference.find(':') != std::string::npos) {
+    throw std::invalid_argument("--reference: '" + c.reference + "' is one symbol (of file A), not a pair");
+  }
+  if (c.symbols.empty()) {
+    throw std::invalid_argument("--reference " + c.reference +
+                                " needs --symbols: the symbols of file B to compare with it");
+  }
+  std::vector<std::string> pairs;
+  for (const auto& s : c.symbols) {
+    if (s.find(':') != std::string::npos) {
+      throw std::invalid_argument("--symbols: '" + s +
+                                  "' is a pair; with --reference, --symbols lists single symbols of file B");
+    }
+    pairs.push_back(c.reference + ":" + s);
+  }
+  return pairs;
+}
+
 tde::analysis_options to_analysis(const config& c) {
   tde::analysis_options o;
-  for (const auto& s : c.symbols) {
+  for (const auto& s : pair_texts(c)) {
     try {
       o.symbols.push_back(tde::parse_symbol_pair(s));
     } catch (const std::invalid_argument& e) {
@@ -162,6 +194,36 @@ void check_symbols_appear(const config& cfg, const tde::analysis_options& option
   if (!text.empty()) throw std::runtime_error(text);
 }
 
+// The sidecar YAML of the CSV: --metadata FILE, none with --metadata none, else OUTPUT.yaml for a named
+// output and none for standard output.
+std::string metadata_file(const config& cfg) {
+  if (cfg.metadata == "none") return {};
+  if (!cfg.metadata.empty()) return cfg.metadata;
+  return tde::default_metadata_path(cfg.output);
+}
+
+tde::csv_metadata csv_metadata(const config& cfg, std::size_t fft_length) {
+  const auto& build = cli::build_info::current();
+  tde::csv_metadata m;
+  m.version = std::string(build.version);
+  m.git_commit = std::string(build.git_commit);
+  m.csv = cfg.output;
+  m.input_a = cfg.a;
+  m.input_b = cfg.b;
+  m.precision = cfg.precision;
+  m.fft_length = fft_length;
+  return m;
+}
+
+tde::pair_summary_options pair_options(const config& cfg) {
+  tde::pair_summary_options p;
+  p.null_pass_rate = cfg.null_pass_rate > 0 ? cfg.null_pass_rate : cfg.alpha;
+  p.resamples = static_cast<std::size_t>(cfg.bootstrap);
+  p.confidence = cfg.confidence;
+  p.level = cfg.pair_level;
+  return p;
+}
+
 // Thrown out of the row callback when a signal asks the run to stop.
 struct interrupted {};
 
@@ -169,11 +231,15 @@ template <class T>
 int run(const config& cfg, const tde::analysis_options& options) {
   // Everything that can fail on a path is tried before any input is read: the outputs are created (under
   // temporary names), the wisdom file loaded and its directory checked.
-  std::optional<itch5::io::output_file> yaml;
+  std::optional<itch5::io::output_file> yaml, metadata, pair_csv, lead_lag_csv;
   std::optional<itch5::io::output_file> out;
   bool rows_started = false;
+  const std::string metadata_path = metadata_file(cfg);
   try {
     if (!cfg.summary_yaml.empty()) open_output(yaml, "--summary-yaml", cfg.summary_yaml);
+    if (!metadata_path.empty()) open_output(metadata, "--metadata", metadata_path);
+    if (!cfg.summary.empty()) open_output(pair_csv, "--summary", cfg.summary);
+    if (!cfg.lead_lag.empty()) open_output(lead_lag_csv, "--lead-lag", cfg.lead_lag);
     if (!cfg.wisdom.empty()) {
       check_wisdom_directory(cfg.wisdom);
       bool loaded = false;
@@ -191,16 +257,22 @@ int run(const config& cfg, const tde::analysis_options& options) {
     check_not_empty(b);
     if (!options.symbols.empty()) check_symbols_appear(cfg, options);
     tde::window_analyzer<T> analyzer(options, a, b);
-    tde::csv_writer csv(*out, options, analyzer.fft_length());
+    tde::csv_writer csv(*out);
     tde::delay_summary summary;
+    tde::pair_summary pairs(pair_options(cfg));
     rows_started = true;
     analyzer.run([&](const tde::window_row& row) {
       if (cli::interruption::requested()) throw interrupted{};
       csv.write(row);
       summary.add(row);
+      pairs.add(row);
     });
     csv.flush();
     out->commit();
+    if (metadata) {
+      metadata->write(tde::metadata_yaml(options, csv_metadata(cfg, analyzer.fft_length())));
+      metadata->commit();
+    }
 
     if (!cfg.wisdom.empty()) {
       try {
@@ -213,6 +285,19 @@ int run(const config& cfg, const tde::analysis_options& options) {
       yaml->write(summary.yaml(options));
       yaml->commit();
     }
+    std::vector<tde::pair_statistics> ranked;
+    if (pair_csv || lead_lag_csv || !cfg.reference.empty()) {
+      const auto verdicts = pairs.statistics();
+      if (pair_csv) {
+        pair_csv->write(tde::summary_csv(verdicts));
+        pair_csv->commit();
+      }
+      ranked = tde::rank_lead_lag(verdicts);
+      if (lead_lag_csv) {
+        lead_lag_csv->write(tde::lead_lag_csv(ranked));
+        lead_lag_csv->commit();
+      }
+    }
     // Last, so that nothing follows an error on stderr.
     if (!cfg.quiet) {
       std::cerr << "itch5tde: " << a.changes() << " changes in " << a.name() << ", " << b.changes() << " in "
@@ -222,10 +307,13 @@ int run(const config& cfg, const tde::analysis_options& options) {
       if (!range.whole_day()) std::cerr << ", windows from " << range.describe();
       std::cerr << "\n";
       std::cerr << summary.text("itch5tde");
+      if (!cfg.reference.empty()) std::cerr << tde::lead_lag_text(ranked, "itch5tde");
     }
     return 0;
   } catch (...) {
-    if (yaml) discard(*yaml);
+    for (auto* f : {&yaml, &metadata, &pair_csv, &lead_lag_csv}) {
+      if (*f) discard(**f);
+    }
     if (out && !rows_started) discard(*out);  // once rows are written, what was written is kept as .partial
     throw;
   }
@@ -235,8 +323,12 @@ int run(const config& cfg, const tde::analysis_options& options) {
 // on standard output. The one-line reason, or empty.
 std::string path_clash(const config& cfg) {
   if (cfg.wisdom == "-") return "--wisdom: - is not allowed (the wisdom is loaded from and saved to a file)";
-  if (cfg.summary_yaml == "-" && cfg.output == "-") {
-    return "--summary-yaml - and the CSV (--output -) would both go to standard output";
+  if (cfg.output == "-") {
+    for (const auto& [flag, path] :
+         {std::pair{"--summary-yaml", cfg.summary_yaml}, std::pair{"--metadata", cfg.metadata},
+          std::pair{"--summary", cfg.summary}, std::pair{"--lead-lag", cfg.lead_lag}}) {
+      if (path == "-") return std::string(flag) + " - and the CSV (--output -) would both go to standard output";
+    }
   }
   return {};
 }
@@ -250,6 +342,9 @@ void check_paths(const config& cfg, const cli::options& opts) {
   paths.input(cfg.b, "input B");
   paths.output(cfg.output, "--output");
   paths.output(cfg.summary_yaml, "--summary-yaml");
+  paths.output(metadata_file(cfg), "--metadata");
+  paths.output(cfg.summary, "--summary");
+  paths.output(cfg.lead_lag, "--lead-lag");
   paths.input_output(cfg.wisdom, "--wisdom");
   paths.check();
 }
@@ -264,23 +359,33 @@ int main(int argc, char** argv) {
       "window "
       "by window, by linear FFT cross-correlation of per-symbol signals. Sign convention: a positive delay "
       "means "
-      "B lags A (B's changes come later). Writes CSV, one row per (window, symbol, signal) in which the "
+      "B lags A (B's changes come later). Writes a plain CSV (the column-name line first, no comment lines; a "
+      "missing value is an empty field), one row per (window, symbol, signal) in which the "
       "symbol "
       "changed in A or B: window_start_ns, symbol, signal, events_a, events_b, lag_samples (integer "
       "correlation "
       "peak), delay_us (sub-sample delay), rho (normalised correlation at the peak), psr (peak-to-sidelobe "
       "ratio), second_ratio (highest other peak / peak), z (peak in standard deviations of the correlation of "
       "unrelated series), p_value (chance of such a peak between unrelated series), flags (ok, or few_events, "
-      "edge, flat, low_rho, low_psr, ambiguous, not_significant joined by '|'). A summary per signal goes to stderr: fraction of windows passed (flags ok) "
+      "edge, flat, low_rho, low_psr, ambiguous, not_significant joined by '|'). The sign convention, settings "
+      "and build go to a YAML sidecar (--metadata). A summary per signal goes to stderr: fraction of windows "
+      "passed (flags ok) "
       "and "
       "the rho-weighted median, IQR, p10 and p90 of their delays.");
   opts.positional("A", cfg.a,
                   "Reference inside-change file (itch5inside output), plain or gzip, or - for stdin.");
-  opts.positional("B", cfg.b, "Inside-change file compared with A; delay > 0 when B lags A.");
+  opts.positional("B", cfg.b,
+                  "Inside-change file compared with A; delay > 0 when B lags A. May be left out with --reference "
+                  "or with --symbols SYMA:SYMB pairs: then B is A (symbols of one file compared).",
+                  false);
   opts.add("symbols", cfg.symbols,
            "Symbols to compare: SYM (the same symbol in both files) or SYMA:SYMB (SYMA in A with SYMB in B). "
            "Empty: every symbol seen in either file. A chosen symbol that never appears in its file is an "
-           "error.");
+           "error. With --reference: the symbols of B compared with the reference.");
+  opts.add("reference", cfg.reference,
+           "Lead-lag: compare this symbol of A with each --symbols symbol of B (pairs REF:SYM) and rank the "
+           "pairs on stderr by significance, then by |delay| (see --lead-lag).")
+      .value_name("SYM");
   opts.add(
       "signal", cfg.signals,
       "Series built per symbol, one row each: events (count of changes), mid (signed mid price changes), "
@@ -332,17 +437,62 @@ int main(int argc, char** argv) {
   opts.add("output", cfg.output, "CSV output file (- for stdout; .gz compresses).")
       .alias('o')
       .value_name("FILE");
+  opts.add("metadata", cfg.metadata,
+           "YAML sidecar of the CSV: program, version, commit, inputs, sign convention, columns, settings. "
+           "Default: the output's name with .yaml appended (tde.csv -> tde.csv.yaml, tde.csv.gz -> "
+           "tde.csv.gz.yaml); none when the CSV goes to stdout. none: no sidecar.")
+      .value_name("FILE");
+  opts.add("summary", cfg.summary,
+           "Write a CSV with one row per (symbol pair, signal): windows, tested, passed, the rho-weighted "
+           "median delay, its bootstrap interval over windows, the binomial p-value of the passed count and "
+           "whether it is significant.")
+      .value_name("FILE");
+  opts.add("lead-lag", cfg.lead_lag,
+           "Write the --summary rows ranked by p-value, then by |delay|, with who leads whom in words.")
+      .value_name("FILE");
+  opts.add("null-pass-rate", cfg.null_pass_rate,
+           "Fraction of windows an unrelated pair passes (the per-window test's level): a pair's p-value is "
+           "P(Binomial(tested, rate) >= passed). 0: --alpha, which bounds it (a window passes only with "
+           "p_value <= alpha).",
+           0, 1);
+  opts.add("bootstrap", cfg.bootstrap,
+           "Bootstrap resamples of the windows for the median's interval (seeded: the same output every run; "
+           "0: no interval).",
+           0, 1000000);
+  opts.add("confidence", cfg.confidence, "Confidence level of the bootstrap interval.", 0.5, 0.9999);
+  opts.add("pair-level", cfg.pair_level,
+           "A pair is significant when its p-value <= this level / the number of (pair, signal) rows "
+           "(Bonferroni).",
+           1e-12, 1);
   opts.add("quiet", cfg.quiet, "No summary on stderr.").alias('q');
   opts.epilog(
       "Input lines: <timestamp ns> <locate> <symbol> <bid px> <bid qty> <offer px> <offer qty>, sorted by "
       "time. "
       "Windows start at multiples of --hop after midnight; windows without changes are skipped.\n"
-      "Formats: the CSV and the summary are described column by column in docs/formats.md of the source "
-      "tree.\n"
+      "Lead-lag over many symbols of one file: itch5tde day.txt --reference SPY --symbols QQQ,IWM --summary "
+      "s.csv --lead-lag ranked.csv -o tde.csv (two files: day_a.txt day_b.txt, the reference read from A).\n"
+      "Formats: the CSV, its YAML sidecar, the --summary and --lead-lag CSVs and the stderr summary are "
+      "described column by column in docs/formats.md of the source tree.\n"
       "Exit status: 0 on success, 1 on unreadable, malformed or empty input (the message names the file, and "
       "the line when there is one) or an output that cannot be written, 2 on a usage error.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
 
+  if (cfg.b.empty()) {
+    const bool pairs_only =
+        !cfg.symbols.empty() && std::all_of(cfg.symbols.begin(), cfg.symbols.end(), [](const std::string& x) {
+          return x.find(':') != std::string::npos;
+        });
+    if (cfg.reference.empty() && !pairs_only) {
+      std::cerr << "itch5tde: error: B is missing (it may be left out, to compare symbols of one file, only with "
+                   "--reference or with --symbols SYMA:SYMB pairs)\n";
+      return 2;
+    }
+    if (cfg.a == "-") {
+      std::cerr << "itch5tde: error: B is needed when A is standard input (-): one input would be read twice\n";
+      return 2;
+    }
+    cfg.b = cfg.a;
+  }
   if (cfg.a == "-" && cfg.b == "-") {
     std::cerr << "itch5tde: error: A and B are both standard input (-): at most one of them can be\n";
     return 2;

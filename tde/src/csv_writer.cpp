@@ -1,5 +1,6 @@
 #include <tde/csv_writer.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -10,81 +11,104 @@ namespace {
 
 constexpr std::size_t flush_at = std::size_t{1} << 18;
 
+// A number as `format` would print it, except: NaN (a missing value) is an empty field, infinities print
+// inf / -inf, and a value that rounds to zero prints without a sign ("-0.0000" reads as a direction).
 void append_number(std::string& out, double v, const char* format) {
-  if (std::isnan(v)) {
-    out += "nan";
-  } else if (std::isinf(v)) {
+  if (std::isnan(v)) return;
+  if (std::isinf(v)) {
     out += v > 0 ? "inf" : "-inf";
-  } else {
-    char buf[64];
-    int n = std::snprintf(buf, sizeof buf, format, v);
-    // A value that rounds to zero prints without a sign ("-0.0000" reads as a direction).
-    const char* text = buf;
-    if (buf[0] == '-' && std::strspn(buf + 1, "0.") == static_cast<std::size_t>(n - 1)) {
-      ++text;
-      --n;
-    }
-    out.append(text, static_cast<std::size_t>(n));
+    return;
   }
+  char buf[64];
+  int n = std::snprintf(buf, sizeof buf, format, v);
+  const char* text = buf;
+  if (buf[0] == '-' && std::strspn(buf + 1, "0.") == static_cast<std::size_t>(n - 1)) {
+    ++text;
+    --n;
+  }
+  out.append(text, static_cast<std::size_t>(n));
 }
 
-std::string number_text(double v) {
-  char buf[32];
+void append_integer(std::string& out, std::int64_t v) {
+  char buf[24];
+  const int n = std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+  out.append(buf, static_cast<std::size_t>(n));
+}
+
+struct csv_column {
+  const char* name;
+  void (*append)(std::string& out, const window_row& row);
+};
+
+// The CSV's columns, in order: the one place that lists them (docs/formats.md, "TDE CSV", follows it).
+constexpr std::array csv_columns{
+    csv_column{"window_start_ns",
+               [](std::string& o, const window_row& r) { append_integer(o, r.window_start); }},
+    csv_column{"symbol", [](std::string& o, const window_row& r) { o += r.symbol; }},
+    csv_column{"signal", [](std::string& o, const window_row& r) { o += to_string(r.signal); }},
+    csv_column{"events_a",
+               [](std::string& o, const window_row& r) {
+                 append_integer(o, static_cast<std::int64_t>(r.events_a));
+               }},
+    csv_column{"events_b",
+               [](std::string& o, const window_row& r) {
+                 append_integer(o, static_cast<std::int64_t>(r.events_b));
+               }},
+    // No estimate (flag flat): empty, like every missing value.
+    csv_column{"lag_samples",
+               [](std::string& o, const window_row& r) {
+                 if (!std::isnan(r.estimate.delay)) append_integer(o, r.estimate.lag);
+               }},
+    csv_column{"delay_us",
+               [](std::string& o, const window_row& r) { append_number(o, r.delay_us, "%.4f"); }},
+    csv_column{"rho", [](std::string& o, const window_row& r) { append_number(o, r.estimate.rho, "%.4f"); }},
+    csv_column{"psr", [](std::string& o, const window_row& r) { append_number(o, r.estimate.psr, "%.2f"); }},
+    csv_column{"second_ratio",
+               [](std::string& o, const window_row& r) { append_number(o, r.estimate.second_ratio, "%.3f"); }},
+    csv_column{"z", [](std::string& o, const window_row& r) { append_number(o, r.estimate.z, "%.2f"); }},
+    csv_column{"p_value",
+               [](std::string& o, const window_row& r) { append_number(o, r.estimate.p_value, "%.3g"); }},
+    csv_column{"flags", [](std::string& o, const window_row& r) { r.estimate.flags.append_to(o); }},
+};
+
+std::string number(double v) {
+  if (std::isnan(v)) return ".nan";
+  if (std::isinf(v)) return v > 0 ? ".inf" : "-.inf";
+  char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
 }
 
 }  // namespace
 
-csv_writer::csv_writer(itch5::io::output_file& out, const analysis_options& o, std::size_t fft_length)
-    : out_(out) {
+csv_writer::csv_writer(itch5::io::output_file& out) : out_(out) {
   buf_.reserve(flush_at + 1024);
-  buf_ +=
-      "# itch5tde: delay > 0 means B lags A (B's changes come later than A's). lag_samples is the integer "
-      "correlation peak, delay_us the sub-sample delay x sampling period.\n";
-  buf_ += "# sampling_period_ns=" + std::to_string(o.sampling_period.count()) +
-          " window_ns=" + std::to_string(o.window.count()) + " hop_ns=" + std::to_string(o.hop_ns()) +
-          " max_lag_ns=" + std::to_string(o.max_lag.count()) +
-          " smooth_ns=" + std::to_string(o.smooth_width().count()) + " samples=" + std::to_string(o.samples()) +
-          " fft_length=" + std::to_string(fft_length) + " upsample=" + std::to_string(o.upsample) +
-          " min_events=" + std::to_string(o.min_events) + " alpha=" + number_text(o.alpha);
-  if (o.from.count() != 0) buf_ += " from_ns=" + std::to_string(o.from.count());
-  if (o.to != std::chrono::nanoseconds::max()) buf_ += " to_ns=" + std::to_string(o.to.count());
-  buf_ += '\n';
-  buf_ += columns;
+  buf_ += header();
   buf_ += '\n';
 }
 
-void csv_writer::write(const window_row& row) {
-  buf_ += std::to_string(row.window_start);
-  buf_ += ',';
-  buf_ += row.symbol;
-  buf_ += ',';
-  buf_ += to_string(row.signal);
-  buf_ += ',';
-  buf_ += std::to_string(row.events_a);
-  buf_ += ',';
-  buf_ += std::to_string(row.events_b);
-  buf_ += ',';
-  if (std::isnan(row.estimate.delay)) {
-    buf_ += "nan";
-  } else {
-    buf_ += std::to_string(row.estimate.lag);
+std::vector<std::string_view> csv_writer::column_names() {
+  std::vector<std::string_view> names;
+  for (const auto& c : csv_columns) names.emplace_back(c.name);
+  return names;
+}
+
+std::string csv_writer::header() {
+  std::string h;
+  for (const auto& c : csv_columns) {
+    if (!h.empty()) h += ',';
+    h += c.name;
   }
-  buf_ += ',';
-  append_number(buf_, row.delay_us, "%.4f");
-  buf_ += ',';
-  append_number(buf_, row.estimate.rho, "%.4f");
-  buf_ += ',';
-  append_number(buf_, row.estimate.psr, "%.2f");
-  buf_ += ',';
-  append_number(buf_, row.estimate.second_ratio, "%.3f");
-  buf_ += ',';
-  append_number(buf_, row.estimate.z, "%.2f");
-  buf_ += ',';
-  append_number(buf_, row.estimate.p_value, "%.3g");
-  buf_ += ',';
-  row.estimate.flags.append_to(buf_);
+  return h;
+}
+
+void csv_writer::write(const window_row& row) {
+  bool first = true;
+  for (const auto& c : csv_columns) {
+    if (!first) buf_ += ',';
+    first = false;
+    c.append(buf_, row);
+  }
   buf_ += '\n';
   if (buf_.size() >= flush_at) flush();
 }
@@ -93,6 +117,77 @@ void csv_writer::flush() {
   if (buf_.empty()) return;
   out_.write(buf_);
   buf_.clear();
+}
+
+std::string yaml_quoted(std::string_view text) {
+  std::string q = "\"";
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      q += '\\';
+      q += c;
+    } else if (u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      q += buf;
+    } else {
+      q += c;
+    }
+  }
+  q += '"';
+  return q;
+}
+
+std::string default_metadata_path(const std::string& csv_path) {
+  if (csv_path.empty() || csv_path == "-") return {};
+  return csv_path + ".yaml";
+}
+
+std::string metadata_yaml(const analysis_options& o, const csv_metadata& m) {
+  std::string y;
+  y += "# Metadata of an itch5tde CSV (docs/formats.md, \"TDE CSV metadata\").\n";
+  y += "program: " + m.program + "\n";
+  y += "version: " + yaml_quoted(m.version) + "\n";
+  y += "git_commit: " + yaml_quoted(m.git_commit) + "\n";
+  y += "csv: " + yaml_quoted(m.csv) + "\n";
+  y += "input_a: " + yaml_quoted(m.input_a) + "\n";
+  y += "input_b: " + yaml_quoted(m.input_b) + "\n";
+  y += "sign_convention: \"delay > 0 means B lags A (B's changes come later than A's)\"\n";
+  y += "columns: [";
+  bool first = true;
+  for (const auto& c : csv_columns) {
+    y += first ? "" : ", ";
+    y += c.name;
+    first = false;
+  }
+  y += "]\n";
+  y += "missing_value: \"\"  # an empty field\n";
+  y += "options:\n";
+  y += "  symbols: [";
+  for (std::size_t i = 0; i < o.symbols.size(); ++i) y += (i ? ", " : "") + yaml_quoted(o.symbols[i].label());
+  y += "]  # empty: every symbol seen in either file\n";
+  y += "  signals: [";
+  for (std::size_t i = 0; i < o.signals.size(); ++i) {
+    y += (i ? ", " : "") + std::string(to_string(o.signals[i]));
+  }
+  y += "]\n";
+  y += "  sampling_period_ns: " + std::to_string(o.sampling_period.count()) + "\n";
+  y += "  window_ns: " + std::to_string(o.window.count()) + "\n";
+  y += "  hop_ns: " + std::to_string(o.hop_ns()) + "\n";
+  y += "  max_lag_ns: " + std::to_string(o.max_lag.count()) + "\n";
+  if (o.from.count() != 0) y += "  from_ns: " + std::to_string(o.from.count()) + "\n";
+  if (o.to != std::chrono::nanoseconds::max()) y += "  to_ns: " + std::to_string(o.to.count()) + "\n";
+  y += "  smooth_ns: " + std::to_string(o.smooth_width().count()) + "\n";
+  y += "  samples: " + std::to_string(o.samples()) + "\n";
+  y += "  fft_length: " + std::to_string(m.fft_length) + "\n";
+  y += "  upsample: " + std::to_string(o.upsample) + "\n";
+  y += "  min_events: " + std::to_string(o.min_events) + "\n";
+  y += "  min_rho: " + number(o.min_rho) + "\n";
+  y += "  min_psr: " + number(o.min_psr) + "\n";
+  y += "  max_second_ratio: " + number(o.max_second_ratio) + "\n";
+  y += "  alpha: " + number(o.alpha) + "  # not_significant above this p_value\n";
+  y += "  precision: " + m.precision + "\n";
+  return y;
 }
 
 }  // namespace tde

@@ -103,32 +103,48 @@ struct csv_row {
   std::string flags;
 };
 
-// Parses the tool's CSV; fails the test on anything but the two comment lines, the column line and rows.
+// Parses the tool's CSV: the column-name line first (no comment line), then rows with as many fields. Fields
+// are found by column name, so a column added later does not break the parse; these must be there.
 std::vector<csv_row> parse_csv(const std::string& text) {
   std::vector<csv_row> rows;
   std::istringstream in(text);
   std::string line;
-  int n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    if (n <= 2) {
-      EXPECT_EQ(line.rfind("# ", 0), 0u) << line;
-      continue;
-    }
-    if (n == 3) {
-      EXPECT_EQ(
-          line,
-          "window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,z,p_value,"
-          "flags");
-      continue;
-    }
+  auto split = [](const std::string& l) {
     std::vector<std::string> f;
-    std::istringstream fields(line);
-    for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-    EXPECT_EQ(f.size(), 13u) << line;
-    if (f.size() != 13) continue;
-    rows.push_back({std::stoll(f[0]), f[1], f[2], std::stoull(f[3]), std::stoull(f[4]), std::stod(f[6]),
-                    std::stod(f[7]), f[12]});
+    std::size_t from = 0;
+    for (std::size_t comma; (comma = l.find(',', from)) != std::string::npos; from = comma + 1) {
+      f.push_back(l.substr(from, comma - from));
+    }
+    f.push_back(l.substr(from));
+    return f;
+  };
+  if (!std::getline(in, line)) {
+    ADD_FAILURE() << "no header line";
+    return rows;
+  }
+  const std::vector<std::string> names = split(line);
+  EXPECT_EQ(line.rfind("window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,", 0), 0u)
+      << line;
+  auto column = [&](const std::string& name) {
+    auto it = std::find(names.begin(), names.end(), name);
+    EXPECT_NE(it, names.end()) << name << " not in " << line;
+    return static_cast<std::size_t>(it - names.begin());
+  };
+  const std::size_t start = column("window_start_ns"), symbol = column("symbol"), signal = column("signal"),
+                    events_a = column("events_a"), events_b = column("events_b"), lag = column("lag_samples"),
+                    delay = column("delay_us"), rho = column("rho"), flags = column("flags");
+  column("psr");
+  column("second_ratio");
+  while (std::getline(in, line)) {
+    EXPECT_NE(line.rfind('#', 0), 0u) << "a comment line after the header: " << line;
+    const std::vector<std::string> f = split(line);
+    EXPECT_EQ(f.size(), names.size()) << line;
+    if (f.size() != names.size()) continue;
+    // A missing value is an empty field, never "nan"; lag_samples and delay_us are missing together.
+    EXPECT_EQ(line.find("nan"), std::string::npos) << line;
+    EXPECT_EQ(f[lag].empty(), f[delay].empty()) << line;
+    rows.push_back({std::stoll(f[start]), f[symbol], f[signal], std::stoull(f[events_a]), std::stoull(f[events_b]),
+                    f[delay].empty() ? std::nan("") : std::stod(f[delay]), std::stod(f[rho]), f[flags]});
   }
   return rows;
 }
@@ -150,7 +166,7 @@ class itch5tde_e2e : public ::testing::Test {
     write(b_path, delayed_copy(a, delay_ns, 3'000, 0.02, 8));  // +-3 us jitter, 2% dropped
   }
   void TearDown() override {
-    for (const auto& p : {a_path, b_path, out, err, yaml}) std::filesystem::remove(p);
+    for (const auto& p : {a_path, b_path, out, out + ".yaml", err, yaml}) std::filesystem::remove(p);
   }
 
   std::string a_path, b_path, out, err, yaml;
@@ -291,7 +307,7 @@ TEST_F(itch5tde_e2e, output_and_wisdom_paths_are_checked_before_any_input_is_rea
     EXPECT_EQ(msg.rfind(expected, 0), 0u) << msg;
     EXPECT_EQ(lines_of(msg).size(), 1u) << msg;
     // Nothing is left behind: neither the outputs nor empty .partial files.
-    for (const auto& p : {out, yaml}) {
+    for (const auto& p : {out, out + ".yaml", yaml}) {
       EXPECT_FALSE(std::filesystem::exists(p)) << args;
       EXPECT_FALSE(std::filesystem::exists(p + ".partial")) << args;
     }
@@ -308,6 +324,8 @@ TEST_F(itch5tde_e2e, output_and_wisdom_paths_are_checked_before_any_input_is_rea
                               "offer-px offer-qty)");
   EXPECT_FALSE(std::filesystem::exists(yaml));
   EXPECT_FALSE(std::filesystem::exists(yaml + ".partial"));
+  EXPECT_FALSE(std::filesystem::exists(out + ".yaml"));
+  EXPECT_FALSE(std::filesystem::exists(out + ".yaml.partial"));
   EXPECT_FALSE(std::filesystem::exists(out));
   std::filesystem::remove(out + ".partial");
   std::filesystem::remove(bad);
@@ -366,7 +384,16 @@ TEST_F(itch5tde_e2e, usage_errors_exit_with_2) {
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --signal levels", out, err), 2);
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --max-lag 20ms", out, err), 2);
   EXPECT_EQ(run("'" + a_path + "'", out, err), 2);
+  EXPECT_EQ(slurp(err), "itch5tde: error: B is missing (it may be left out, to compare symbols of one file, only with "
+                        "--reference or with --symbols SYMA:SYMB pairs)\n");
   EXPECT_TRUE(slurp(out).empty());
+  EXPECT_EQ(run("- --reference AAA --symbols BBB <'" + a_path + "'", out, err), 2);
+  EXPECT_EQ(slurp(err), "itch5tde: error: B is needed when A is standard input (-): one input would be read twice\n");
+  EXPECT_EQ(run("'" + a_path + "' --reference AAA", out, err), 2);
+  EXPECT_EQ(slurp(err), "itch5tde: error: --reference AAA needs --symbols: the symbols of file B to compare with it\n");
+  EXPECT_EQ(run("'" + a_path + "' --reference AAA --symbols BBB:CCC", out, err), 2);
+  EXPECT_EQ(slurp(err), "itch5tde: error: --symbols: 'BBB:CCC' is a pair; with --reference, --symbols lists single "
+                        "symbols of file B\n");
 }
 
 TEST_F(itch5tde_e2e, standard_input_twice_is_a_usage_error) {
@@ -388,6 +415,13 @@ TEST_F(itch5tde_e2e, outputs_that_would_clash_are_usage_errors) {
   for (const auto& [args, message] : std::vector<case_>{
            {"--wisdom -", "--wisdom: - is not allowed (the wisdom is loaded from and saved to a file)"},
            {"--summary-yaml -", "--summary-yaml - and the CSV (--output -) would both go to standard output"},
+           {"--summary -", "--summary - and the CSV (--output -) would both go to standard output"},
+           {"--lead-lag -", "--lead-lag - and the CSV (--output -) would both go to standard output"},
+           {"--metadata -", "--metadata - and the CSV (--output -) would both go to standard output"},
+           {"-o '" + out + "' --metadata '" + out + "'",
+            "--output '" + out + "' and --metadata '" + out + "' are the same file; each output needs a file of its own"},
+           {"-o '" + out + "' --summary '" + out + ".yaml'",
+            "--metadata '" + out + ".yaml' and --summary '" + out + ".yaml' are the same file; each output needs a file of its own"},
            {"-o '" + out + "' --summary-yaml '" + out + "'",
             "--output '" + out + "' and --summary-yaml '" + out + "' are the same file; each output needs a file of its own"},
            {"--summary-yaml '" + yaml + "' --wisdom '" + yaml + "'",
@@ -406,6 +440,23 @@ TEST_F(itch5tde_e2e, outputs_that_would_clash_are_usage_errors) {
   EXPECT_EQ(run(files + "--symbols AAA -q -o '" + out + "' --summary-yaml -", out + ".stdout", err), 0) << slurp(err);
   EXPECT_NE(slurp(out + ".stdout").find("median_us"), std::string::npos) << slurp(out + ".stdout");
   std::filesystem::remove(out + ".stdout");
+}
+
+TEST_F(itch5tde_e2e, the_sidecar_is_named_after_the_csv_unless_told_otherwise) {
+  const std::string files = "'" + a_path + "' '" + b_path + "' --symbols AAA -q ";
+  ASSERT_EQ(run(files + "-o '" + out + "'", err + ".o", err), 0) << slurp(err);
+  const std::string meta = slurp(out + ".yaml");
+  EXPECT_NE(meta.find("csv: \"" + out + "\"\n"), std::string::npos) << meta;
+  EXPECT_NE(meta.find("sign_convention: \"delay > 0 means B lags A"), std::string::npos) << meta;
+  EXPECT_NE(meta.find("  symbols: [\"AAA\"]"), std::string::npos) << meta;
+  std::filesystem::remove(out + ".yaml");
+  ASSERT_EQ(run(files + "-o '" + out + "' --metadata none", err + ".o", err), 0) << slurp(err);
+  EXPECT_FALSE(std::filesystem::exists(out + ".yaml"));
+  // Standard output: no sidecar unless asked for.
+  ASSERT_EQ(run(files + "--metadata '" + yaml + "'", out, err), 0) << slurp(err);
+  EXPECT_NE(slurp(yaml).find("csv: \"-\"\n"), std::string::npos) << slurp(yaml);
+  EXPECT_EQ(slurp(out).rfind("window_start_ns,", 0), 0u);
+  std::filesystem::remove(err + ".o");
 }
 
 TEST_F(itch5tde_e2e, upsample_1_is_a_usage_error) {
@@ -476,7 +527,11 @@ TEST_F(itch5tde_e2e, a_time_range_keeps_the_windows_wholly_inside_it) {
   const std::vector<csv_row> all = parse_csv(slurp(out));
   ASSERT_GE(all.size(), 20u);
   const std::int64_t from = begin + 100'000'000, to = begin + 250'000'000;  // 09:30:00.1 to 09:30:00.25
-  ASSERT_EQ(run(common + " --from 09:30:00.1 --to 34200250000000 --summary-yaml '" + yaml + "'", out, err), 0)
+  const std::string meta = temp_path("range.meta.yaml");
+  ASSERT_EQ(run(common + " --from 09:30:00.1 --to 34200250000000 --summary-yaml '" + yaml + "' --metadata '" +
+                    meta + "'",
+                out, err),
+            0)
       << slurp(err);
   const std::string csv = slurp(out);
   const std::vector<csv_row> ranged = parse_csv(csv);
@@ -494,7 +549,9 @@ TEST_F(itch5tde_e2e, a_time_range_keeps_the_windows_wholly_inside_it) {
     EXPECT_EQ(ranged[i].delay_us, expected[i].delay_us);
     EXPECT_EQ(ranged[i].flags, expected[i].flags);
   }
-  EXPECT_NE(csv.find(" from_ns=34200100000000 to_ns=34200250000000\n"), std::string::npos) << csv.substr(0, 400);
+  EXPECT_NE(slurp(meta).find("  from_ns: 34200100000000\n  to_ns: 34200250000000\n"), std::string::npos)
+      << slurp(meta);
+  std::filesystem::remove(meta);
   const std::string summary = slurp(yaml);
   EXPECT_NE(summary.find("  from_ns: 34200100000000\n  to_ns: 34200250000000\n"), std::string::npos) << summary;
   // Not -q: stderr says which windows.
@@ -535,3 +592,153 @@ TEST_F(itch5tde_e2e, a_bad_time_range_is_a_usage_error) {
     EXPECT_EQ(slurp(out), "");
   }
 }
+
+namespace {
+
+// One file, three symbols: BBB copies AAA's changes 50 us later (+-1 us), CCC is unrelated.
+class itch5tde_lead_lag : public ::testing::Test {
+ protected:
+  static constexpr std::int64_t begin = 34'200'000'000'000;
+
+  void SetUp() override {
+    day = temp_path("day.txt");
+    out = temp_path("ll.csv");
+    summary = temp_path("ll-summary.csv");
+    ranked = temp_path("ll-ranked.csv");
+    err = temp_path("ll-err.txt");
+    auto changes = random_changes({"AAA", "CCC"}, begin, 800'000'000, 25'000.0, 21);  // 0.8 s
+    std::vector<change> aaa;
+    for (const auto& c : changes) {
+      if (c.symbol == "AAA") aaa.push_back(c);
+    }
+    for (auto c : delayed_copy(aaa, 50'000, 1'000, 0.0, 22)) {
+      c.symbol = "BBB";
+      changes.push_back(c);
+    }
+    // A lone CCC change a second before: a window where AAA:CCC has no estimate (flag flat).
+    changes.push_back({begin - 1'000'000'000, "CCC", 1'000'000, 100, 1'000'100, 100});
+    std::stable_sort(changes.begin(), changes.end(), [](const change& x, const change& y) { return x.t < y.t; });
+    write(day, changes);
+  }
+  void TearDown() override {
+    for (const auto& p : {day, out, out + ".yaml", summary, ranked, err}) std::filesystem::remove(p);
+  }
+
+  std::string day, out, summary, ranked, err;
+};
+
+int run_python(const std::string& script, const std::vector<std::string>& args, const std::string& out) {
+  std::string cmd = "/usr/bin/python3 '" + script + "'";
+  for (const auto& a : args) cmd += " '" + a + "'";
+  const int status = std::system((cmd + " >'" + out + "' 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::vector<std::vector<std::string>> csv_lines(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& line : lines_of(text)) {
+    std::vector<std::string> f;
+    std::size_t from = 0;
+    for (std::size_t comma; (comma = line.find(',', from)) != std::string::npos; from = comma + 1) {
+      f.push_back(line.substr(from, comma - from));
+    }
+    f.push_back(line.substr(from));
+    rows.push_back(f);
+  }
+  return rows;
+}
+
+TEST_F(itch5tde_lead_lag, the_copy_is_ranked_first_as_led_by_50_us_and_the_unrelated_symbol_is_not_significant) {
+  ASSERT_EQ(run("'" + day + "' --reference AAA --symbols CCC,BBB -o '" + out + "' --summary '" + summary +
+                    "' --lead-lag '" + ranked + "'",
+                err + ".o", err),
+            0)
+      << slurp(err);
+  EXPECT_TRUE(slurp(err + ".o").empty());
+  std::filesystem::remove(err + ".o");
+
+  const auto table = csv_lines(slurp(ranked));
+  ASSERT_EQ(table.size(), 3u);
+  ASSERT_EQ(table[0], (std::vector<std::string>{"rank", "symbol_a", "symbol_b", "signal", "windows", "tested",
+                                                "passed", "delay_us", "ci_low_us", "ci_high_us", "p_value",
+                                                "significant", "verdict"}));
+  const auto& led = table[1];
+  EXPECT_EQ(led[0], "1");
+  EXPECT_EQ(led[1], "AAA");
+  EXPECT_EQ(led[2], "BBB");
+  EXPECT_EQ(led[11], "yes");
+  EXPECT_NEAR(std::stod(led[7]), 50.0, 1.0);
+  EXPECT_LE(std::stod(led[8]), 50.0);
+  EXPECT_GE(std::stod(led[9]), 50.0);
+  EXPECT_LT(std::stod(led[10]), 1e-6);
+  EXPECT_EQ(led[12].rfind("AAA leads BBB by ", 0), 0u) << led[12];
+  EXPECT_GE(std::stoull(led[4]), 40u);  // 0.8 s of 16.384 ms windows
+  const auto& unrelated = table[2];
+  EXPECT_EQ(unrelated[2], "CCC");
+  EXPECT_EQ(unrelated[11], "no");
+  EXPECT_GT(std::stod(unrelated[10]), 0.05);
+  EXPECT_EQ(unrelated[12], "not significant");
+
+  // The summary: the same verdicts, by symbol label.
+  const auto rows = csv_lines(slurp(summary));
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0][0], "symbol");
+  EXPECT_EQ(rows[1][0], "AAA:BBB");
+  EXPECT_EQ(rows[1][9], "yes");
+  EXPECT_EQ(rows[2][0], "AAA:CCC");
+  EXPECT_EQ(rows[2][9], "no");
+
+  // stderr ranks them in words.
+  const std::string text = slurp(err);
+  EXPECT_NE(text.find("itch5tde: lead-lag 1. AAA:BBB events: AAA leads BBB by "), std::string::npos) << text;
+  EXPECT_NE(text.find("itch5tde: lead-lag 2. AAA:CCC events: not significant"), std::string::npos) << text;
+
+  // Deterministic: a second run writes the same summary.
+  const std::string first = slurp(summary);
+  ASSERT_EQ(run("'" + day + "' '" + day + "' --reference AAA --symbols CCC,BBB -q -o /dev/null --summary '" +
+                    summary + "'",
+                err + ".o", err),
+            0)
+      << slurp(err);
+  std::filesystem::remove(err + ".o");
+  EXPECT_EQ(slurp(summary), first);
+}
+
+// The CSVs are plain: Python's csv.DictReader (and pandas.read_csv, where installed) read them as they are,
+// the header line first and every missing value an empty field.
+TEST_F(itch5tde_lead_lag, python_reads_the_csvs_directly) {
+  if (::access("/usr/bin/python3", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  ASSERT_EQ(run("'" + day + "' --reference AAA --symbols CCC,BBB --signal events,mid -q -o '" + out +
+                    "' --summary '" + summary + "' --lead-lag '" + ranked + "'",
+                err + ".o", err),
+            0)
+      << slurp(err);
+  std::filesystem::remove(err + ".o");
+  const std::string script = temp_path("read.py");
+  std::ofstream(script) << R"(import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and rows[0]["window_start_ns"].isdigit(), rows[:1]
+assert all(r["lag_samples"] != "nan" for r in rows)
+assert any(r["flags"] == "ok" and float(r["delay_us"]) > 40 for r in rows)
+assert any(r["delay_us"] == "" and r["lag_samples"] == "" for r in rows), "a row without an estimate"
+summary = list(csv.DictReader(open(sys.argv[2])))
+assert [r["symbol"] for r in summary] == ["AAA:BBB", "AAA:BBB", "AAA:CCC", "AAA:CCC"], summary
+ranked = list(csv.DictReader(open(sys.argv[3])))
+assert ranked[0]["verdict"].startswith("AAA leads BBB by "), ranked[0]
+try:
+    import pandas
+except ImportError:
+    print("pandas not installed: csv.DictReader only")
+    sys.exit(0)
+frame = pandas.read_csv(sys.argv[1])
+assert list(frame.columns[:3]) == ["window_start_ns", "symbol", "signal"], frame.columns
+assert frame["lag_samples"].isna().any() and frame["delay_us"].dtype == float
+assert pandas.read_csv(sys.argv[2])["significant"].tolist()[0] == "yes"
+assert pandas.read_csv(sys.argv[3])["rank"].tolist() == [1, 2, 3, 4]
+)";
+  const int rc = run_python(script, {out, summary, ranked}, err);
+  EXPECT_EQ(rc, 0) << slurp(err);
+  std::filesystem::remove(script);
+}
+
+}  // namespace

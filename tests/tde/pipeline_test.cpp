@@ -73,26 +73,36 @@ struct row {
   std::string flags;
 };
 
-// The rows of itch5tde's CSV: two '#' lines, the column line, then rows of 13 fields.
+// The rows of itch5tde's CSV: the column line first (no comment line), then rows with as many fields, read
+// by column name.
+std::vector<std::string> split_fields(const std::string& line) {
+  std::vector<std::string> f;
+  std::size_t from = 0;
+  for (std::size_t comma; (comma = line.find(',', from)) != std::string::npos; from = comma + 1) {
+    f.push_back(line.substr(from, comma - from));
+  }
+  f.push_back(line.substr(from));
+  return f;
+}
+
 std::vector<row> parse_csv(const std::string& text) {
   std::vector<row> rows;
   std::istringstream in(text);
   std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    if (n <= 2) {
-      EXPECT_EQ(line.rfind("# ", 0), 0u) << line;
-      continue;
-    }
-    if (n == 3) {
-      EXPECT_EQ(line.rfind("window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,", 0), 0u);
-      continue;
-    }
-    std::vector<std::string> f;
-    std::istringstream fields(line);
-    for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-    EXPECT_EQ(f.size(), 13u) << line;
-    if (f.size() != 13) continue;
-    rows.push_back({std::stoll(f[0]), f[1], f[2], std::stoull(f[3]), std::stoull(f[4]), std::stod(f[6]), f[12]});
+  if (!std::getline(in, line)) return rows;
+  EXPECT_EQ(line.rfind("window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,", 0), 0u) << line;
+  const std::vector<std::string> names = split_fields(line);
+  auto column = [&](const char* name) {
+    return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+  };
+  const std::size_t flags = column("flags");
+  EXPECT_LT(flags, names.size()) << line;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> f = split_fields(line);
+    EXPECT_EQ(f.size(), names.size()) << line;
+    if (f.size() != names.size() || flags >= names.size()) continue;
+    rows.push_back({std::stoll(f[0]), f[1], f[2], std::stoull(f[3]), std::stoull(f[4]),
+                    f[6].empty() ? std::nan("") : std::stod(f[6]), f[flags]});
   }
   return rows;
 }
@@ -170,12 +180,18 @@ class tde_pipeline : public ::testing::Test {
                       err = dir_->file("err.txt");
     int rc = run_shell(sh_quote(tools + "/itch5tde") + " " + sh_quote(first) + " " + sh_quote(second) +
                        " --symbols " + symbols_ + " " + tde_args + " -q -o " + sh_quote(csv) +
-                       " --summary-yaml " + sh_quote(yaml) + " 2>" + sh_quote(err));
+                       " --summary-yaml " + sh_quote(yaml) + " --summary " + sh_quote(dir_->file("pairs.csv")) +
+                       " 2>" + sh_quote(err));
     EXPECT_EQ(rc, 0) << itch5_test::read_text(err);
     if (rc != 0) return {};
     std::map<std::string, double> medians;
     YAML::Node summary = YAML::LoadFile(yaml);
     for (const auto& s : signals) medians[s] = summary["signals"][s]["median_us"].as<double>();
+    // The CSV's sidecar: the default name, a YAML document with the settings.
+    YAML::Node meta = YAML::LoadFile(csv + ".yaml");
+    EXPECT_EQ(meta["program"].as<std::string>(), "itch5tde");
+    EXPECT_EQ(meta["options"]["sampling_period_ns"].as<std::int64_t>(), 1000);
+    EXPECT_EQ(meta["columns"][0].as<std::string>(), "window_start_ns");
     return {parse_csv(itch5_test::read_text(csv)), medians};
   }
 
@@ -231,6 +247,27 @@ TEST_F(tde_pipeline, recovers_the_generators_delay_in_95_percent_of_active_windo
   for (const auto& s : signals) {
     EXPECT_GE(static_cast<double>(passed[s]), 0.9 * static_cast<double>(active_[s].size())) << s;
   }
+  // --summary: every (symbol, signal) significant, its median within a sampling period of the delay and
+  // inside its bootstrap interval, the interval narrower than a sampling period either side.
+  const std::string pairs = itch5_test::read_text(dir_->file("pairs.csv"));
+  std::istringstream in(pairs);
+  std::string line;
+  std::getline(in, line);
+  ASSERT_EQ(line, "symbol,signal,windows,tested,passed,delay_us,ci_low_us,ci_high_us,p_value,significant");
+  std::size_t verdicts = 0;
+  while (std::getline(in, line)) {
+    const auto f = split_fields(line);
+    ASSERT_EQ(f.size(), 10u) << line;
+    ++verdicts;
+    EXPECT_EQ(f[9], "yes") << line;
+    const double median = std::stod(f[5]), low = std::stod(f[6]), high = std::stod(f[7]);
+    EXPECT_NEAR(median, expected_us, period_us) << line;
+    EXPECT_LE(low, median) << line;
+    EXPECT_GE(high, median) << line;
+    EXPECT_LT(high - low, 2 * period_us) << line;
+    EXPECT_LT(std::stod(f[8]), 1e-6) << line;
+  }
+  EXPECT_EQ(verdicts, active_symbols * signals.size()) << pairs;
 }
 
 TEST_F(tde_pipeline, swapping_the_files_negates_every_delay) {

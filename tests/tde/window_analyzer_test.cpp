@@ -426,12 +426,12 @@ TEST(delay_summary, counts_rows_and_weights_passed_delays_by_rho) {
   EXPECT_NE(yaml.find("B lags A"), std::string::npos);
 }
 
-TEST(csv_writer, header_states_the_sign_convention_and_rows_print_missing_values) {
+TEST(csv_writer, the_header_comes_first_and_missing_values_are_empty_fields) {
   const auto path =
       (std::filesystem::temp_directory_path() / ("tde_csv_" + std::to_string(::getpid()) + ".csv")).string();
   {
     itch5::io::output_file out(path);
-    tde::csv_writer csv(out, small_options(), 4608);
+    tde::csv_writer csv(out);
     tde::window_row row;
     row.window_start = 34200000000000;
     row.symbol = "AAPL";
@@ -441,6 +441,7 @@ TEST(csv_writer, header_states_the_sign_convention_and_rows_print_missing_values
     row.estimate.flags.set(estimate_flag::few_events);
     row.estimate.flags.set(estimate_flag::flat);
     row.delay_us = std::nan("");
+    row.estimate.second_ratio = std::nan("");
     csv.write(row);
     row.events_b = 11;
     row.estimate = {};
@@ -469,15 +470,41 @@ TEST(csv_writer, header_states_the_sign_convention_and_rows_print_missing_values
   std::vector<std::string> got;
   for (std::string line; std::getline(in, line);) got.push_back(line);
   std::filesystem::remove(path);
-  ASSERT_EQ(got.size(), 6u);
-  EXPECT_EQ(got[0].rfind("# itch5tde: delay > 0 means B lags A", 0), 0u);
-  EXPECT_NE(got[1].find("sampling_period_ns=1000 window_ns=4096000"), std::string::npos) << got[1];
-  EXPECT_EQ(got[2], tde::csv_writer::columns);
-  EXPECT_NE(got[1].find("smooth_ns=1000 "), std::string::npos) << "auto smoothing: one period; " << got[1];
-  EXPECT_NE(got[1].find(" alpha=0.01"), std::string::npos) << got[1];
-  EXPECT_EQ(got[3], "34200000000000,AAPL,bid-size,12,0,nan,nan,0.0000,0.00,0.000,0.00,1,few_events|flat");
-  EXPECT_EQ(got[4], "34200000000000,AAPL,bid-size,12,11,-3,-3.2500,0.5000,12.35,0.250,4.50,0.00123,ok");
-  EXPECT_EQ(got[5], "34200000000000,AAPL,bid-size,12,11,0,0.0000,1.0000,inf,0.000,812.25,0,ok") << "no -0.0000";
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[0], tde::csv_writer::header());
+  EXPECT_EQ(got[0].rfind("window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,", 0),
+            0u);
+  EXPECT_EQ(tde::csv_writer::column_names().size(), static_cast<std::size_t>(std::count(got[0].begin(), got[0].end(), ',') + 1));
+  EXPECT_EQ(got[1], "34200000000000,AAPL,bid-size,12,0,,,0.0000,0.00,,0.00,1,few_events|flat");
+  EXPECT_EQ(got[2], "34200000000000,AAPL,bid-size,12,11,-3,-3.2500,0.5000,12.35,0.250,4.50,0.00123,ok");
+  EXPECT_EQ(got[3], "34200000000000,AAPL,bid-size,12,11,0,0.0000,1.0000,inf,0.000,812.25,0,ok") << "no -0.0000";
+}
+
+TEST(csv_writer, the_sidecar_yaml_holds_the_sign_convention_settings_and_build) {
+  tde::analysis_options o = small_options();
+  o.symbols = {tde::parse_symbol_pair("SPY:QQQ")};
+  o.from = std::chrono::nanoseconds(34200000000000);
+  tde::csv_metadata m;
+  m.version = "0.1.0";
+  m.git_commit = "abc1234";
+  m.csv = "out \"x\".csv";
+  m.input_a = "a.txt";
+  m.input_b = "b.txt";
+  m.precision = "float";
+  m.fft_length = 4608;
+  const std::string y = tde::metadata_yaml(o, m);
+  for (const std::string expected :
+       {"program: itch5tde\n", "version: \"0.1.0\"\n", "git_commit: \"abc1234\"\n", "csv: \"out \\\"x\\\".csv\"\n",
+        "input_a: \"a.txt\"\n", "sign_convention: \"delay > 0 means B lags A", "  symbols: [\"SPY:QQQ\"]",
+        "  sampling_period_ns: 1000\n  window_ns: 4096000\n", "  from_ns: 34200000000000\n", "  fft_length: 4608\n",
+        "  precision: float\n", "  smooth_ns: 1000\n", "  alpha: 0.01", "columns: [window_start_ns, symbol, signal,"}) {
+    EXPECT_NE(y.find(expected), std::string::npos) << expected << "\nin\n" << y;
+  }
+  EXPECT_EQ(y.find("to_ns"), std::string::npos) << "no --to: no to_ns";
+  EXPECT_EQ(tde::default_metadata_path("tde.csv"), "tde.csv.yaml");
+  EXPECT_EQ(tde::default_metadata_path("dir/tde.csv.gz"), "dir/tde.csv.gz.yaml");
+  EXPECT_EQ(tde::default_metadata_path("-"), "");
+  EXPECT_EQ(tde::yaml_quoted("a\\b\tc"), "\"a\\\\b\\x09c\"");
 }
 
 }  // namespace

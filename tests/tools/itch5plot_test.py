@@ -218,6 +218,29 @@ class Itch5PlotTest(unittest.TestCase):
             with self.subTest(path=path, sub="inside"):
                 self.assert_refused(["inside", path, "--symbol", "AAPL"], 1, "ITCH 5.0 binary data")
 
+    def test_tde_columns_are_found_by_name(self):
+        # itch5tde's CSV starts with its column line; a column added to it, or the two '#' lines of older
+        # versions, change nothing in what is drawn.
+        d = self.path
+        with open(d("tde.csv")) as f:
+            lines = f.read().splitlines()
+        self.assertTrue(lines[0].startswith("window_start_ns,symbol,signal,"), lines[0])
+        flags = lines[0].split(",").index("flags")
+        with open(d("tde-more.csv"), "w") as f:
+            for i, line in enumerate(lines):
+                fields = line.split(",")
+                fields.insert(flags, "p_value" if i == 0 else "0.5")
+                f.write(",".join(fields) + "\n")
+        with open(d("tde-old.csv"), "w") as f:
+            f.write("# itch5tde: delay > 0 means B lags A\n# sampling_period_ns=1000\n")
+            f.write("\n".join(lines) + "\n")
+        original = self.drawn("tde").split(" -> ")[0]
+        for name in ("tde-more", "tde-old"):
+            r = plot("tde", d(name + ".csv"), "-o", d(name + ".png"), *SIZE_ARGS)
+            err = r.stderr.decode(errors="replace")
+            self.assertEqual(r.returncode, 0, err)
+            self.assertEqual(err.split(" -> ")[0], original.replace("tde.csv", name + ".csv"), err)
+
     def test_csv_of_the_wrong_kind_names_file_and_kind(self):
         cases = [
             ("stats", "depth.csv", "expected an itch5inside --stats CSV", "itch5plot depth"),

@@ -269,8 +269,8 @@ def read_symbol_table(path, kind):
 # --------------------------------------------------------------------------------------------------
 # itch5tde CSV (streamed: a day's comparison has millions of rows)
 
-TDE_COLUMNS = ["window_start_ns", "symbol", "signal", "events_a", "events_b", "lag_samples", "delay_us",
-               "rho", "psr", "second_ratio", "z", "p_value", "flags"]
+# The columns read, found by name: the CSV may carry more (docs/formats.md, "TDE CSV").
+TDE_COLUMNS = ["window_start_ns", "symbol", "signal", "delay_us", "rho", "flags"]
 TDE_FLAGS = ["ok", "few_events", "flat", "low_rho", "low_psr", "ambiguous", "edge", "not_significant"]
 
 
@@ -309,23 +309,24 @@ def read_tde(path, symbols=None, signals=None):
     keep_signals = set(signals) if signals else None
     seen_symbols = set()
     seen_signals = set()
-    header_seen = False
+    header = None
     for n, line in text_lines(path):
         if not line:
             continue
-        if line.startswith("#"):
+        if line.startswith("#"):  # the two comment lines of itch5tde CSVs before issue 12
             tde.comments.append(line[1:].strip())
             continue
         fields = line.split(",")
-        if not header_seen:
-            if fields != TDE_COLUMNS:
+        if header is None:
+            if fields[:3] != TDE_COLUMNS[:3] or any(c not in fields for c in TDE_COLUMNS):
                 raise InputError(f"{path}:{n}: not the header of an itch5tde CSV (expected "
-                                 f"{','.join(TDE_COLUMNS)})")
-            header_seen = True
+                                 f"{','.join(TDE_COLUMNS[:3])},... with the columns {', '.join(TDE_COLUMNS[3:])})")
+            header = fields
+            at = {c: fields.index(c) for c in TDE_COLUMNS}
             continue
-        if len(fields) != len(TDE_COLUMNS):
-            raise InputError(f"{path}:{n}: expected {len(TDE_COLUMNS)} fields, found {len(fields)}")
-        symbol, signal, flags = fields[1], fields[2], fields[TDE_COLUMNS.index("flags")]
+        if len(fields) != len(header):
+            raise InputError(f"{path}:{n}: expected {len(header)} fields, found {len(fields)}")
+        symbol, signal, flags = fields[at["symbol"]], fields[at["signal"]], fields[at["flags"]]
         seen_symbols.add(symbol)
         seen_signals.add(signal)
         if keep_symbols is not None and symbol not in keep_symbols:
@@ -343,10 +344,10 @@ def read_tde(path, symbols=None, signals=None):
                 raise InputError(f"{path}:{n}: unknown flag '{flag}' (expected {', '.join(TDE_FLAGS)})")
             s.flag_counts[flag] += 1
         if flags == "ok":
-            s.t_ns.append(number(path, n, "window_start_ns", fields[0], integer=True))
-            s.delay_us.append(number(path, n, "delay_us", fields[6]))
-            s.rho.append(number(path, n, "rho", fields[7]))
-    if not header_seen:
+            s.t_ns.append(number(path, n, "window_start_ns", fields[at["window_start_ns"]], integer=True))
+            s.delay_us.append(number(path, n, "delay_us", fields[at["delay_us"]]))
+            s.rho.append(number(path, n, "rho", fields[at["rho"]]))
+    if header is None:
         raise InputError(f"{path}: no header line")
     if not seen_symbols:
         raise InputError(f"{path}: no rows after the header (itch5tde found no window to compare)")
