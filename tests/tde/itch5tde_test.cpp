@@ -471,14 +471,16 @@ TEST_F(itch5tde_e2e, upsample_1_is_a_usage_error) {
 }
 
 TEST_F(itch5tde_e2e, smooth_is_a_duration_or_auto_one_sampling_period_by_default) {
-  const std::string files = "'" + a_path + "' '" + b_path + "' --symbols AAA -q --sampling-period 2us ";
-  auto settings = [&](const std::string& text) { return text.substr(0, text.find("\nwindow_start_ns")); };
+  // The smoothing used is in the sidecar YAML (options.smooth_ns).
+  const std::string sidecar = out + ".yaml";
+  const std::string files =
+      "'" + a_path + "' '" + b_path + "' --symbols AAA -q --sampling-period 2us --metadata '" + sidecar + "' ";
   ASSERT_EQ(run(files, out, err), 0) << slurp(err);
-  EXPECT_NE(settings(slurp(out)).find(" smooth_ns=2000 "), std::string::npos) << settings(slurp(out));
+  EXPECT_NE(slurp(sidecar).find("\n  smooth_ns: 2000\n"), std::string::npos) << slurp(sidecar);
   ASSERT_EQ(run(files + "--smooth auto", out, err), 0) << slurp(err);
-  EXPECT_NE(settings(slurp(out)).find(" smooth_ns=2000 "), std::string::npos) << settings(slurp(out));
+  EXPECT_NE(slurp(sidecar).find("\n  smooth_ns: 2000\n"), std::string::npos) << slurp(sidecar);
   ASSERT_EQ(run(files + "--smooth 0", out, err), 0) << slurp(err);
-  EXPECT_NE(settings(slurp(out)).find(" smooth_ns=0 "), std::string::npos) << settings(slurp(out));
+  EXPECT_NE(slurp(sidecar).find("\n  smooth_ns: 0\n"), std::string::npos) << slurp(sidecar);
   EXPECT_EQ(run(files + "--smooth 5parsec", out, err), 2);
   EXPECT_EQ(slurp(err), "itch5tde: error: --smooth: unknown duration unit 'parsec' in '5parsec' (ns, us, ms, s, min, h)\n");
   EXPECT_EQ(slurp(out), "");
