@@ -56,6 +56,13 @@ struct inside_options {
   /// latency, and the statistics CSV gets the Latency columns. Must be null when stats is off (nothing
   /// would consume the queue).
   itch5::io::latency_queue* latencies = nullptr;
+  /// Book threads. 1: the books are kept on the calling thread, message by message. N > 1: the calling
+  /// thread reads the stream and hands batches of messages to N threads, each keeping the books of the
+  /// stock locates L with L % N == its number, and merges their lines and samples back into message order:
+  /// the output, statistics (but for the measured processing times), depth, anomaly counts and every count
+  /// of the result are those of one thread (order_table_bytes aside: the sum of the N tables), provided
+  /// each order message carries its order's stock locate, as ITCH guarantees.
+  unsigned threads = 1;
 };
 
 /// Receives output in chunks of complete lines.
@@ -92,7 +99,8 @@ struct inside_result {
 /// Called about every 64 Ki messages with the reader, for progress reports.
 using progress_callback = std::function<void(const itch5::message_reader&)>;
 
-/// Runs the job. Throws std::invalid_argument for an unknown book type; never throws for bad input.
+/// Runs the job. Throws std::invalid_argument for an unknown book type or threads == 0; never throws for
+/// bad input.
 [[nodiscard]] inside_result run_inside(itch5::message_reader& reader, const inside_options& options, line_sink& out,
                                        const progress_callback& progress = {});
 
