@@ -57,13 +57,17 @@ struct inside_options {
   /// would consume the queue).
   itch5::io::latency_queue* latencies = nullptr;
   /// Book threads. 1: the books are kept on the calling thread, message by message. N > 1: the calling
-  /// thread reads the stream and hands batches of messages to N threads, each keeping the books of the
-  /// stock locates L with L % N == its number, and merges their lines and samples back into message order:
+  /// thread reads the stream and hands batches of messages to N threads, each keeping the books of some
+  /// stock locates (a locate goes to the least busy thread when its first order comes), and merges their
+  /// lines and samples back into message order:
   /// the output, statistics (but for the measured processing times), depth, anomaly counts and every count
   /// of the result are those of one thread (order_table_bytes aside: the sum of the N tables), provided
   /// each order message carries its order's stock locate, as ITCH guarantees.
   unsigned threads = 1;
 };
+
+/// The most book threads inside_options::threads may ask for.
+inline constexpr unsigned max_threads = 64;
 
 /// Receives output in chunks of complete lines.
 class line_sink {
