@@ -62,7 +62,10 @@ struct inside_options {
   /// lines and samples back into message order:
   /// the output, statistics (but for the measured processing times), depth, anomaly counts and every count
   /// of the result are those of one thread (order_table_bytes aside: the sum of the N tables), provided
-  /// each order message carries its order's stock locate, as ITCH guarantees.
+  /// each order message carries its order's stock locate and live references are unique across locates,
+  /// as ITCH guarantees. Input that breaks this can differ: an add reusing a live reference of another
+  /// locate is a duplicate_order to one thread, but a new order to a book thread that does not hold the
+  /// first one; an E/C/X/D/U under another locate than its order's is an unknown_order there.
   unsigned threads = 1;
 };
 
