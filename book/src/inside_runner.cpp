@@ -389,7 +389,7 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
 
 constexpr std::uint32_t batch_messages = 16384;         // messages per batch (at most)
 constexpr std::size_t batch_bytes = std::size_t{1} << 19;  // frame bytes per batch (about; one frame more)
-constexpr std::size_t batch_slots = 4;                   // batches in flight: read, in the book threads, merged
+constexpr std::size_t batch_slots = 8;                   // batches in flight: read, in the book threads, merged
 
 // Which book thread handles a message of a batch: a thread's number, or one of these.
 constexpr std::uint8_t to_none = 0xff;  // no book (only its timestamp counts, checked by the reader)
