@@ -374,7 +374,8 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
 // ---- Several book threads (inside_options::threads > 1) ----
 //
 // The calling thread reads and frames the stream (message_reader, as in run_loop), checks every message's
-// timestamp, and copies the frames of dispatched messages into batches. Each of the N book threads walks
+// timestamp, and copies the frames of dispatched messages into batches; it is also book thread 0, which
+// handles its share of each batch right after publishing it to the others. Each of the N book threads walks
 // every frame of each batch and handles the order messages (A F E C X D U) of its stock locates and every
 // stock directory message (which names a locate's book; cheap, and the locate may have no owner yet):
 // these are all that touch a book; the rest only have their timestamp checked. The reading thread decides
@@ -541,7 +542,9 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
       for (auto& t : threads) t.join();
     }
   } join_at_exit{published, threads};
-  for (unsigned s = 0; s < n; ++s) {
+  // Book thread 0 is the reading thread itself (it handles its share of a batch right after publishing
+  // it); threads 1..N-1 are started here.
+  for (unsigned s = 1; s < n; ++s) {
     threads.emplace_back([&, s] {
       try {
         for (std::uint64_t k = 0;; ++k) {
@@ -662,6 +665,10 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
   // seed 3 on one thread, 72% of the 2 M day's messages: their most active symbols happen to have even
   // locates; this puts 54%.) The output does not depend on the assignment, only the balance does.
   std::vector<std::uint8_t> owners(std::size_t{1} << 16, to_none);
+  // Load in eighths of a book message: thread 0 also reads, frames, copies and merges every message,
+  // which costs about an eighth of handling a book message (~27 ns and ~230 ns here, see
+  // docs/performance.md), so it is charged 1 per message read.
+  constexpr std::uint64_t book_message_cost = 8;
   std::vector<std::uint64_t> load(n, 0);
   auto owner_of = [&](std::span<const std::byte> msg) -> std::uint8_t {
     const char type = itch5::peek_type(msg);
@@ -671,7 +678,7 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
     if (o == to_none) [[unlikely]] {
       o = static_cast<std::uint8_t>(std::min_element(load.begin(), load.end()) - load.begin());
     }
-    ++load[o];
+    load[o] += book_message_cost;
     return o;
   };
   std::uint64_t next_batch = 0;  // the batch being filled
@@ -681,6 +688,8 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
     ++next_batch;
     published.store(next_batch, std::memory_order_release);
     published.notify_all();
+    shards[0]->handle(batches[(next_batch - 1) % batch_slots], outputs[0][(next_batch - 1) % batch_slots]);
+    done[0]->store(next_batch, std::memory_order_relaxed);
     if (next_batch - merged == batch_slots) merge(merged++);  // the slot to fill next must be free
     b = &batches[next_batch % batch_slots];
     b->used = 0;
@@ -700,6 +709,7 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
     }
     ++r.messages_by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
     timestamps(msg.data());
+    ++load[0];
     b->owner[b->count] = owner_of(msg);
     std::byte* to = b->frames.data() + b->used;
     to[0] = static_cast<std::byte>(msg.size() >> 8);
