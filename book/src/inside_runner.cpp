@@ -665,10 +665,11 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
   // seed 3 on one thread, 72% of the 2 M day's messages: their most active symbols happen to have even
   // locates; this puts 54%.) The output does not depend on the assignment, only the balance does.
   std::vector<std::uint8_t> owners(std::size_t{1} << 16, to_none);
-  // Load in eighths of a book message: thread 0 also reads, frames, copies and merges every message,
-  // which costs about an eighth of handling a book message (~27 ns and ~230 ns here, see
-  // docs/performance.md), so it is charged 1 per message read.
-  constexpr std::uint64_t book_message_cost = 8;
+  // Load in quarters of a book message: thread 0 also reads, frames, copies and merges every message,
+  // which costs an eighth to a quarter of handling a book message (~27-30 ns against ~230 ns here, more
+  // with more threads to merge, see docs/performance.md), so it is charged 1 per message read, on the
+  // high side: a thread that reads and falls behind holds up every other.
+  constexpr std::uint64_t book_message_cost = 4;
   std::vector<std::uint64_t> load(n, 0);
   auto owner_of = [&](std::span<const std::byte> msg) -> std::uint8_t {
     const char type = itch5::peek_type(msg);
@@ -676,7 +677,12 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
     if (!itch5::is_order_message(type)) return to_none;
     std::uint8_t& o = owners[itch5::peek_stock_locate(msg)];
     if (o == to_none) [[unlikely]] {
-      o = static_cast<std::uint8_t>(std::min_element(load.begin(), load.end()) - load.begin());
+      // The least loaded; on a tie the highest number, so that the first (most active) symbols of the
+      // day go to the threads that do not also read.
+      o = static_cast<std::uint8_t>(n - 1);
+      for (unsigned s = n - 1; s-- > 0;) {
+        if (load[s] < load[o]) o = static_cast<std::uint8_t>(s);
+      }
     }
     load[o] += book_message_cost;
     return o;
