@@ -294,12 +294,13 @@ int main(int argc, char** argv) {
            "Read and decompress the input on a second thread while the books are updated.");
   opts.add("threads", cfg.threads,
            "Book threads. 1 keeps every book on the thread that reads the input. N > 1 shares the symbols "
-           "among N threads (each symbol goes to the least busy thread when its first order comes), fed by "
-           "the reading thread in batches of messages, "
+           "among N threads, the reading thread one of them (each symbol goes to the least busy thread when "
+           "its first order comes), fed by the reading thread in batches of messages, "
            "whose output is merged back into message order: the lines, --stats (but for its measured "
            "Processing columns), --depth, --histograms and the summary are those of --threads 1. One very "
-           "active symbol stays on one thread, which bounds the gain; see docs/performance.md for where it "
-           "pays.",
+           "active symbol stays on one thread, which bounds the gain; each thread adds ~20 MB. It pays only "
+           "with a free core per thread (on a busy 2-core machine it did not): see docs/performance.md, "
+           "Book threads.",
            1, book::max_threads);
   opts.add_size("block-size", cfg.block_size, "Bytes per input block.", 4096, std::uint64_t{1} << 30);
   opts.add("gzip-level", cfg.gzip_level, "Compression level of .gz outputs (1 fast .. 9 small).", 1, 9);

@@ -57,9 +57,9 @@ struct inside_options {
   /// would consume the queue).
   itch5::io::latency_queue* latencies = nullptr;
   /// Book threads. 1: the books are kept on the calling thread, message by message. N > 1: the calling
-  /// thread reads the stream and hands batches of messages to N threads, each keeping the books of some
-  /// stock locates (a locate goes to the least busy thread when its first order comes), and merges their
-  /// lines and samples back into message order:
+  /// thread reads the stream and hands batches of messages to N - 1 threads and itself, each keeping the
+  /// books of some stock locates (a locate goes to the least busy thread when its first order comes), and
+  /// merges their lines and samples back into message order:
   /// the output, statistics (but for the measured processing times), depth, anomaly counts and every count
   /// of the result are those of one thread (order_table_bytes aside: the sum of the N tables), provided
   /// each order message carries its order's stock locate and live references are unique across locates,
