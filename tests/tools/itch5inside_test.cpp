@@ -963,6 +963,25 @@ TEST_F(Itch5Inside, BookThreadsWriteWhatOneThreadWrites) {
   EXPECT_EQ(f2.err, f1.err);  // the warning about NOSUCH
 }
 
+TEST_F(Itch5Inside, BookThreadsOnACaptureGiveTheSameLatencyColumns) {
+  // A generated day as a pcap capture with lost packets: statistics carry each sample's feed latency,
+  // which the merge takes by message index.
+  const std::string synth = std::string(ITCH5_TOOLS_DIR) + "/itch5synth";
+  const std::string make = "cd " + quote(dir_.string()) + " && " + quote(synth) +
+                           " --messages 100k --seed 5 --pcap cap.pcap --pcap-loss 0.001 -o day.itch 2> /dev/null";
+  ASSERT_EQ(std::system(make.c_str()), 0);
+  const result one = run("--threads 1 --stats s.csv --depth d.csv cap.pcap");
+  ASSERT_EQ(one.code, 0) << one.err;
+  const std::string stats = slurp(path("s.csv")), depth = slurp(path("d.csv"));
+  ASSERT_NE(stats.find("p50Latency"), std::string::npos);
+  const result two = run("--threads 2 --stats s.csv --depth d.csv cap.pcap");
+  ASSERT_EQ(two.code, 0) << two.err;
+  EXPECT_TRUE(two.out == one.out) << "the lines differ";
+  EXPECT_EQ(summary_counts(two.err), summary_counts(one.err));
+  EXPECT_EQ(without_processing(slurp(path("s.csv"))), without_processing(stats));
+  EXPECT_EQ(slurp(path("d.csv")), depth);
+}
+
 TEST_F(Itch5Inside, BookThreadsStopAtAReadErrorLikeOneThread) {
   const std::string day = gunzip_file(data_dir + "/synthetic-200k.itch.gz");
   write_bytes(path("cut.itch"), std::string_view(day).substr(0, day.size() / 2 + 7));
