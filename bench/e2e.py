@@ -5,6 +5,7 @@ the same run.
   bench/e2e.py                          # 50 M messages, 3 runs of every configuration
   bench/e2e.py --messages 400M --runs 2 # a full-size day
   bench/e2e.py --suite decoder --messages 20M
+  bench/e2e.py --suite inside --books array --messages 20M --seed 3 --threads 2   # + book threads
 
 The synthetic day is generated once with itch5synth (deterministic for --seed) and cached in bench/cache/
 together with a gzip copy (gzip -6). Every run of every configuration is interleaved with the others
@@ -158,6 +159,9 @@ def main():
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     ap.add_argument("--cache-dir", default=os.path.join(ROOT, "bench", "cache"))
     ap.add_argument("--no-build", action="store_true", help="use the existing build")
+    ap.add_argument("--threads", default="",
+                    help="also itch5inside --threads N for these N (e.g. 2,3), the ratio to the same run with "
+                         "--threads 1 (the default runs)")
     ap.add_argument("--extra", default="", help="extra itch5inside flags for every itch5inside run")
     ap.add_argument("--save", help="also write the report to this file")
     ap.add_argument("--no-gzip", action="store_true", help="raw input only (no gzip copy, no gzip runs): "
@@ -184,6 +188,11 @@ def main():
                             "cat raw (baseline)"))
             configs.append((f"itch5inside --book {b} gz", [os.path.join(tools, "itch5inside"), "-q", "--book", b] + extra + [gz],
                             "zcat gz (baseline)"))
+            for n in [t for t in args.threads.split(",") if t]:
+                for kind, path in (("raw", raw), ("gz", gz)):
+                    configs.append((f"itch5inside --book {b} --threads {n} {kind}",
+                                    [os.path.join(tools, "itch5inside"), "-q", "--book", b, "--threads", n] + extra +
+                                    [path], f"itch5inside --book {b} {kind}"))
 
     if args.isal_build:
         itools = os.path.join(args.isal_build, "tools")
@@ -224,6 +233,8 @@ def main():
     med = {name: statistics.median(v) for name, v in times.items()}
     for name, _, baseline in configs:
         ratio = f"{med[name] / med[baseline]:.2f}x {baseline.split()[0]}" if baseline else ""
+        if baseline and baseline.startswith("itch5inside"):  # book threads: the speed-up over one thread
+            ratio = f"{med[baseline] / med[name]:.2f}x as fast as --threads 1"
         out.write(f"| {name} | {med[name]:.2f} | {min(times[name]):.2f} | {messages / med[name] / 1e6:.1f} | "
                   f"{med[name] * 1e9 / messages:.1f} | {rss[name] / 1e6:.0f} | {ratio} |\n")
     if args.suite in ("inside", "all"):

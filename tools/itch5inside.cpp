@@ -39,6 +39,7 @@ struct config {
   std::string histograms;
   bool quiet = false;
   bool read_ahead = true;
+  std::uint64_t threads = 1;
   std::uint64_t block_size = 1 << 20;
   std::uint64_t gzip_level = 6;
   cli::inflate_flag inflate;
@@ -148,6 +149,7 @@ int run(const config& cfg) {
   opt.from = cfg.range.from;
   opt.to = cfg.range.to;
   opt.cancel = &cli::interruption::flag();
+  opt.threads = static_cast<unsigned>(cfg.threads);
 
   itch5::io::block_options blocks;
   blocks.threaded = cfg.read_ahead;
@@ -291,6 +293,16 @@ int main(int argc, char** argv) {
   opts.add("quiet", cfg.quiet, "No progress line and no summary on stderr (errors are still reported).").alias('q');
   opts.add("read-ahead", cfg.read_ahead,
            "Read and decompress the input on a second thread while the books are updated.");
+  opts.add("threads", cfg.threads,
+           "Book threads. 1 keeps every book on the thread that reads the input. N > 1 shares the symbols "
+           "among N threads, the reading thread one of them (each symbol goes to the least busy thread when "
+           "its first order comes), fed by the reading thread in batches of messages, "
+           "whose output is merged back into message order: the lines, --stats (but for its measured "
+           "Processing columns), --depth, --histograms and the summary are those of --threads 1. One very "
+           "active symbol stays on one thread, which bounds the gain; each thread adds ~20 MB. It pays only "
+           "with a free core per thread (on a busy 2-core machine it did not): see docs/performance.md, "
+           "Book threads.",
+           1, book::max_threads);
   opts.add_size("block-size", cfg.block_size, "Bytes per input block.", 4096, std::uint64_t{1} << 30);
   opts.add("gzip-level", cfg.gzip_level, "Compression level of .gz outputs (1 fast .. 9 small).", 1, 9);
   cfg.inflate.add_to(opts);

@@ -5,10 +5,18 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <atomic>
+#include <exception>
+#include <thread>
+#include <type_traits>
 #include <unordered_set>
+#include <vector>
 
+#include <itch5/detail/endian.hpp>
 #include <itch5/dispatch.hpp>
+#include <itch5/message_header.hpp>
 #include <itch5/peek.hpp>
 
 #include <book/book_engine.hpp>
@@ -46,12 +54,50 @@ std::unordered_set<std::string> symbol_filter(const std::vector<std::string>& sy
   return out;
 }
 
-template <class Book, bool Timed, bool Depth>
+// What a book thread hands to the merger for one batch of messages besides its lines: its statistics and
+// depth samples, each tagged with the index of its message in the batch, so that the merger can feed them
+// to the statistics in message order. Stands in for feed_statistics and depth_statistics in a shard's
+// observer (the same record() calls).
+struct shard_samples {
+  struct feed_sample {
+    std::uint32_t index;
+    std::uint16_t locate;
+    std::chrono::nanoseconds ts;
+    std::chrono::nanoseconds took;
+  };
+  struct depth_sample {
+    std::uint32_t index;
+    std::uint16_t locate;
+    std::uint32_t event_depth;
+    std::uint32_t book_depth;
+  };
+
+  void record(std::uint16_t locate, std::chrono::nanoseconds ts, std::chrono::nanoseconds took) {
+    feed.push_back({index, locate, ts, took});
+  }
+  void record(std::uint16_t locate, std::uint32_t event_depth, std::uint32_t book_depth) {
+    depth.push_back({index, locate, event_depth, book_depth});
+  }
+  // A shard's observer never has a latency (the merger adds them by message index).
+  void record_latency(std::uint16_t, std::chrono::nanoseconds) noexcept {}
+
+  std::uint32_t index = 0;  // of the message being handled
+  std::vector<feed_sample> feed;
+  std::vector<depth_sample> depth;
+};
+
+// Shard: the observer of one of several book threads (run_sharded), whose samples go to shard_samples and
+// whose engine leaves timestamp checks to the thread that reads the whole stream.
+template <class Book, bool Timed, bool Depth, bool Shard = false>
 class observer {
+  using feed_type = std::conditional_t<Shard, shard_samples, stats::feed_statistics>;
+  using depth_type = std::conditional_t<Shard, shard_samples, stats::depth_statistics>;
+
  public:
   static constexpr bool wants_book_depth = Depth;
+  static constexpr bool checks_timestamps = !Shard;
 
-  observer(const inside_options& opt, line_sink& sink, stats::feed_statistics* feed, stats::depth_statistics* depth)
+  observer(const inside_options& opt, line_sink& sink, feed_type* feed, depth_type* depth)
       : sink_(sink), stats_all_(opt.stats_all_events), from_(opt.from), to_(opt.to), depth_(depth), stats_(feed),
         filter_(symbol_filter(opt.symbols)),
         buffer_size_(std::max<std::size_t>(opt.books.output_buffer_bytes, min_buffer_size)),
@@ -96,6 +142,8 @@ class observer {
   }
 
   [[nodiscard]] std::uint64_t lines() const noexcept { return lines_; }
+  /// Bytes of lines formatted and not yet handed to the sink.
+  [[nodiscard]] std::size_t buffered() const noexcept { return used_; }
 
   [[nodiscard]] std::string name_of(std::uint16_t locate) const {
     return locate < names_.size() && !names_[locate].empty() ? names_[locate] : "?";
@@ -191,8 +239,8 @@ class observer {
   bool stats_all_;
   itch5::timestamp from_;
   itch5::timestamp to_;
-  stats::depth_statistics* depth_;
-  stats::feed_statistics* stats_;
+  depth_type* depth_;
+  feed_type* stats_;
   std::unordered_set<std::string> filter_;
   std::vector<std::uint8_t> state_;     // per locate: unknown, yes (wanted), no
   std::vector<line_text> lines_text_;    // per locate, touched on inside changes only
@@ -322,20 +370,438 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   }
 }
 
+
+// ---- Several book threads (inside_options::threads > 1) ----
+//
+// The calling thread reads and frames the stream (message_reader, as in run_loop), checks every message's
+// timestamp, and copies the frames of dispatched messages into batches; it is also book thread 0, which
+// handles its share of each batch right after publishing it to the others. Each of the N book threads walks
+// every frame of each batch and handles the order messages (A F E C X D U) of its stock locates and every
+// stock directory message (which names a locate's book; cheap, and the locate may have no owner yet):
+// these are all that touch a book; the rest only have their timestamp checked. The reading thread decides
+// the owner of each message (see owner_of). A thread formats its lines into its own buffer of the batch, noting the batch index of the
+// message of each line (a message makes at most one line), and likewise its statistics and depth samples
+// and each message's change of its live order count. The calling thread merges the threads' outputs of a
+// batch in message order: lines written, samples fed to one feed_statistics and depth_statistics, live
+// order counts summed, so that everything but the measured processing times is what run_loop gives.
+// Order references are unique per day and every order message carries its order's locate, so each order
+// lives in one thread's order table; input that breaks this (a reference reused across locates, an order
+// message whose locate is not its order's) can count other anomalies than one thread does.
+
+constexpr std::uint32_t batch_messages = 16384;         // messages per batch (at most)
+constexpr std::size_t batch_bytes = std::size_t{1} << 19;  // frame bytes per batch (about; one frame more)
+constexpr std::size_t batch_slots = 8;                   // batches in flight: read, in the book threads, merged
+
+// Which book thread handles a message of a batch: a thread's number, or one of these.
+constexpr std::uint8_t to_none = 0xff;  // no book (only its timestamp counts, checked by the reader)
+constexpr std::uint8_t to_all = 0xfe;   // stock directory: every thread names the locate's book
+
+struct batch {
+  std::vector<std::byte> frames;  // as framed in the input: 2-byte big-endian length, then the message
+  std::vector<std::uint8_t> owner;  // per message: the thread that handles it, to_none or to_all
+  std::size_t used = 0;
+  std::uint32_t count = 0;
+  std::vector<std::int64_t> latencies;  // per message, when the statistics take feed latencies
+};
+
+// One book thread's output for one batch.
+struct shard_output {
+  std::string lines;
+  std::vector<std::uint32_t> line_index;  // message index of each line
+  std::vector<std::uint32_t> line_end;    // end of each line in `lines`
+  shard_samples samples;
+  std::vector<std::int8_t> live_delta;  // per message of the batch: change of the live order count
+};
+
+class string_sink final : public line_sink {
+ public:
+  void write(std::string_view lines) override { target->append(lines); }
+  std::string* target = nullptr;
+};
+
+// The timestamp checks of book_engine, over the whole stream.
+struct timestamp_check {
+  void operator()(const std::byte* msg) noexcept {
+    const itch5::timestamp ts(
+        static_cast<std::int64_t>(itch5::detail::load_be48(msg + itch5::message_header::timestamp_offset)));
+    if (ts < last) [[unlikely]] anomalies.count(anomaly::timestamp_backwards);
+    if (ts >= itch5::one_day) [[unlikely]] anomalies.count(anomaly::timestamp_beyond_day);
+    last = ts;
+  }
+  itch5::timestamp last{0};
+  anomaly_counts anomalies;
+};
+
+template <class Book, bool Timed, bool Depth>
+class shard {
+ public:
+  using observer_type = observer<Book, Timed, Depth, true>;
+
+  shard(const inside_options& opt, unsigned index)
+      : index_(static_cast<std::uint8_t>(index)), obs_(opt, sink_, &samples_, &samples_), engine_(opt.books, obs_) {}
+
+  void handle(const batch& in, shard_output& out) {
+    // The frames of this thread's locates, then those messages with the prefetch of run_loop.
+    mine_.clear();
+    const std::byte* const base = in.frames.data();
+    std::size_t at = 0;
+    for (std::uint32_t i = 0; i < in.count; ++i) {
+      const std::size_t len = itch5::peek_frame_length(base + at);
+      const std::uint8_t owner = in.owner[i];
+      if (owner == index_ || owner == to_all) {
+        mine_.push_back({static_cast<std::uint32_t>(at + itch5::frame_length_size), i});
+      }
+      at += len + itch5::frame_length_size;
+    }
+    out.lines.clear();
+    out.line_index.clear();
+    out.line_end.clear();
+    out.live_delta.assign(in.count, 0);
+    samples_.feed.clear();
+    samples_.depth.clear();
+    sink_.target = &out.lines;
+    auto frame = [&](std::size_t j) {
+      const std::byte* m = base + mine_[j].offset;
+      return std::span<const std::byte>(m, itch5::peek_frame_length(m - itch5::frame_length_size));
+    };
+    const std::size_t n = mine_.size();
+    std::uint64_t lines = obs_.lines();
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j + 16 < n) engine_.prefetch_far(frame(j + 16));
+      if (j + 6 < n) engine_.prefetch_near(frame(j + 6));
+      const std::uint32_t i = mine_[j].index;
+      const std::byte* m = base + mine_[j].offset;
+      samples_.index = i;
+      const std::size_t live = engine_.orders().size();
+      if constexpr (Timed) {
+        const auto t0 = std::chrono::steady_clock::now();
+        itch5::dispatch_unchecked(m, engine_);
+        obs_.end_message(std::chrono::steady_clock::now() - t0);
+      } else {
+        itch5::dispatch_unchecked(m, engine_);
+      }
+      out.live_delta[i] = static_cast<std::int8_t>(static_cast<std::ptrdiff_t>(engine_.orders().size()) -
+                                                   static_cast<std::ptrdiff_t>(live));
+      if (obs_.lines() != lines) {
+        lines = obs_.lines();
+        out.line_index.push_back(i);
+        out.line_end.push_back(static_cast<std::uint32_t>(out.lines.size() + obs_.buffered()));
+      }
+    }
+    obs_.flush();
+    std::swap(out.samples.feed, samples_.feed);
+    std::swap(out.samples.depth, samples_.depth);
+  }
+
+  [[nodiscard]] const observer_type& obs() const noexcept { return obs_; }
+  [[nodiscard]] const book_engine<Book, observer_type>& engine() const noexcept { return engine_; }
+
+ private:
+  struct mine {
+    std::uint32_t offset;  // of the message (its type byte) in the batch
+    std::uint32_t index;   // in the batch
+  };
+
+  std::uint8_t index_;
+  string_sink sink_;
+  shard_samples samples_;
+  observer_type obs_;
+  book_engine<Book, observer_type> engine_;
+  std::vector<mine> mine_;
+};
+
+template <class Book, bool Timed, bool Depth>
+void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_sink& sink,
+                 const progress_callback& progress, inside_result& r) {
+  using shard_type = shard<Book, Timed, Depth>;
+  const unsigned n = opt.threads;
+  std::vector<std::unique_ptr<shard_type>> shards;
+  for (unsigned s = 0; s < n; ++s) shards.push_back(std::make_unique<shard_type>(opt, s));
+  std::array<batch, batch_slots> batches;
+  for (batch& b : batches) {
+    b.frames.resize(batch_bytes + itch5::frame_length_size + 0xffff);
+    b.owner.resize(batch_messages);
+  }
+  std::vector<std::array<shard_output, batch_slots>> outputs(n);
+
+  // Batches published to the book threads; the top bit set when no more will come.
+  constexpr std::uint64_t no_more = std::uint64_t{1} << 63;
+  std::atomic<std::uint64_t> published{0};
+  std::vector<std::unique_ptr<std::atomic<std::uint64_t>>> done;  // batches handled, per thread
+  for (unsigned s = 0; s < n; ++s) done.push_back(std::make_unique<std::atomic<std::uint64_t>>(0));
+  std::vector<std::exception_ptr> failures(n);
+
+  std::vector<std::thread> threads;
+  // Stops and joins the book threads however this function is left.
+  struct joiner {
+    std::atomic<std::uint64_t>& published;
+    std::vector<std::thread>& threads;
+    ~joiner() {
+      published.fetch_or(no_more);
+      published.notify_all();
+      for (auto& t : threads) t.join();
+    }
+  } join_at_exit{published, threads};
+  // Book thread 0 is the reading thread itself (it handles its share of a batch right after publishing
+  // it); threads 1..N-1 are started here.
+  for (unsigned s = 1; s < n; ++s) {
+    threads.emplace_back([&, s] {
+      try {
+        for (std::uint64_t k = 0;; ++k) {
+          std::uint64_t p = published.load(std::memory_order_acquire);
+          while ((p & ~no_more) <= k) {
+            if ((p & no_more) != 0) return;
+            published.wait(p, std::memory_order_acquire);
+            p = published.load(std::memory_order_acquire);
+          }
+          shards[s]->handle(batches[k % batch_slots], outputs[s][k % batch_slots]);
+          done[s]->store(k + 1, std::memory_order_release);
+          done[s]->notify_one();
+        }
+      } catch (...) {
+        failures[s] = std::current_exception();
+        done[s]->store(~std::uint64_t{0}, std::memory_order_release);  // never wait for this thread again
+        done[s]->notify_one();
+      }
+    });
+  }
+
+  std::unique_ptr<stats::feed_statistics> feed = Timed ? std::make_unique<stats::feed_statistics>() : nullptr;
+  std::unique_ptr<stats::depth_statistics> depth = Depth ? std::make_unique<stats::depth_statistics>() : nullptr;
+  itch5::io::latency_queue* const latencies = Timed ? opt.latencies : nullptr;
+  if (feed && latencies != nullptr) feed->enable_latency();
+
+  const std::size_t out_limit = std::max<std::size_t>(opt.books.output_buffer_bytes, 4096);
+  std::string out;
+  out.reserve(out_limit + 4096);
+  std::int64_t live = 0;
+  std::int64_t peak = 0;
+  std::vector<std::size_t> at(n);
+
+  // Waits for batch k in every book thread, then writes its lines and feeds its samples in message order.
+  auto merge = [&](std::uint64_t k) {
+    for (unsigned s = 0; s < n; ++s) {
+      std::uint64_t d = done[s]->load(std::memory_order_acquire);
+      while (d <= k) {
+        done[s]->wait(d, std::memory_order_acquire);
+        d = done[s]->load(std::memory_order_acquire);
+      }
+      if (failures[s]) std::rethrow_exception(failures[s]);
+    }
+    const batch& b = batches[k % batch_slots];
+    const std::size_t slot = k % batch_slots;
+    // Lines: take from the thread with the earliest message, as long as it stays the earliest.
+    std::fill(at.begin(), at.end(), 0);
+    for (;;) {
+      unsigned best = n;
+      std::uint32_t best_index = ~std::uint32_t{0};
+      std::uint32_t second = ~std::uint32_t{0};
+      for (unsigned s = 0; s < n; ++s) {
+        const shard_output& o = outputs[s][slot];
+        if (at[s] == o.line_index.size()) continue;
+        const std::uint32_t i = o.line_index[at[s]];
+        if (i < best_index) {
+          second = best_index;
+          best_index = i;
+          best = s;
+        } else if (i < second) {
+          second = i;
+        }
+      }
+      if (best == n) break;
+      const shard_output& o = outputs[best][slot];
+      const std::size_t first = at[best];
+      std::size_t last = first;
+      while (last < o.line_index.size() && o.line_index[last] < second) ++last;
+      const std::size_t from = first == 0 ? 0 : o.line_end[first - 1];
+      const std::size_t to = o.line_end[last - 1];
+      if (out.size() + (to - from) > out_limit && !out.empty()) {
+        sink.write(out);
+        out.clear();
+      }
+      out.append(o.lines, from, to - from);
+      at[best] = last;
+    }
+    // Feed statistics in message order (the aggregate's arrival times and rates depend on it).
+    if constexpr (Timed) {
+      std::fill(at.begin(), at.end(), 0);
+      for (;;) {
+        unsigned best = n;
+        std::uint32_t best_index = ~std::uint32_t{0};
+        for (unsigned s = 0; s < n; ++s) {
+          const auto& f = outputs[s][slot].samples.feed;
+          if (at[s] < f.size() && f[at[s]].index < best_index) {
+            best_index = f[at[s]].index;
+            best = s;
+          }
+        }
+        if (best == n) break;
+        const shard_samples::feed_sample& x = outputs[best][slot].samples.feed[at[best]++];
+        feed->record(x.locate, x.ts, x.took);
+        if (latencies != nullptr && b.latencies[x.index] != itch5::io::latency_queue::none) {
+          feed->record_latency(x.locate, std::chrono::nanoseconds(b.latencies[x.index]));
+        }
+      }
+    }
+    // Depth histograms do not depend on the order of their samples.
+    if constexpr (Depth) {
+      for (unsigned s = 0; s < n; ++s) {
+        for (const auto& x : outputs[s][slot].samples.depth) depth->record(x.locate, x.event_depth, x.book_depth);
+      }
+    }
+    // Live orders after every message: the peak of the sum of the threads' counts.
+    for (std::uint32_t i = 0; i < b.count; ++i) {
+      std::int64_t delta = 0;
+      for (unsigned s = 0; s < n; ++s) delta += outputs[s][slot].live_delta[i];
+      live += delta;
+      peak = std::max(peak, live);
+    }
+  };
+
+  timestamp_check timestamps;
+  // Locates go to threads as their first order message comes, each to the thread with the fewest order
+  // messages so far: the most active symbols, which trade early and often, are spread first, and the
+  // others fill in behind them. (A fixed locate % 2 put 59% of the book work of the 20 M generated day of
+  // seed 3 on one thread, 72% of the 2 M day's messages: their most active symbols happen to have even
+  // locates; this puts 54%.) The output does not depend on the assignment, only the balance does.
+  std::vector<std::uint8_t> owners(std::size_t{1} << 16, to_none);
+  // Load in quarters of a book message: thread 0 also reads, frames, copies and merges every message,
+  // which costs an eighth to a quarter of handling a book message (~27-30 ns against ~230 ns here, more
+  // with more threads to merge, see docs/performance.md), so it is charged 1 per message read, on the
+  // high side: a thread that reads and falls behind holds up every other.
+  constexpr std::uint64_t book_message_cost = 4;
+  std::vector<std::uint64_t> load(n, 0);
+  auto owner_of = [&](std::span<const std::byte> msg) -> std::uint8_t {
+    const char type = itch5::peek_type(msg);
+    if (type == itch5::stock_directory::type) return to_all;
+    if (!itch5::is_order_message(type)) return to_none;
+    std::uint8_t& o = owners[itch5::peek_stock_locate(msg)];
+    if (o == to_none) [[unlikely]] {
+      // The least loaded; on a tie the highest number, so that the first (most active) symbols of the
+      // day go to the threads that do not also read.
+      o = static_cast<std::uint8_t>(n - 1);
+      for (unsigned s = n - 1; s-- > 0;) {
+        if (load[s] < load[o]) o = static_cast<std::uint8_t>(s);
+      }
+    }
+    load[o] += book_message_cost;
+    return o;
+  };
+  std::uint64_t next_batch = 0;  // the batch being filled
+  std::uint64_t merged = 0;      // batches merged
+  batch* b = &batches[0];
+  auto publish = [&] {
+    ++next_batch;
+    published.store(next_batch, std::memory_order_release);
+    published.notify_all();
+    shards[0]->handle(batches[(next_batch - 1) % batch_slots], outputs[0][(next_batch - 1) % batch_slots]);
+    done[0]->store(next_batch, std::memory_order_relaxed);
+    if (next_batch - merged == batch_slots) merge(merged++);  // the slot to fill next must be free
+    b = &batches[next_batch % batch_slots];
+    b->used = 0;
+    b->count = 0;
+    b->latencies.clear();
+  };
+
+  std::uint64_t latencies_taken = 0;
+  std::span<const std::byte> msg;
+  while (reader.next(msg) == itch5::read_status::message) {
+    if constexpr (Timed) {
+      if (latencies != nullptr) {
+        std::int64_t latency = itch5::io::latency_queue::none;
+        for (; latencies_taken < reader.messages(); ++latencies_taken) latency = latencies->pop();
+        b->latencies.push_back(latency);
+      }
+    }
+    ++r.messages_by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
+    timestamps(msg.data());
+    ++load[0];
+    b->owner[b->count] = owner_of(msg);
+    std::byte* to = b->frames.data() + b->used;
+    to[0] = static_cast<std::byte>(msg.size() >> 8);
+    to[1] = static_cast<std::byte>(msg.size() & 0xff);
+    std::memcpy(to + itch5::frame_length_size, msg.data(), msg.size());
+    b->used += msg.size() + itch5::frame_length_size;
+    if (++b->count == batch_messages || b->used >= batch_bytes) publish();
+    if ((reader.messages() & 0xffff) == 0) [[unlikely]] {
+      if (progress) progress(reader);
+      if (opt.cancel != nullptr && opt.cancel->load(std::memory_order_relaxed)) {
+        r.cancelled = true;
+        break;
+      }
+    }
+  }
+  if (b->count > 0) publish();
+  while (merged < next_batch) merge(merged++);
+  if (!out.empty()) sink.write(out);
+
+  r.status = reader.status();
+  if (r.status == itch5::read_status::error) r.error = reader.error();
+  if (r.status == itch5::read_status::end_of_session) r.data_after_end_of_session = reader.data_after_end_of_session();
+  r.messages = reader.messages();
+  r.unknown_types = reader.unknown_total();
+  r.oversized = reader.oversized();
+  r.anomalies = timestamps.anomalies;
+  for (const auto& sh : shards) {
+    r.book_events += sh->engine().book_events();
+    r.inside_changes += sh->engine().inside_changes();
+    r.lines += sh->obs().lines();
+    r.anomalies += sh->engine().anomalies();
+    r.order_table_bytes += sh->engine().orders().memory_bytes();
+  }
+  r.peak_live_orders = static_cast<std::size_t>(peak);
+  std::unordered_set<std::string> seen;
+  for (const auto& sh : shards) {
+    for (std::size_t locate = 0; locate < sh->engine().book_slots(); ++locate) {
+      if (const auto* bk = sh->engine().find_book(static_cast<std::uint16_t>(locate))) {
+        seen.insert(upper_case(bk->symbol.str()));
+      }
+    }
+  }
+  for (const auto& s : symbol_filter(opt.symbols)) {
+    if (seen.count(s) == 0) r.symbols_not_seen.push_back(s);
+  }
+  std::sort(r.symbols_not_seen.begin(), r.symbols_not_seen.end());
+  auto name_of = [&](std::uint16_t locate) {
+    const std::uint8_t o = owners[locate];
+    return shards[o == to_none ? 0 : o]->obs().name_of(locate);
+  };
+  if (feed) {
+    stats::feed_table t = feed->finish(name_of);
+    if (opt.stats) r.stats_csv = stats::feed_csv(t);
+    if (opt.histograms) r.histograms.feed = std::move(t);
+  }
+  if (depth) {
+    stats::depth_table t = depth->table(name_of);
+    if (opt.depth) r.depth_csv = stats::depth_csv(t);
+    if (opt.histograms) r.histograms.depth = std::move(t);
+  }
+}
+
 }  // namespace
 
 inside_result run_inside(itch5::message_reader& reader, const inside_options& options, line_sink& out,
                          const progress_callback& progress) {
   inside_result r;
+  if (options.threads == 0 || options.threads > max_threads) {
+    throw std::invalid_argument("run_inside: threads must be between 1 and " + std::to_string(max_threads));
+  }
   with_book_type(options.book, [&]<class Book>() {
+    auto run = [&]<bool Timed, bool Depth>() {
+      if (options.threads == 1) {
+        run_loop<Book, Timed, Depth>(reader, options, out, progress, r);
+      } else {
+        run_sharded<Book, Timed, Depth>(reader, options, out, progress, r);
+      }
+    };
     if ((options.stats && options.depth) || options.histograms) {
-      run_loop<Book, true, true>(reader, options, out, progress, r);
+      run.template operator()<true, true>();
     } else if (options.stats) {
-      run_loop<Book, true, false>(reader, options, out, progress, r);
+      run.template operator()<true, false>();
     } else if (options.depth) {
-      run_loop<Book, false, true>(reader, options, out, progress, r);
+      run.template operator()<false, true>();
     } else {
-      run_loop<Book, false, false>(reader, options, out, progress, r);
+      run.template operator()<false, false>();
     }
   });
   return r;

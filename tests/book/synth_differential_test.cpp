@@ -94,6 +94,7 @@ class comparing_sink final : public book::line_sink {
 struct family_run {
   std::string name;
   book::book_config config;
+  unsigned threads = 1;  ///< inside_options::threads: the books shared among book threads
 };
 
 // Every family with its default configuration, and the array book with its smallest window (64 levels),
@@ -107,6 +108,9 @@ std::vector<family_run> family_runs() {
   small.order_window_bits = 8;
   small.output_buffer_bytes = 4096;
   runs.push_back({"array", small});
+  // Book threads (--threads): the lines merged back into message order must be the same.
+  runs.push_back({"array", {}, 2});
+  runs.push_back({"array", small, 3});
   return runs;
 }
 
@@ -117,11 +121,13 @@ void expect_every_family_matches(std::span<const std::byte> stream, const std::s
   ASSERT_GT(lines, static_cast<std::ptrdiff_t>(messages_per_seed() / 20)) << what;
   for (const family_run& run : family_runs()) {
     SCOPED_TRACE(what + ", book " + run.name + ", window " + std::to_string(run.config.window_levels) +
-                 ", order window bits " + std::to_string(run.config.order_window_bits));
+                 ", order window bits " + std::to_string(run.config.order_window_bits) + ", threads " +
+                 std::to_string(run.threads));
     itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(stream), {1 << 20, true, 6}));
     book::inside_options opt;
     opt.book = run.name;
     opt.books = run.config;
+    opt.threads = run.threads;
     comparing_sink sink(expected);
     const book::inside_result r = book::run_inside(reader, opt, sink);
     EXPECT_EQ(r.status, itch5::read_status::end_of_input) << r.error.describe(what);

@@ -874,7 +874,7 @@ TEST_F(Itch5Inside, HelpMentionsEveryFlag) {
   EXPECT_EQ(r.code, 0);
   EXPECT_EQ(r.err, "");
   for (const char* flag : {"-o,", "--output", "--book", "--window-levels", "--symbols", "--stats ", "--stats-events",
-                           "--depth", "-q,", "--quiet", "--read-ahead", "--block-size", "--gzip-level", "--inflate",
+                           "--depth", "-q,", "--quiet", "--read-ahead", "--threads", "--block-size", "--gzip-level", "--inflate",
                            "--config", "--print-config", "--help", "INPUT"}) {
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
   }
@@ -898,6 +898,101 @@ TEST_F(Itch5Inside, UsageErrors) {
   const result bad_book = run("--book tree in.itch");
   EXPECT_NE(bad_book.err.find("--book"), std::string::npos) << bad_book.err;
   EXPECT_EQ(bad_book.out, "");
+  EXPECT_EQ(run("--threads 0 in.itch").code, 2);                // out of range
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Book threads.
+
+// The summary without its measured lines (the time and speed, the peak memory).
+std::string summary_counts(const std::string& err) {
+  std::istringstream in(err);
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(" msg/s)") != std::string::npos) continue;
+    const std::size_t peak = line.find(", peak memory:");
+    out += (peak == std::string::npos ? line : line.substr(0, peak)) + "\n";
+  }
+  return out;
+}
+
+// A CSV without its Processing columns (measured times).
+std::string without_processing(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string out;
+  std::vector<bool> keep;
+  for (std::string line; std::getline(in, line);) {
+    const std::vector<std::string> cells = split(line, ',');
+    if (keep.empty()) {
+      for (const auto& c : cells) keep.push_back(c.find("Processing") == std::string::npos);
+    }
+    for (std::size_t i = 0; i < cells.size() && i < keep.size(); ++i) {
+      if (keep[i]) out += cells[i] + ",";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+TEST_F(Itch5Inside, BookThreadsWriteWhatOneThreadWrites) {
+  const std::string file = data_dir + "/synthetic-200k.itch.gz";
+  const std::string outputs = " --stats s.csv --depth d.csv --histograms h.bin ";
+  const result one = run("--threads 1" + outputs + quote(file));
+  ASSERT_EQ(one.code, 0) << one.err;
+  ASSERT_GT(std::count(one.out.begin(), one.out.end(), '\n'), 10000);
+  const std::string stats = slurp(path("s.csv")), depth = slurp(path("d.csv"));
+  for (const char* threads : {"2", "3"}) {
+    SCOPED_TRACE(threads);
+    const result r = run(std::string("--threads ") + threads + outputs + quote(file));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(r.out == one.out) << "the lines differ";
+    EXPECT_EQ(summary_counts(r.err), summary_counts(one.err));
+    EXPECT_EQ(without_processing(slurp(path("s.csv"))), without_processing(stats));
+    EXPECT_EQ(slurp(path("d.csv")), depth);
+    EXPECT_TRUE(fs::exists(path("h.bin")));
+  }
+  // With the symbol filter and a time range.
+  const std::string filtered = " -q --symbols " + split(split(one.out, '\n')[0], ' ')[2] + ",NOSUCH --from " +
+                               split(split(one.out, '\n')[1000], ' ')[0] + " --to 12:00 " + quote(file);
+  const result f1 = run("--threads 1" + filtered);
+  const result f2 = run("--threads 2" + filtered);
+  EXPECT_EQ(f1.code, 0) << f1.err;
+  EXPECT_FALSE(f1.out.empty());
+  EXPECT_EQ(f2.code, f1.code);
+  EXPECT_TRUE(f2.out == f1.out) << "the filtered lines differ";
+  EXPECT_EQ(f2.err, f1.err);  // the warning about NOSUCH
+}
+
+TEST_F(Itch5Inside, BookThreadsOnACaptureGiveTheSameLatencyColumns) {
+  // A generated day as a pcap capture with lost packets: statistics carry each sample's feed latency,
+  // which the merge takes by message index.
+  const std::string synth = std::string(ITCH5_TOOLS_DIR) + "/itch5synth";
+  const std::string make = "cd " + quote(dir_.string()) + " && " + quote(synth) +
+                           " --messages 100k --seed 5 --pcap cap.pcap --pcap-loss 0.001 -o day.itch 2> /dev/null";
+  ASSERT_EQ(std::system(make.c_str()), 0);
+  const result one = run("--threads 1 --stats s.csv --depth d.csv cap.pcap");
+  ASSERT_EQ(one.code, 0) << one.err;
+  const std::string stats = slurp(path("s.csv")), depth = slurp(path("d.csv"));
+  ASSERT_NE(stats.find("p50Latency"), std::string::npos);
+  const result two = run("--threads 2 --stats s.csv --depth d.csv cap.pcap");
+  ASSERT_EQ(two.code, 0) << two.err;
+  EXPECT_TRUE(two.out == one.out) << "the lines differ";
+  EXPECT_EQ(summary_counts(two.err), summary_counts(one.err));
+  EXPECT_EQ(without_processing(slurp(path("s.csv"))), without_processing(stats));
+  EXPECT_EQ(slurp(path("d.csv")), depth);
+}
+
+TEST_F(Itch5Inside, BookThreadsStopAtAReadErrorLikeOneThread) {
+  const std::string day = gunzip_file(data_dir + "/synthetic-200k.itch.gz");
+  write_bytes(path("cut.itch"), std::string_view(day).substr(0, day.size() / 2 + 7));
+  const result one = run("-q --threads 1 cut.itch");
+  const result two = run("-q --threads 2 cut.itch");
+  EXPECT_EQ(one.code, 1);
+  EXPECT_EQ(two.code, 1);
+  EXPECT_FALSE(one.out.empty());
+  EXPECT_TRUE(two.out == one.out) << "the lines before the error differ";
+  EXPECT_NE(one.err.find("cut.itch"), std::string::npos) << one.err;
+  EXPECT_EQ(two.err, one.err);
 }
 
 }  // namespace

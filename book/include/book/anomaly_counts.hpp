@@ -34,6 +34,11 @@ inline constexpr std::size_t anomaly_kinds = 10;
 class anomaly_counts {
  public:
   void count(anomaly a) noexcept { ++n_[static_cast<std::size_t>(a)]; }
+  /// Adds the counts of `other` (of another part of the same stream).
+  anomaly_counts& operator+=(const anomaly_counts& other) noexcept {
+    for (std::size_t k = 0; k < anomaly_kinds; ++k) n_[k] += other.n_[k];
+    return *this;
+  }
   [[nodiscard]] std::uint64_t operator[](anomaly a) const noexcept { return n_[static_cast<std::size_t>(a)]; }
   [[nodiscard]] std::uint64_t total() const noexcept {
     std::uint64_t t = 0;

@@ -12,7 +12,10 @@
 //
 // Observer requirements: `void on_book_event(const book_event&, const order_book<Book>&)`, and an optional
 // `static constexpr bool wants_book_depth` (default false) to have book_event::event_depth and
-// book_event::book_depth computed (both are 0 otherwise).
+// book_event::book_depth computed (both are 0 otherwise), and an optional `static constexpr bool
+// checks_timestamps` (default true): false leaves the timestamp anomalies (backwards, beyond 24 h) to the
+// caller, for an engine that sees only some of the stream's messages (a shard of run_inside's book
+// threads), where "backwards" must be judged over the whole stream.
 //
 // Complexity per message: O(1) expected for the order table, plus the book side's cost (see the side
 // types). Memory: the order table (proportional to peak live orders) plus one book per announced locate.
@@ -116,6 +119,13 @@ class book_engine {
       return false;
     }
   }();
+  static constexpr bool checks_timestamps = [] {
+    if constexpr (requires { Observer::checks_timestamps; }) {
+      return static_cast<bool>(Observer::checks_timestamps);
+    } else {
+      return true;
+    }
+  }();
 
   book_type& book_at(std::uint16_t locate) {
     if (locate >= books_.size()) [[unlikely]] {
@@ -128,9 +138,11 @@ class book_engine {
   }
 
   void check_timestamp(itch5::timestamp ts) noexcept {
-    if (ts < last_timestamp_) [[unlikely]] anomalies_.count(anomaly::timestamp_backwards);
-    if (ts >= itch5::one_day) [[unlikely]] anomalies_.count(anomaly::timestamp_beyond_day);
-    last_timestamp_ = ts;
+    if constexpr (checks_timestamps) {
+      if (ts < last_timestamp_) [[unlikely]] anomalies_.count(anomaly::timestamp_backwards);
+      if (ts >= itch5::one_day) [[unlikely]] anomalies_.count(anomaly::timestamp_beyond_day);
+      last_timestamp_ = ts;
+    }
   }
 
   static bool valid_price(itch5::price4 p) noexcept { return p.units() != 0 && p <= itch5::max_price4; }

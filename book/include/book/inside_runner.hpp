@@ -56,7 +56,21 @@ struct inside_options {
   /// latency, and the statistics CSV gets the Latency columns. Must be null when stats is off (nothing
   /// would consume the queue).
   itch5::io::latency_queue* latencies = nullptr;
+  /// Book threads. 1: the books are kept on the calling thread, message by message. N > 1: the calling
+  /// thread reads the stream and hands batches of messages to N - 1 threads and itself, each keeping the
+  /// books of some stock locates (a locate goes to the least busy thread when its first order comes), and
+  /// merges their lines and samples back into message order:
+  /// the output, statistics (but for the measured processing times), depth, anomaly counts and every count
+  /// of the result are those of one thread (order_table_bytes aside: the sum of the N tables), provided
+  /// each order message carries its order's stock locate and live references are unique across locates,
+  /// as ITCH guarantees. Input that breaks this can differ: an add reusing a live reference of another
+  /// locate is a duplicate_order to one thread, but a new order to a book thread that does not hold the
+  /// first one; an E/C/X/D/U under another locate than its order's is an unknown_order there.
+  unsigned threads = 1;
 };
+
+/// The most book threads inside_options::threads may ask for.
+inline constexpr unsigned max_threads = 64;
 
 /// Receives output in chunks of complete lines.
 class line_sink {
@@ -92,7 +106,8 @@ struct inside_result {
 /// Called about every 64 Ki messages with the reader, for progress reports.
 using progress_callback = std::function<void(const itch5::message_reader&)>;
 
-/// Runs the job. Throws std::invalid_argument for an unknown book type; never throws for bad input.
+/// Runs the job. Throws std::invalid_argument for an unknown book type or threads == 0; never throws for
+/// bad input.
 [[nodiscard]] inside_result run_inside(itch5::message_reader& reader, const inside_options& options, line_sink& out,
                                        const progress_callback& progress = {});
 

@@ -1,0 +1,280 @@
+// run_inside with book threads (inside_options::threads 2, 3 and 5) against one thread, on generated days:
+// the same lines byte for byte, statistics CSV (but for its measured Processing columns), depth CSV,
+// histograms, anomaly counts and every count of the result, for every option that changes what is
+// written (statistics of inside changes or of all events, depth, the symbol filter, the time range), on
+// input with anomalies, on input cut in the middle of a message (the same lines before the error and the
+// same error) and when cancelled. The lines of the threads against the naive reference are checked by
+// differential_test and synth_differential_test; this covers everything else the merge must reproduce.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <itch5/detail/endian.hpp>
+#include <itch5/synth/generator.hpp>
+
+#include <book/inside_runner.hpp>
+
+namespace {
+
+class string_sink final : public book::line_sink {
+ public:
+  void write(std::string_view lines) override {
+    EXPECT_TRUE(!lines.empty() && lines.back() == '\n') << "a chunk that does not end a line";
+    text.append(lines);
+  }
+  std::string text;
+};
+
+struct outcome {
+  book::inside_result result;
+  std::string lines;
+};
+
+outcome run(std::span<const std::byte> bytes, book::inside_options opt, unsigned threads) {
+  itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(bytes), {1 << 16, true, 4}));
+  opt.threads = threads;
+  outcome o;
+  string_sink sink;
+  o.result = book::run_inside(reader, opt, sink);
+  o.lines = std::move(sink.text);
+  return o;
+}
+
+// The CSV without the columns whose name contains "Processing" (measured times, never the same twice).
+std::string without_processing(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string line, out;
+  std::vector<bool> keep;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::size_t at = 0;
+    for (;;) {
+      const std::size_t comma = line.find(',', at);
+      cells.push_back(line.substr(at, comma - at));
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+    if (keep.empty()) {
+      for (const auto& c : cells) keep.push_back(c.find("Processing") == std::string::npos);
+    }
+    EXPECT_EQ(cells.size(), keep.size()) << line;
+    for (std::size_t i = 0; i < cells.size() && i < keep.size(); ++i) {
+      if (keep[i]) out += cells[i] + ",";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+// Where two big strings first differ (no EXPECT_EQ on them: its message would hold both).
+std::string first_difference(const std::string& got, const std::string& expected) {
+  if (got == expected) return "";
+  std::size_t i = 0;
+  while (i < got.size() && i < expected.size() && got[i] == expected[i]) ++i;
+  const std::size_t from = i == 0 ? 0 : expected.rfind('\n', i - 1) + 1;
+  return "first difference at byte " + std::to_string(i) + " (sizes " + std::to_string(got.size()) + " and " +
+         std::to_string(expected.size()) + "):\n  got      " + got.substr(from, 120) + "\n  expected " +
+         expected.substr(from, 120);
+}
+
+void clear_processing(stats::feed_table& t) {
+  for (auto& s : t.symbols) s.processing = {};
+  t.aggregate.processing = {};
+}
+
+void expect_same(const outcome& got, const outcome& one) {
+  const book::inside_result& g = got.result;
+  const book::inside_result& e = one.result;
+  EXPECT_EQ(first_difference(got.lines, one.lines), "");
+  EXPECT_EQ(g.messages_by_type, e.messages_by_type);
+  EXPECT_EQ(g.messages, e.messages);
+  EXPECT_EQ(g.unknown_types, e.unknown_types);
+  EXPECT_EQ(g.oversized, e.oversized);
+  EXPECT_EQ(g.book_events, e.book_events);
+  EXPECT_EQ(g.inside_changes, e.inside_changes);
+  EXPECT_EQ(g.lines, e.lines);
+  for (std::size_t k = 0; k < book::anomaly_kinds; ++k) {
+    const auto a = static_cast<book::anomaly>(k);
+    EXPECT_EQ(g.anomalies[a], e.anomalies[a]) << book::to_string(a);
+  }
+  EXPECT_EQ(g.peak_live_orders, e.peak_live_orders);
+  EXPECT_EQ(g.status, e.status);
+  EXPECT_EQ(g.error.code, e.error.code);
+  EXPECT_EQ(g.error.offset, e.error.offset);
+  EXPECT_EQ(g.error.message_number, e.error.message_number);
+  EXPECT_EQ(g.error.detail, e.error.detail);
+  EXPECT_EQ(g.data_after_end_of_session, e.data_after_end_of_session);
+  EXPECT_EQ(g.cancelled, e.cancelled);
+  EXPECT_EQ(g.symbols_not_seen, e.symbols_not_seen);
+  EXPECT_EQ(first_difference(without_processing(g.stats_csv), without_processing(e.stats_csv)), "");
+  EXPECT_EQ(first_difference(g.depth_csv, e.depth_csv), "");
+  stats::feed_table gf = g.histograms.feed, ef = e.histograms.feed;
+  clear_processing(gf);
+  clear_processing(ef);
+  EXPECT_TRUE(gf == ef) << "feed histograms differ";
+  EXPECT_TRUE(g.histograms.depth == e.histograms.depth) << "depth histograms differ";
+}
+
+std::vector<std::byte> generated_day(std::uint64_t seed, itch5::synth::reference_pattern references) {
+  itch5::synth::generator_config cfg;
+  cfg.messages = 400'000;
+  cfg.seed = seed;
+  cfg.references = references;
+  std::vector<std::byte> bytes;
+  const itch5::synth::generator::sink to = [&](std::span<const std::byte> b) { bytes.insert(bytes.end(), b.begin(), b.end()); };
+  (void)itch5::synth::generator(cfg).run(to);
+  return bytes;
+}
+
+// The day with anomalies that keep every order message on its order's locate: now and then a timestamp
+// set to 0 (backwards), a delete of an unknown reference (the order stays live), an add of 0 shares (its
+// later messages refer to an unknown order), an execution larger than asked for, and a frame of an
+// unknown type and an oversized frame inserted.
+std::vector<std::byte> with_anomalies(const std::vector<std::byte>& day) {
+  std::vector<std::byte> out;
+  std::size_t at = 0, n = 0;
+  while (at + 2 <= day.size()) {
+    const std::size_t len = itch5::detail::load_be16(day.data() + at);
+    if (len == 0) break;
+    std::vector<std::byte> frame(day.begin() + static_cast<std::ptrdiff_t>(at),
+                                 day.begin() + static_cast<std::ptrdiff_t>(at + 2 + len));
+    std::byte* m = frame.data() + 2;
+    const char type = static_cast<char>(m[0]);
+    ++n;
+    if (n % 997 == 0) std::fill(m + 5, m + 11, std::byte{0});                     // timestamp 0
+    if (type == 'D' && n % 101 == 0) m[11] = std::byte{0x7f};                    // unknown reference
+    if (type == 'A' && n % 103 == 0) std::fill(m + 20, m + 24, std::byte{0});    // 0 shares
+    if (type == 'E' && n % 7 == 0) m[20] = std::byte{0x40};                      // more than the order has
+    out.insert(out.end(), frame.begin(), frame.end());
+    if (n % 5003 == 0) {  // an unknown type, 5 bytes
+      for (int b : {0, 5, int{'z'}, 1, 2, 3, 4}) out.push_back(static_cast<std::byte>(b));
+    }
+    if (n % 7001 == 0 && type == 'D') {  // the same delete again, oversized by 4 bytes: an unknown order now
+      out.push_back(std::byte{0});
+      out.push_back(static_cast<std::byte>(len + 4));
+      out.insert(out.end(), frame.begin() + 2, frame.end());
+      for (int i = 0; i < 4; ++i) out.push_back(std::byte{0});
+    }
+    at += 2 + len;
+  }
+  return out;
+}
+
+struct option_case {
+  std::string name;
+  book::inside_options options;
+};
+
+// Every option that changes what run_inside writes, with values read from the day's own lines.
+std::vector<option_case> option_cases(const std::string& lines) {
+  std::vector<option_case> cases;
+  cases.push_back({"plain", {}});
+  book::inside_options all;
+  all.histograms = true;  // statistics and depth, their CSVs and histograms
+  all.stats = true;
+  all.depth = true;
+  cases.push_back({"stats, depth and histograms", all});
+  book::inside_options every;
+  every.stats = true;
+  every.stats_all_events = true;
+  cases.push_back({"stats of all events", every});
+  book::inside_options depth;
+  depth.depth = true;
+  cases.push_back({"depth", depth});
+  // Symbols: those of the first, the 100th and the 1000th line, and one that the day does not have.
+  std::vector<std::string> rows;
+  std::istringstream in(lines);
+  for (std::string l; std::getline(in, l);) rows.push_back(l);
+  auto field = [](const std::string& row, int k) {
+    std::istringstream f(row);
+    std::string s;
+    for (int i = 0; i <= k; ++i) f >> s;
+    return s;
+  };
+  book::inside_options symbols;
+  symbols.stats = true;
+  symbols.depth = true;
+  for (std::size_t i : {std::size_t{0}, rows.size() / 3, rows.size() / 2}) symbols.symbols.push_back(field(rows[i], 2));
+  symbols.symbols.push_back("NOSUCH");
+  cases.push_back({"symbols", symbols});
+  // The middle third of the day's lines.
+  book::inside_options range;
+  range.stats = true;
+  range.depth = true;
+  range.from = itch5::timestamp(std::stoll(field(rows[rows.size() / 3], 0)));
+  range.to = itch5::timestamp(std::stoll(field(rows[2 * rows.size() / 3], 0)));
+  cases.push_back({"time range", range});
+  return cases;
+}
+
+void expect_threads_match_one(std::span<const std::byte> bytes, const std::string& what) {
+  const outcome plain = run(bytes, {}, 1);
+  ASSERT_GT(plain.result.lines, 10'000u) << what;
+  for (const option_case& c : option_cases(plain.lines)) {
+    const outcome one = run(bytes, c.options, 1);
+    for (unsigned threads : {2u, 3u, 5u}) {
+      SCOPED_TRACE(what + ", " + c.name + ", " + std::to_string(threads) + " threads");
+      expect_same(run(bytes, c.options, threads), one);
+    }
+  }
+}
+
+TEST(BookThreads, GeneratedDaysMatchOneThread) {
+  const auto day = generated_day(21, itch5::synth::reference_pattern::sequential);
+  expect_threads_match_one(day, "seed 21");
+  const auto scattered = generated_day(22, itch5::synth::reference_pattern::random);
+  expect_threads_match_one(scattered, "seed 22, random references");
+}
+
+TEST(BookThreads, AnomaliesAreCountedAsByOneThread) {
+  const auto day = with_anomalies(generated_day(23, itch5::synth::reference_pattern::sequential));
+  const outcome one = run(day, {}, 1);
+  // Every injected kind shows, so the comparison below covers them.
+  for (auto a : {book::anomaly::timestamp_backwards, book::anomaly::unknown_order, book::anomaly::zero_shares,
+                 book::anomaly::reduce_exceeds_order}) {
+    EXPECT_GT(one.result.anomalies[a], 0u) << book::to_string(a);
+  }
+  EXPECT_GT(one.result.unknown_types, 0u);
+  EXPECT_GT(one.result.oversized, 0u);
+  expect_threads_match_one(day, "seed 23 with anomalies");
+}
+
+TEST(BookThreads, InputCutInAMessageGivesTheSameLinesAndError) {
+  const auto day = generated_day(24, itch5::synth::reference_pattern::sequential);
+  // Cut at 60% of the bytes, in the middle of whatever message is there.
+  const std::span<const std::byte> cut(day.data(), day.size() * 3 / 5);
+  book::inside_options opt;
+  opt.stats = true;
+  opt.depth = true;
+  const outcome one = run(cut, opt, 1);
+  ASSERT_EQ(one.result.status, itch5::read_status::error);
+  ASSERT_GT(one.result.lines, 10'000u);
+  for (unsigned threads : {2u, 3u}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    expect_same(run(cut, opt, threads), one);
+  }
+}
+
+TEST(BookThreads, CancelledRunStopsAtTheSameMessage) {
+  const auto day = generated_day(25, itch5::synth::reference_pattern::sequential);
+  std::atomic<bool> cancel{true};  // stops at the first check, after 64 Ki messages
+  book::inside_options opt;
+  opt.cancel = &cancel;
+  const outcome one = run(day, opt, 1);
+  ASSERT_TRUE(one.result.cancelled);
+  ASSERT_EQ(one.result.messages, 65536u);
+  expect_same(run(day, opt, 2), one);
+}
+
+TEST(BookThreads, ZeroThreadsIsRejected) {
+  const auto day = generated_day(26, itch5::synth::reference_pattern::sequential);
+  EXPECT_THROW((void)run(day, {}, 0), std::invalid_argument);
+  EXPECT_THROW((void)run(day, {}, book::max_threads + 1), std::invalid_argument);
+}
+
+}  // namespace
