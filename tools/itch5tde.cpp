@@ -3,6 +3,7 @@
 // inputs and outputs, and reports.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <itch5/io/output_file.hpp>
@@ -24,6 +26,7 @@
 #include <cli/interruption.hpp>
 #include <cli/options.hpp>
 #include <cli/path_guard.hpp>
+#include <cli/progress.hpp>
 #include <cli/time_of_day.hpp>
 
 namespace {
@@ -34,20 +37,21 @@ struct config {
   std::vector<std::string> symbols;
   std::vector<std::string> signals{"events"};
   std::chrono::nanoseconds sampling_period = std::chrono::microseconds(1);
-  std::chrono::nanoseconds window = std::chrono::microseconds(16384);
+  std::chrono::nanoseconds window{0};   // 0: tde::default_window()
   std::chrono::nanoseconds hop{0};
-  std::chrono::nanoseconds max_lag = std::chrono::milliseconds(1);
+  std::chrono::nanoseconds max_lag{0};  // 0: tde::default_max_lag()
   std::chrono::nanoseconds smooth{0};
   std::uint64_t upsample = 0;
   std::uint64_t min_events = 10;
   double min_rho = 0.1;
   double min_psr = 6.0;
   double max_second_ratio = 0.9;
-  std::string plan = "estimate";
+  std::string plan = "measure";
   std::string precision = "double";
   std::string wisdom;
   std::string summary_yaml;
   std::string output = "-";
+  std::uint64_t threads = 0;  // 0: the hardware threads
   bool quiet = false;
   std::string from;
   std::string to;
@@ -66,9 +70,10 @@ tde::analysis_options to_analysis(const config& c) {
   o.signals.clear();
   for (const auto& s : c.signals) o.signals.push_back(tde::parse_signal_kind(s));
   o.sampling_period = c.sampling_period;
-  o.window = c.window;
+  if (c.sampling_period.count() <= 0) throw std::invalid_argument("--sampling-period must be positive");
+  o.window = c.window.count() != 0 ? c.window : tde::default_window(c.sampling_period);
   o.hop = c.hop;
-  o.max_lag = c.max_lag;
+  o.max_lag = c.max_lag.count() != 0 ? c.max_lag : tde::default_max_lag(c.sampling_period, o.window);
   const cli::time_range range = cli::resolve_time_range(c.from, c.to, c.session);
   o.from = range.from;
   o.to = range.to;
@@ -79,6 +84,8 @@ tde::analysis_options to_analysis(const config& c) {
   o.min_psr = c.min_psr;
   o.max_second_ratio = c.max_second_ratio;
   o.rigor = tde::parse_plan_rigor(c.plan);
+  o.threads = c.threads != 0 ? static_cast<std::size_t>(c.threads)
+                             : std::max<std::size_t>(1, std::thread::hardware_concurrency());
   o.validate();
   return o;
 }
@@ -117,6 +124,56 @@ void check_wisdom_directory(const std::string& path) {
   if (::access(dir.c_str(), W_OK | X_OK) != 0) {
     throw std::runtime_error("--wisdom: " + path + ": cannot be saved at the end: directory " + dir.string() +
                              ": " + std::strerror(errno));
+  }
+}
+
+// The wisdom file of a run: --wisdom FILE, none for --wisdom none, else the cache file of `precision` under
+// $XDG_CACHE_HOME/itch5 (or ~/.cache/itch5; none without either variable).
+struct wisdom_file {
+  std::string path;
+  bool chosen = false;  // given with --wisdom: its errors are errors; the cache's never are
+};
+
+wisdom_file wisdom_of(const config& cfg) {
+  if (cfg.wisdom == "none") return {};
+  if (!cfg.wisdom.empty()) return {cfg.wisdom, true};
+  std::filesystem::path dir;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x == '/') {
+    dir = x;
+  } else if (const char* h = std::getenv("HOME"); h != nullptr && *h == '/') {
+    dir = std::filesystem::path(h) / ".cache";
+  } else {
+    return {};
+  }
+  return {(dir / "itch5" / ("fftw-wisdom-" + cfg.precision)).string(), false};
+}
+
+// Loads the wisdom before planning. A cache file that cannot be read or is not wisdom is ignored (and
+// replaced at the end).
+template <class T>
+void load_wisdom(const wisdom_file& w, bool quiet) {
+  if (w.path.empty()) return;
+  if (w.chosen) check_wisdom_directory(w.path);
+  bool loaded = false;
+  try {
+    loaded = tde::import_wisdom<T>(w.path);
+  } catch (const std::exception& e) {
+    if (w.chosen) rethrow_for("--wisdom", e);
+    tde::forget_wisdom<T>();
+  }
+  if (loaded && w.chosen && !quiet) std::cerr << "itch5tde: loaded FFTW wisdom from " << w.path << "\n";
+}
+
+// Saves the wisdom at the end; for the cache, creates its directory, and a failure is a note, not an error.
+template <class T>
+void save_wisdom(const wisdom_file& w, bool quiet) {
+  if (w.path.empty()) return;
+  try {
+    if (!w.chosen) std::filesystem::create_directories(std::filesystem::path(w.path).parent_path());
+    tde::export_wisdom<T>(w.path);
+  } catch (const std::exception& e) {
+    if (w.chosen) rethrow_for("--wisdom", e);
+    if (!quiet) std::cerr << "itch5tde: note: FFTW wisdom not cached: " << e.what() << "\n";
   }
 }
 
@@ -166,16 +223,8 @@ int run(const config& cfg, const tde::analysis_options& options) {
   bool rows_started = false;
   try {
     if (!cfg.summary_yaml.empty()) open_output(yaml, "--summary-yaml", cfg.summary_yaml);
-    if (!cfg.wisdom.empty()) {
-      check_wisdom_directory(cfg.wisdom);
-      bool loaded = false;
-      try {
-        loaded = tde::import_wisdom<T>(cfg.wisdom);
-      } catch (const std::exception& e) {
-        rethrow_for("--wisdom", e);
-      }
-      if (loaded && !cfg.quiet) std::cerr << "itch5tde: loaded FFTW wisdom from " << cfg.wisdom << "\n";
-    }
+    const wisdom_file wisdom = wisdom_of(cfg);
+    load_wisdom<T>(wisdom, cfg.quiet);
     open_output(out, "--output", cfg.output);
 
     tde::inside_reader a = open_input(cfg.a), b = open_input(cfg.b);
@@ -185,22 +234,22 @@ int run(const config& cfg, const tde::analysis_options& options) {
     tde::window_analyzer<T> analyzer(options, a, b);
     tde::csv_writer csv(*out, options, analyzer.fft_length());
     tde::delay_summary summary;
+    cli::progress progress(!cfg.quiet);
+    analyzer.on_progress([&] {
+      if (cli::interruption::requested()) throw interrupted{};
+      progress.update(a.input_position() + b.input_position(), a.input_size() + b.input_size(),
+                      a.changes() + b.changes());
+    });
     rows_started = true;
     analyzer.run([&](const tde::window_row& row) {
       if (cli::interruption::requested()) throw interrupted{};
       csv.write(row);
       summary.add(row);
     });
+    progress.finish();
     csv.flush();
     out->commit();
-
-    if (!cfg.wisdom.empty()) {
-      try {
-        tde::export_wisdom<T>(cfg.wisdom);
-      } catch (const std::exception& e) {
-        rethrow_for("--wisdom", e);
-      }
-    }
+    save_wisdom<T>(wisdom, cfg.quiet);
     if (yaml) {
       yaml->write(summary.yaml(options));
       yaml->commit();
@@ -209,10 +258,13 @@ int run(const config& cfg, const tde::analysis_options& options) {
     if (!cfg.quiet) {
       std::cerr << "itch5tde: " << a.changes() << " changes in " << a.name() << ", " << b.changes() << " in "
                 << b.name() << "; " << analyzer.windows() << " windows of " << options.samples()
-                << " samples (FFT length " << analyzer.fft_length() << ")";
+                << " samples of " << cli::format_duration(options.sampling_period) << " (FFT length "
+                << analyzer.fft_length() << ")";
       const cli::time_range range{options.from, options.to};
       if (!range.whole_day()) std::cerr << ", windows from " << range.describe();
       std::cerr << "\n";
+      std::cerr << "itch5tde: " << analyzer.skipped() << " symbol windows skipped (fewer than "
+                << options.min_events << " changes in A or in B: no transform, no row)\n";
       std::cerr << summary.text("itch5tde");
     }
     return 0;
@@ -257,11 +309,11 @@ int main(int argc, char** argv) {
       "by window, by linear FFT cross-correlation of per-symbol signals. Sign convention: a positive delay "
       "means "
       "B lags A (B's changes come later). Writes CSV, one row per (window, symbol, signal) in which the "
-      "symbol "
-      "changed in A or B: window_start_ns, symbol, signal, events_a, events_b, lag_samples (integer "
+      "symbol changed at least --min-events times in A and in B: window_start_ns, symbol, signal, "
+      "events_a, events_b, lag_samples (integer "
       "correlation "
       "peak), delay_us (sub-sample delay), rho (normalised correlation at the peak), psr (peak-to-sidelobe "
-      "ratio), second_ratio (highest other peak / peak), flags (ok, or few_events, edge, flat, low_rho, "
+      "ratio), second_ratio (highest other peak / peak), flags (ok, or edge, flat, low_rho, "
       "low_psr, "
       "ambiguous joined by '|'). A summary per signal goes to stderr: fraction of windows passed (flags ok) "
       "and "
@@ -278,10 +330,17 @@ int main(int argc, char** argv) {
       "Series built per symbol, one row each: events (count of changes), mid (signed mid price changes), "
       "bid, offer (signed best price changes), bid-size, offer-size (signed size changes). Changes, not "
       "price levels: levels correlate through their trend and give wrong delays.");
-  opts.add("sampling-period", cfg.sampling_period, "Bin width of the series, e.g. 1us or 10us.");
+  opts.add("sampling-period", cfg.sampling_period,
+           "Bin width of the series, e.g. 1us or 10us. --window, --hop and --max-lag are whole numbers of "
+           "it.");
   opts.add("window", cfg.window,
-           "Length of each estimation window; a whole number of sampling periods, e.g. 16.384ms.");
-  opts.add("hop", cfg.hop, "Distance between window starts (0: the window length, non-overlapping windows).");
+           "Length of each estimation window, a whole number of sampling periods. 0: the power-of-two number "
+           "of samples nearest 16.384 ms, 16384 samples at 1us, 2048 at 10us (20.48 ms), 128 at 100us "
+           "(12.8 ms).");
+  opts.add("hop", cfg.hop,
+           "Distance between window starts, a whole number of sampling periods (0: the window length, "
+           "windows that tile time). Every window costs the same: a hop of window/K analyses the data K "
+           "times.");
   opts.add("from", cfg.from,
            "Only windows that start at or after this time of day: HH:MM[:SS[.fraction]] in the exchange's time "
            "(New York for Nasdaq) or nanoseconds since midnight. Default: the start.")
@@ -289,7 +348,8 @@ int main(int argc, char** argv) {
   opts.add("to", cfg.to, "Only windows that end at or before this time of day. Default: the end.").value_name("TIME");
   opts.add("session", cfg.session, "regular: --from 09:30 --to 16:00 (not combined with them).").value_name("NAME");
   opts.add("max-lag", cfg.max_lag,
-           "Largest delay searched, either sign (rounded down to whole sampling periods).");
+           "Largest delay searched, either sign: a whole number of sampling periods, below half the window. "
+           "0: 1ms rounded down to whole sampling periods (at least one, below half the window).");
   opts.add("smooth", cfg.smooth,
            "Gaussian smoothing width (standard deviation) applied to both series; set it to about the jitter "
            "between the feeds, which otherwise scatters the correlation peak (0: none).");
@@ -297,19 +357,26 @@ int main(int argc, char** argv) {
            "Sub-sample refinement: 0 = parabola through the three samples at the peak; U >= 2 = band-limited "
            "interpolation of the correlation on a 1/U-sample grid, U from 2 to 1024 (slower, more precise).",
            0, 1024);
-  opts.add("min-events", cfg.min_events, "Flag few_events when A or B has fewer changes in the window.", 0,
-           UINT64_MAX);
+  opts.add("min-events", cfg.min_events,
+           "Skip a (window, symbol) with fewer changes than this in A or in B: no transform and no row (the "
+           "summary counts them). 0: a row for every symbol that changed in A or B (flat when one side did "
+           "not).",
+           0, UINT64_MAX);
   opts.add("min-rho", cfg.min_rho, "Flag low_rho below this normalised correlation.", -1, 1);
   opts.add("min-psr", cfg.min_psr, "Flag low_psr below this peak-to-sidelobe ratio.", 0, 1e9);
   opts.add("max-second-ratio", cfg.max_second_ratio, "Flag ambiguous above this second-peak / peak ratio.", 0,
            1e9);
   opts.add("plan", cfg.plan,
-           "FFTW planning rigor: estimate (instant), measure or patient (slower to plan, faster "
-           "to run; combine with --wisdom).")
+           "FFTW planning rigor: measure (times a few algorithms once per transform size, under a second, "
+           "then kept in the wisdom file), estimate (plans instantly, transforms slower), patient "
+           "(seconds to minutes per size), exhaustive (can take minutes even for a tiny input; only worth it with a kept "
+           "wisdom file).")
       .choices({"estimate", "measure", "patient", "exhaustive"});
   opts.add("wisdom", cfg.wisdom,
-           "FFTW wisdom file: loaded at start if it exists, saved at the end (its directory must be "
-           "writable; checked at start).")
+           "FFTW wisdom file (the planner's measurements): loaded at start if it exists, saved at the end "
+           "(its directory must be writable; checked at start). Default: the cache file "
+           "$XDG_CACHE_HOME/itch5/fftw-wisdom-double (-float with --precision float; ~/.cache without "
+           "XDG_CACHE_HOME), created on first use and never an error; none: no wisdom file.")
       .value_name("FILE");
   opts.add("precision", cfg.precision, "Floating-point precision of the transforms.")
       .choices({"double", "float"});
@@ -318,11 +385,16 @@ int main(int argc, char** argv) {
   opts.add("output", cfg.output, "CSV output file (- for stdout; .gz compresses).")
       .alias('o')
       .value_name("FILE");
-  opts.add("quiet", cfg.quiet, "No summary on stderr.").alias('q');
+  opts.add("threads", cfg.threads,
+           "Threads estimating the symbol windows (reading and binning stay on one); 0: one per hardware "
+           "thread. The output is the same for any number.",
+           0, 1024);
+  opts.add("quiet", cfg.quiet, "No progress line and no summary on stderr.").alias('q');
   opts.epilog(
       "Input lines: <timestamp ns> <locate> <symbol> <bid px> <bid qty> <offer px> <offer qty>, sorted by "
       "time. "
       "Windows start at multiples of --hop after midnight; windows without changes are skipped.\n"
+      "Progress: a line on stderr when it is a terminal (not with --quiet).\n"
       "Formats: the CSV and the summary are described column by column in docs/formats.md of the source "
       "tree.\n"
       "Exit status: 0 on success, 1 on unreadable, malformed or empty input (the message names the file, and "
