@@ -294,7 +294,7 @@ void check_paths(const config& cfg, const cli::options& opts) {
   paths.input(cfg.b, "input B");
   paths.output(cfg.output, "--output");
   paths.output(cfg.summary_yaml, "--summary-yaml");
-  paths.input_output(cfg.wisdom, "--wisdom");
+  if (cfg.wisdom != "none") paths.input_output(cfg.wisdom, "--wisdom");
   paths.check();
 }
 
