@@ -210,6 +210,14 @@ window_analyzer<T>::window_analyzer(analysis_options options, inside_reader& a, 
 }
 
 template <fft_real T>
+window_analyzer<T>::~window_analyzer() {
+  try {
+    pool_.wait();  // the workers may be using jobs_ and points_
+  } catch (...) {  // NOLINT(bugprone-empty-catch): the run already failed, this is its unwinding
+  }
+}
+
+template <fft_real T>
 void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink) {
   const std::int64_t w = options_.window.count(), h = options_.hop_ns();
   // The first window k * h that ends after t and starts at or after --from.
@@ -249,7 +257,7 @@ void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink)
       ++k;
     }
   }
-  flush(sink);
+  finish(sink);
 
   std::vector<std::string> absent_a, absent_b;
   for (const auto& p : options_.symbols) {
@@ -318,9 +326,8 @@ void window_analyzer<T>::analyse_window(std::int64_t start) {
 }
 
 template <fft_real T>
-void window_analyzer<T>::estimate(worker& w, job& j) {
+void window_analyzer<T>::estimate(worker& w, job& j, const point* p) {
   // Binned like the series they stand for, changes in time order, then the series set back to zero.
-  const point* p = points_.data();
   for (std::size_t i = j.a_begin; i < j.b_begin; ++i) w.a[p[i].sample] += p[i].value;
   for (std::size_t i = j.b_begin; i < j.b_end; ++i) w.b[p[i].sample] += p[i].value;
   j.result = w.estimator.estimate(std::span<const T>(w.a), std::span<const T>(w.b));
@@ -330,14 +337,47 @@ void window_analyzer<T>::estimate(worker& w, job& j) {
 
 template <fft_real T>
 void window_analyzer<T>::flush(const std::function<void(const window_row&)>& sink) {
-  if (jobs_.empty()) return;
-  pool_.run(jobs_.size(), [this](std::size_t w, std::size_t i) {
-    if (jobs_[i].estimate) estimate(workers_[w], jobs_[i]);
+  if (workers_.size() == 1) {
+    finish(sink);
+    return;
+  }
+  if (flying_) {
+    pool_.wait();
+    flying_ = false;
+    deliver(flying_jobs_, sink);
+  }
+  std::swap(jobs_, flying_jobs_);
+  std::swap(points_, flying_points_);
+  jobs_.clear();
+  points_.clear();
+  if (flying_jobs_.empty()) return;
+  flying_ = true;
+  pool_.start(flying_jobs_.size(), [this](std::size_t w, std::size_t i) {
+    if (flying_jobs_[i].estimate) estimate(workers_[w], flying_jobs_[i], flying_points_.data());
   });
+}
 
+template <fft_real T>
+void window_analyzer<T>::finish(const std::function<void(const window_row&)>& sink) {
+  if (flying_) {
+    pool_.wait();
+    flying_ = false;
+    deliver(flying_jobs_, sink);
+  }
+  pool_.run(jobs_.size(), [this](std::size_t w, std::size_t i) {
+    if (jobs_[i].estimate) estimate(workers_[w], jobs_[i], points_.data());
+  });
+  deliver(jobs_, sink);
+  jobs_.clear();
+  points_.clear();
+}
+
+template <fft_real T>
+void window_analyzer<T>::deliver(const std::vector<job>& jobs,
+                                 const std::function<void(const window_row&)>& sink) {
   const double us_per_sample = static_cast<double>(options_.sampling_period.count()) / 1000.0;
   window_row row;
-  for (const job& j : jobs_) {
+  for (const job& j : jobs) {
     row.window_start = j.start;
     row.symbol = labels_[j.label];
     row.signal = j.signal;
@@ -353,9 +393,7 @@ void window_analyzer<T>::flush(const std::function<void(const window_row&)>& sin
     row.delay_us = row.estimate.delay * us_per_sample;
     sink(row);
   }
-  jobs_.clear();
-  points_.clear();
-  if (progress_) progress_();
+  if (progress_ && !jobs.empty()) progress_();
 }
 
 template class window_analyzer<float>;

@@ -1,5 +1,6 @@
 #include <tde/work_pool.hpp>
 
+#include <stdexcept>
 #include <utility>
 
 namespace tde {
@@ -9,6 +10,7 @@ work_pool::work_pool(std::size_t workers) {
 }
 
 work_pool::~work_pool() {
+  if (pending_) (void)finish();  // the items may use what the caller destroys next
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
@@ -46,12 +48,7 @@ void work_pool::loop(std::size_t worker) {
   }
 }
 
-void work_pool::run(std::size_t items, const std::function<void(std::size_t, std::size_t)>& fn) {
-  if (items == 0) return;
-  if (threads_.empty() || items == 1) {
-    for (std::size_t i = 0; i < items; ++i) fn(0, i);
-    return;
-  }
+void work_pool::launch(std::size_t items, const std::function<void(std::size_t, std::size_t)>& fn) {
   {
     std::lock_guard lock(mutex_);
     fn_ = &fn;
@@ -62,14 +59,38 @@ void work_pool::run(std::size_t items, const std::function<void(std::size_t, std
     ++generation_;
   }
   start_.notify_all();
-  work(0);
-  std::exception_ptr error;
-  {
-    std::unique_lock lock(mutex_);
-    done_.wait(lock, [&] { return busy_ == 0; });
-    fn_ = nullptr;
-    error = std::exchange(error_, nullptr);
+}
+
+std::exception_ptr work_pool::finish() {
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [&] { return busy_ == 0; });
+  fn_ = nullptr;
+  pending_ = false;
+  return std::exchange(error_, nullptr);
+}
+
+void work_pool::run(std::size_t items, const std::function<void(std::size_t, std::size_t)>& fn) {
+  if (items == 0) return;
+  if (threads_.empty() || items == 1) {
+    for (std::size_t i = 0; i < items; ++i) fn(0, i);
+    return;
   }
+  launch(items, fn);
+  work(0);
+  if (std::exception_ptr error = finish()) std::rethrow_exception(error);
+}
+
+void work_pool::start(std::size_t items, std::function<void(std::size_t, std::size_t)> fn) {
+  if (threads_.empty()) throw std::logic_error("work_pool::start: no thread besides the caller's");
+  started_ = std::move(fn);
+  pending_ = true;
+  launch(items, started_);
+}
+
+void work_pool::wait() {
+  if (!pending_) return;
+  std::exception_ptr error = finish();
+  started_ = nullptr;
   if (error) std::rethrow_exception(error);
 }
 

@@ -265,6 +265,41 @@ TEST(window_analyzer, sparse_or_one_sided_symbols_are_skipped_and_counted) {
   EXPECT_TRUE(std::isnan(only.delay_us));
 }
 
+// Many batches (more than 32 jobs per worker): the same rows in the same order for any number of threads,
+// and a sink that throws in the middle leaves through the analyzer's destructor without harm.
+TEST(window_analyzer, the_rows_do_not_depend_on_the_number_of_threads) {
+  const std::int64_t begin = 34'200'000'000'000, end = begin + 400'000'000;  // 400 ms: ~98 windows
+  auto a = random_quotes({"AAA", "BBB", "CCC", "DDD"}, begin, end, 50'000, 11);
+  temp_file fa("ta.txt", lines(a)), fb("tb.txt", lines(shifted(a, 21'000)));
+  auto o = small_options();
+  o.signals = {signal_kind::events, signal_kind::mid};
+  o.min_events = 5;
+  o.threads = 1;
+  const auto one = analyse(fa.path(), fb.path(), o);
+  ASSERT_GT(one.size(), 300u);
+  for (std::size_t threads : {2, 3, 5}) {
+    o.threads = threads;
+    const auto many = analyse(fa.path(), fb.path(), o);
+    ASSERT_EQ(many.size(), one.size()) << threads;
+    for (std::size_t i = 0; i < one.size(); ++i) {
+      EXPECT_EQ(many[i].start, one[i].start);
+      EXPECT_EQ(many[i].symbol, one[i].symbol);
+      EXPECT_EQ(many[i].signal, one[i].signal);
+      EXPECT_EQ(many[i].est.lag, one[i].est.lag);
+      EXPECT_EQ(std::isnan(many[i].delay_us) ? -1.0 : many[i].delay_us,
+                std::isnan(one[i].delay_us) ? -1.0 : one[i].delay_us)
+          << threads << " threads, row " << i;
+    }
+    tde::inside_reader ra(fa.path()), rb(fb.path());
+    tde::window_analyzer<double> wa(o, ra, rb);
+    std::size_t rows = 0;
+    EXPECT_THROW(wa.run([&](const tde::window_row&) {
+      if (++rows == 100) throw std::runtime_error("stop");
+    }),
+                 std::runtime_error);
+  }
+}
+
 TEST(window_analyzer, skips_quiet_stretches_and_honours_the_hop) {
   // Two bursts an hour apart: only the windows holding them produce rows.
   const std::int64_t t1 = 34'200'000'000'000, t2 = t1 + 3'600'000'000'000;

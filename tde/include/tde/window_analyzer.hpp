@@ -10,10 +10,10 @@
 // on either side is skipped before any transform and gives no row (counted by skipped()); with min_events 0,
 // a pair that changed on one side only gives a row flagged flat. Sign convention: delay > 0 means B lags A.
 //
-// Threads: the estimates of many windows are gathered into a batch and run on `threads` workers (the
-// calling thread and threads - 1 more), each with its own delay_estimator planned up front; the rows are
-// then delivered in order on the calling thread, so the output does not depend on the number of threads.
-// Reading and binning stay on the calling thread.
+// Threads: the estimates of many windows are gathered into a batch; with threads >= 2 each full batch is
+// estimated by threads - 1 workers while the calling thread reads and bins the next one (each worker with
+// its own delay_estimator planned up front; the last batch uses every thread). The rows are delivered in
+// order on the calling thread, so the output does not depend on the number of threads.
 //
 // Cost per window: O(pairs with changes + their changes); per estimated pair O(M log M) (see
 // delay_estimator). Memory O(threads x M) plus the changes of one batch of windows. Streaming: both files
@@ -118,6 +118,10 @@ class window_analyzer {
  public:
   /// Validates `options` and plans. The readers must outlive the analyzer.
   window_analyzer(analysis_options options, inside_reader& a, inside_reader& b);
+  window_analyzer(const window_analyzer&) = delete;
+  window_analyzer& operator=(const window_analyzer&) = delete;
+  /// Waits for a batch still being estimated (when run() was left by an exception).
+  ~window_analyzer();
 
   /// Reads both inputs to the end, calling sink(row) for each (window, pair, signal) where the pair has
   /// min_events changes in A and in B (with min_events 0: changed in A or B), on the calling thread:
@@ -163,8 +167,11 @@ class window_analyzer {
 
   void analyse_window(std::int64_t start);
   void add_points(std::span<const change_event> events, signal_kind s, std::int64_t start);
-  void estimate(worker& w, job& j);
+  void estimate(worker& w, job& j, const point* points);
+  /// Hands the full batch to the workers (after delivering the one before); the last, on every thread.
   void flush(const std::function<void(const window_row&)>& sink);
+  void finish(const std::function<void(const window_row&)>& sink);
+  void deliver(const std::vector<job>& jobs, const std::function<void(const window_row&)>& sink);
   std::size_t label_of(std::string_view symbol);
 
   static analysis_options validated(analysis_options o);
@@ -180,6 +187,10 @@ class window_analyzer {
   // The batch: jobs in row order and their points; reused (capacity kept) from batch to batch.
   std::vector<job> jobs_;
   std::vector<point> points_;
+  // The batch the workers are estimating while jobs_ fills (threads >= 2).
+  std::vector<job> flying_jobs_;
+  std::vector<point> flying_points_;
+  bool flying_ = false;
   struct active_pair {
     std::string_view a, b;
     std::size_t label;
