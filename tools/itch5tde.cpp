@@ -375,7 +375,7 @@ int main(int argc, char** argv) {
       .choices({"estimate", "measure", "patient", "exhaustive"});
   opts.add("wisdom", cfg.wisdom,
            "FFTW wisdom file (the planner's measurements): loaded at start if it exists, saved at the end "
-           "(its directory must be writable; checked at start). Default: the cache file "
+           "(its directory must be writable; checked at start). Without --wisdom: the cache file "
            "$XDG_CACHE_HOME/itch5/fftw-wisdom-double (-float with --precision float; ~/.cache without "
            "XDG_CACHE_HOME), created on first use and never an error; none: no wisdom file.")
       .value_name("FILE");
@@ -387,8 +387,8 @@ int main(int argc, char** argv) {
       .alias('o')
       .value_name("FILE");
   opts.add("threads", cfg.threads,
-           "Threads estimating the symbol windows (reading and binning stay on one); 0: one per hardware "
-           "thread. The output is the same for any number.",
+           "Threads: with N >= 2, N - 1 estimate the symbol windows while one reads and bins the next "
+           "ones; 0: one per hardware thread. The output is the same for any number.",
            0, 1024);
   opts.add("quiet", cfg.quiet, "No progress line and no summary on stderr.").alias('q');
   opts.epilog(
