@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <itch5/io/output_file.hpp>
@@ -27,6 +29,7 @@
 #include <cli/interruption.hpp>
 #include <cli/options.hpp>
 #include <cli/path_guard.hpp>
+#include <cli/progress.hpp>
 #include <cli/time_of_day.hpp>
 
 namespace {
@@ -37,9 +40,9 @@ struct config {
   std::vector<std::string> symbols;
   std::vector<std::string> signals{"events"};
   std::chrono::nanoseconds sampling_period = std::chrono::microseconds(1);
-  std::chrono::nanoseconds window = std::chrono::microseconds(16384);
+  std::chrono::nanoseconds window{0};   // 0: tde::default_window()
   std::chrono::nanoseconds hop{0};
-  std::chrono::nanoseconds max_lag = std::chrono::milliseconds(1);
+  std::chrono::nanoseconds max_lag{0};  // 0: tde::default_max_lag()
   std::string smooth = "auto";
   std::uint64_t upsample = 0;
   std::uint64_t min_events = 10;
@@ -47,7 +50,7 @@ struct config {
   double min_psr = 6.0;
   double max_second_ratio = 0.9;
   double alpha = 0.01;
-  std::string plan = "estimate";
+  std::string plan = "measure";
   std::string precision = "double";
   std::string wisdom;
   std::string summary_yaml;
@@ -60,6 +63,7 @@ struct config {
   std::uint64_t bootstrap = 1000;
   double confidence = 0.95;
   double pair_level = 0.05;
+  std::uint64_t threads = 0;  // 0: the hardware threads
   bool quiet = false;
   std::string from;
   std::string to;
@@ -99,9 +103,10 @@ tde::analysis_options to_analysis(const config& c) {
   o.signals.clear();
   for (const auto& s : c.signals) o.signals.push_back(tde::parse_signal_kind(s));
   o.sampling_period = c.sampling_period;
-  o.window = c.window;
+  if (c.sampling_period.count() <= 0) throw std::invalid_argument("--sampling-period must be positive");
+  o.window = c.window.count() != 0 ? c.window : tde::default_window(c.sampling_period);
   o.hop = c.hop;
-  o.max_lag = c.max_lag;
+  o.max_lag = c.max_lag.count() != 0 ? c.max_lag : tde::default_max_lag(c.sampling_period, o.window);
   const cli::time_range range = cli::resolve_time_range(c.from, c.to, c.session);
   o.from = range.from;
   o.to = range.to;
@@ -119,6 +124,8 @@ tde::analysis_options to_analysis(const config& c) {
   o.max_second_ratio = c.max_second_ratio;
   o.alpha = c.alpha;
   o.rigor = tde::parse_plan_rigor(c.plan);
+  o.threads = c.threads != 0 ? static_cast<std::size_t>(c.threads)
+                             : std::max<std::size_t>(1, std::thread::hardware_concurrency());
   o.validate();
   return o;
 }
@@ -157,6 +164,56 @@ void check_wisdom_directory(const std::string& path) {
   if (::access(dir.c_str(), W_OK | X_OK) != 0) {
     throw std::runtime_error("--wisdom: " + path + ": cannot be saved at the end: directory " + dir.string() +
                              ": " + std::strerror(errno));
+  }
+}
+
+// The wisdom file of a run: --wisdom FILE, none for --wisdom none, else the cache file of `precision` under
+// $XDG_CACHE_HOME/itch5 (or ~/.cache/itch5; none without either variable).
+struct wisdom_file {
+  std::string path;
+  bool chosen = false;  // given with --wisdom: its errors are errors; the cache's never are
+};
+
+wisdom_file wisdom_of(const config& cfg) {
+  if (cfg.wisdom == "none") return {};
+  if (!cfg.wisdom.empty()) return {cfg.wisdom, true};
+  std::filesystem::path dir;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x == '/') {
+    dir = x;
+  } else if (const char* h = std::getenv("HOME"); h != nullptr && *h == '/') {
+    dir = std::filesystem::path(h) / ".cache";
+  } else {
+    return {};
+  }
+  return {(dir / "itch5" / ("fftw-wisdom-" + cfg.precision)).string(), false};
+}
+
+// Loads the wisdom before planning. A cache file that cannot be read or is not wisdom is ignored (and
+// replaced at the end).
+template <class T>
+void load_wisdom(const wisdom_file& w, bool quiet) {
+  if (w.path.empty()) return;
+  if (w.chosen) check_wisdom_directory(w.path);
+  bool loaded = false;
+  try {
+    loaded = tde::import_wisdom<T>(w.path);
+  } catch (const std::exception& e) {
+    if (w.chosen) rethrow_for("--wisdom", e);
+    tde::forget_wisdom<T>();
+  }
+  if (loaded && w.chosen && !quiet) std::cerr << "itch5tde: loaded FFTW wisdom from " << w.path << "\n";
+}
+
+// Saves the wisdom at the end; for the cache, creates its directory, and a failure is a note, not an error.
+template <class T>
+void save_wisdom(const wisdom_file& w, bool quiet) {
+  if (w.path.empty()) return;
+  try {
+    if (!w.chosen) std::filesystem::create_directories(std::filesystem::path(w.path).parent_path());
+    tde::export_wisdom<T>(w.path);
+  } catch (const std::exception& e) {
+    if (w.chosen) rethrow_for("--wisdom", e);
+    if (!quiet) std::cerr << "itch5tde: note: FFTW wisdom not cached: " << e.what() << "\n";
   }
 }
 
@@ -240,16 +297,8 @@ int run(const config& cfg, const tde::analysis_options& options) {
     if (!metadata_path.empty()) open_output(metadata, "--metadata", metadata_path);
     if (!cfg.summary.empty()) open_output(pair_csv, "--summary", cfg.summary);
     if (!cfg.lead_lag.empty()) open_output(lead_lag_csv, "--lead-lag", cfg.lead_lag);
-    if (!cfg.wisdom.empty()) {
-      check_wisdom_directory(cfg.wisdom);
-      bool loaded = false;
-      try {
-        loaded = tde::import_wisdom<T>(cfg.wisdom);
-      } catch (const std::exception& e) {
-        rethrow_for("--wisdom", e);
-      }
-      if (loaded && !cfg.quiet) std::cerr << "itch5tde: loaded FFTW wisdom from " << cfg.wisdom << "\n";
-    }
+    const wisdom_file wisdom = wisdom_of(cfg);
+    load_wisdom<T>(wisdom, cfg.quiet);
     open_output(out, "--output", cfg.output);
 
     tde::inside_reader a = open_input(cfg.a), b = open_input(cfg.b);
@@ -260,6 +309,12 @@ int run(const config& cfg, const tde::analysis_options& options) {
     tde::csv_writer csv(*out);
     tde::delay_summary summary;
     tde::pair_summary pairs(pair_options(cfg));
+    cli::progress progress(!cfg.quiet);
+    analyzer.on_progress([&] {
+      if (cli::interruption::requested()) throw interrupted{};
+      progress.update(a.input_position() + b.input_position(), a.input_size() + b.input_size(),
+                      a.changes() + b.changes());
+    });
     rows_started = true;
     analyzer.run([&](const tde::window_row& row) {
       if (cli::interruption::requested()) throw interrupted{};
@@ -267,6 +322,7 @@ int run(const config& cfg, const tde::analysis_options& options) {
       summary.add(row);
       pairs.add(row);
     });
+    progress.finish();
     csv.flush();
     out->commit();
     if (metadata) {
@@ -274,13 +330,7 @@ int run(const config& cfg, const tde::analysis_options& options) {
       metadata->commit();
     }
 
-    if (!cfg.wisdom.empty()) {
-      try {
-        tde::export_wisdom<T>(cfg.wisdom);
-      } catch (const std::exception& e) {
-        rethrow_for("--wisdom", e);
-      }
-    }
+    save_wisdom<T>(wisdom, cfg.quiet);
     if (yaml) {
       yaml->write(summary.yaml(options));
       yaml->commit();
@@ -302,10 +352,13 @@ int run(const config& cfg, const tde::analysis_options& options) {
     if (!cfg.quiet) {
       std::cerr << "itch5tde: " << a.changes() << " changes in " << a.name() << ", " << b.changes() << " in "
                 << b.name() << "; " << analyzer.windows() << " windows of " << options.samples()
-                << " samples (FFT length " << analyzer.fft_length() << ")";
+                << " samples of " << cli::format_duration(options.sampling_period) << " (FFT length "
+                << analyzer.fft_length() << ")";
       const cli::time_range range{options.from, options.to};
       if (!range.whole_day()) std::cerr << ", windows from " << range.describe();
       std::cerr << "\n";
+      std::cerr << "itch5tde: " << analyzer.skipped() << " symbol windows skipped (fewer than "
+                << options.min_events << " changes in A or in B: no transform, no row)\n";
       std::cerr << summary.text("itch5tde");
       if (!cfg.reference.empty()) std::cerr << tde::lead_lag_text(ranked, "itch5tde");
     }
@@ -345,7 +398,7 @@ void check_paths(const config& cfg, const cli::options& opts) {
   paths.output(metadata_file(cfg), "--metadata");
   paths.output(cfg.summary, "--summary");
   paths.output(cfg.lead_lag, "--lead-lag");
-  paths.input_output(cfg.wisdom, "--wisdom");
+  if (cfg.wisdom != "none") paths.input_output(cfg.wisdom, "--wisdom");
   paths.check();
 }
 
@@ -361,12 +414,11 @@ int main(int argc, char** argv) {
       "means "
       "B lags A (B's changes come later). Writes a plain CSV (the column-name line first, no comment lines; a "
       "missing value is an empty field), one row per (window, symbol, signal) in which the "
-      "symbol "
-      "changed in A or B: window_start_ns, symbol, signal, events_a, events_b, lag_samples (integer "
+      "symbol changed at least --min-events times in A and in B: window_start_ns, symbol, signal, events_a, events_b, lag_samples (integer "
       "correlation "
       "peak), delay_us (sub-sample delay), rho (normalised correlation at the peak), psr (peak-to-sidelobe "
       "ratio), second_ratio (highest other peak / peak), z (peak in standard deviations of the correlation of "
-      "unrelated series), p_value (chance of such a peak between unrelated series), flags (ok, or few_events, "
+      "unrelated series), p_value (chance of such a peak between unrelated series), flags (ok, or "
       "edge, flat, low_rho, low_psr, ambiguous, not_significant joined by '|'). The sign convention, settings "
       "and build go to a YAML sidecar (--metadata). A summary per signal goes to stderr: fraction of windows "
       "passed (flags ok) "
@@ -391,10 +443,17 @@ int main(int argc, char** argv) {
       "Series built per symbol, one row each: events (count of changes), mid (signed mid price changes), "
       "bid, offer (signed best price changes), bid-size, offer-size (signed size changes). Changes, not "
       "price levels: levels correlate through their trend and give wrong delays.");
-  opts.add("sampling-period", cfg.sampling_period, "Bin width of the series, e.g. 1us or 10us.");
+  opts.add("sampling-period", cfg.sampling_period,
+           "Bin width of the series, e.g. 1us or 10us. --window, --hop and --max-lag are whole numbers of "
+           "it.");
   opts.add("window", cfg.window,
-           "Length of each estimation window; a whole number of sampling periods, e.g. 16.384ms.");
-  opts.add("hop", cfg.hop, "Distance between window starts (0: the window length, non-overlapping windows).");
+           "Length of each estimation window, a whole number of sampling periods. 0: the power-of-two number "
+           "of samples nearest 16.384 ms, 16384 samples at 1us, 2048 at 10us (20.48 ms), 128 at 100us "
+           "(12.8 ms).");
+  opts.add("hop", cfg.hop,
+           "Distance between window starts, a whole number of sampling periods (0: the window length, "
+           "windows that tile time). Every window costs the same: a hop of window/K analyses the data K "
+           "times.");
   opts.add("from", cfg.from,
            "Only windows that start at or after this time of day: HH:MM[:SS[.fraction]] in the exchange's time "
            "(New York for Nasdaq) or nanoseconds since midnight. Default: the start.")
@@ -402,7 +461,8 @@ int main(int argc, char** argv) {
   opts.add("to", cfg.to, "Only windows that end at or before this time of day. Default: the end.").value_name("TIME");
   opts.add("session", cfg.session, "regular: --from 09:30 --to 16:00 (not combined with them).").value_name("NAME");
   opts.add("max-lag", cfg.max_lag,
-           "Largest delay searched, either sign (rounded down to whole sampling periods).");
+           "Largest delay searched, either sign: a whole number of sampling periods, below half the window. "
+           "0: 1ms rounded down to whole sampling periods (at least one, below half the window).");
   opts.add("smooth", cfg.smooth,
            "Gaussian smoothing width (standard deviation) applied to both series, e.g. 5us; auto: one sampling "
            "period, which makes the correlation peak wide enough for an unbiased sub-sample delay; 0: none. "
@@ -412,8 +472,11 @@ int main(int argc, char** argv) {
            "Sub-sample refinement: 0 = Gaussian through the three samples at the peak; U >= 2 = band-limited "
            "interpolation of the correlation on a 1/U-sample grid, U from 2 to 1024 (slower, more precise).",
            0, 1024);
-  opts.add("min-events", cfg.min_events, "Flag few_events when A or B has fewer changes in the window.", 0,
-           UINT64_MAX);
+  opts.add("min-events", cfg.min_events,
+           "Skip a (window, symbol) with fewer changes than this in A or in B: no transform and no row (the "
+           "summary counts them). 0: a row for every symbol that changed in A or B (flat when one side did "
+           "not).",
+           0, UINT64_MAX);
   opts.add("min-rho", cfg.min_rho, "Flag low_rho below this normalised correlation.", -1, 1);
   opts.add("min-psr", cfg.min_psr, "Flag low_psr below this peak-to-sidelobe ratio.", 0, 1e9);
   opts.add("max-second-ratio", cfg.max_second_ratio, "Flag ambiguous above this second-peak / peak ratio.", 0,
@@ -423,12 +486,16 @@ int main(int argc, char** argv) {
            "peak this high somewhere in the searched lags) is above it; 1: never.",
            1e-300, 1);
   opts.add("plan", cfg.plan,
-           "FFTW planning rigor: estimate (instant), measure or patient (slower to plan, faster "
-           "to run; combine with --wisdom).")
+           "FFTW planning rigor: measure (times a few algorithms once per transform size, under a second, "
+           "then kept in the wisdom file), estimate (plans instantly, transforms slower), patient "
+           "(seconds to minutes per size), exhaustive (can take minutes even for a tiny input; only worth it with a kept "
+           "wisdom file).")
       .choices({"estimate", "measure", "patient", "exhaustive"});
   opts.add("wisdom", cfg.wisdom,
-           "FFTW wisdom file: loaded at start if it exists, saved at the end (its directory must be "
-           "writable; checked at start).")
+           "FFTW wisdom file (the planner's measurements): loaded at start if it exists, saved at the end "
+           "(its directory must be writable; checked at start). Without --wisdom: the cache file "
+           "$XDG_CACHE_HOME/itch5/fftw-wisdom-double (-float with --precision float; ~/.cache without "
+           "XDG_CACHE_HOME), created on first use and never an error; none: no wisdom file.")
       .value_name("FILE");
   opts.add("precision", cfg.precision, "Floating-point precision of the transforms.")
       .choices({"double", "float"});
@@ -464,13 +531,18 @@ int main(int argc, char** argv) {
            "A pair is significant when its p-value <= this level / the number of (pair, signal) rows "
            "(Bonferroni).",
            1e-12, 1);
-  opts.add("quiet", cfg.quiet, "No summary on stderr.").alias('q');
+  opts.add("threads", cfg.threads,
+           "Threads: with N >= 2, N - 1 estimate the symbol windows while one reads and bins the next "
+           "ones; 0: one per hardware thread. The output is the same for any number.",
+           0, 1024);
+  opts.add("quiet", cfg.quiet, "No progress line and no summary on stderr.").alias('q');
   opts.epilog(
       "Input lines: <timestamp ns> <locate> <symbol> <bid px> <bid qty> <offer px> <offer qty>, sorted by "
       "time. "
       "Windows start at multiples of --hop after midnight; windows without changes are skipped.\n"
       "Lead-lag over many symbols of one file: itch5tde day.txt --reference SPY --symbols QQQ,IWM --summary "
       "s.csv --lead-lag ranked.csv -o tde.csv (two files: day_a.txt day_b.txt, the reference read from A).\n"
+      "Progress: a line on stderr when it is a terminal (not with --quiet).\n"
       "Formats: the CSV, its YAML sidecar, the --summary and --lead-lag CSVs and the stderr summary are "
       "described column by column in docs/formats.md of the source tree.\n"
       "Exit status: 0 on success, 1 on unreadable, malformed or empty input (the message names the file, and "

@@ -127,9 +127,14 @@ bool feed_events::seen(std::string_view symbol) const {
 
 std::vector<std::string_view> feed_events::active_symbols() const {
   std::vector<std::string_view> out;
-  out.reserve(active_.size());
-  for (std::size_t i : active_) out.emplace_back(states_[i].name);
+  active_symbols(out);
   return out;
+}
+
+void feed_events::active_symbols(std::vector<std::string_view>& out, bool append) const {
+  if (!append) out.clear();
+  out.reserve(out.size() + active_.size());
+  for (std::size_t i : active_) out.emplace_back(states_[i].name);
 }
 
 }  // namespace tde

@@ -10,7 +10,33 @@ namespace tde {
 
 namespace {
 
-std::string ns_text(std::chrono::nanoseconds d) { return std::to_string(d.count()) + " ns"; }
+// `d` exactly, in the largest unit it reaches, as the flags take it: "16.3845ms", "1.5us", "250ns".
+std::string duration_text(std::chrono::nanoseconds d) {
+  const std::int64_t ns = d.count();
+  const std::int64_t abs = ns < 0 ? -ns : ns;
+  struct unit {
+    std::int64_t size;
+    const char* name;
+  };
+  for (unit u : {unit{1'000'000'000, "s"}, unit{1'000'000, "ms"}, unit{1'000, "us"}}) {
+    if (abs < u.size) continue;
+    std::string text = std::to_string(ns / u.size);
+    if (std::int64_t rest = abs % u.size; rest != 0) {
+      std::string digits = std::to_string(rest + u.size).substr(1);  // zero-padded
+      digits.erase(digits.find_last_not_of('0') + 1);
+      text += "." + digits;
+    }
+    return text + u.name;
+  }
+  return std::to_string(ns) + "ns";
+}
+
+// The whole numbers of periods around `d` (not a multiple of `period`), at least one period: "1us or 2us".
+std::string whole_periods(std::chrono::nanoseconds d, std::chrono::nanoseconds period) {
+  const std::int64_t below = d.count() / period.count();
+  if (below == 0) return duration_text(period);
+  return duration_text(period * below) + " or " + duration_text(period * (below + 1));
+}
 
 // Why `s` is not a symbol, or "" when it is one; `side` says where it is in a pair (" before ':'").
 std::string symbol_problem(std::string_view s, std::string_view side) {
@@ -39,34 +65,70 @@ symbol_pair parse_symbol_pair(std::string_view text) {
   return {std::string(a), std::string(b)};
 }
 
+std::chrono::nanoseconds default_window(std::chrono::nanoseconds sampling_period) {
+  if (sampling_period.count() <= 0) throw std::invalid_argument("--sampling-period must be positive");
+  const double target = 16'384'000.0 / static_cast<double>(sampling_period.count());
+  const double exponent = std::clamp(std::floor(std::log2(target) + 0.5), 2.0, 26.0);
+  return sampling_period * (std::int64_t{1} << static_cast<int>(exponent));
+}
+
+std::chrono::nanoseconds default_max_lag(std::chrono::nanoseconds sampling_period,
+                                         std::chrono::nanoseconds window) {
+  if (sampling_period.count() <= 0) throw std::invalid_argument("--sampling-period must be positive");
+  const std::int64_t n = window.count() / sampling_period.count();
+  const std::int64_t lag = std::min<std::int64_t>(1'000'000 / sampling_period.count(), (n - 1) / 2);
+  return sampling_period * std::max<std::int64_t>(lag, 1);
+}
+
 void analysis_options::validate() const {
-  if (sampling_period.count() <= 0) throw std::invalid_argument("sampling period must be positive");
-  if (window.count() <= 0) throw std::invalid_argument("window must be positive");
-  if (window.count() % sampling_period.count() != 0) {
-    throw std::invalid_argument("window (" + ns_text(window) +
-                                ") must be a whole number of sampling periods (" + ns_text(sampling_period) +
-                                ")");
+  const std::int64_t p = sampling_period.count();
+  if (p <= 0) throw std::invalid_argument("--sampling-period must be positive");
+  const std::string period = "sampling periods (" + duration_text(sampling_period) + ")";
+  if (window.count() <= 0) throw std::invalid_argument("--window must be positive");
+  if (window.count() % p != 0) {
+    throw std::invalid_argument("--window " + duration_text(window) + " is not a whole number of " + period +
+                                ": use " + whole_periods(window, sampling_period));
   }
-  const auto n = window.count() / sampling_period.count();
-  if (n < 2) throw std::invalid_argument("window must hold at least 2 sampling periods");
+  const auto n = window.count() / p;
+  if (n < 3) {
+    throw std::invalid_argument("--window " + duration_text(window) + " holds " + std::to_string(n) + " " +
+                                period + ": use at least " + duration_text(3 * sampling_period));
+  }
   if (n > (std::int64_t{1} << 26)) {
-    throw std::invalid_argument("window holds " + std::to_string(n) + " samples; at most 2^26 are supported");
+    throw std::invalid_argument("--window " + duration_text(window) + " holds " + std::to_string(n) +
+                                " samples: at most 2^26 are supported, use at most " +
+                                duration_text(sampling_period * (std::int64_t{1} << 26)));
   }
-  if (hop.count() < 0) throw std::invalid_argument("hop must not be negative");
+  if (hop.count() < 0) throw std::invalid_argument("--hop must not be negative");
+  if (hop.count() > 0 && hop.count() % p != 0) {
+    throw std::invalid_argument("--hop " + duration_text(hop) + " is not a whole number of " + period +
+                                ": use " + whole_periods(hop, sampling_period));
+  }
   if (from.count() < 0 || to <= from) throw std::invalid_argument("the time range must not be empty");
   if (to != std::chrono::nanoseconds::max() && to - from < window) {
-    throw std::invalid_argument("the time range (" + ns_text(to - from) + ") is shorter than one window (" +
-                                ns_text(window) + ")");
+    throw std::invalid_argument("the time range (" + duration_text(to - from) +
+                                ") is shorter than one window (" + duration_text(window) + ")");
   }
-  if (max_lag < sampling_period) throw std::invalid_argument("max lag must be at least one sampling period");
-  if (max_lag >= window) {
-    throw std::invalid_argument("max lag (" + ns_text(max_lag) + ") must be shorter than the window (" +
-                                ns_text(window) + ")");
+  if (max_lag < sampling_period) {
+    throw std::invalid_argument("--max-lag " + duration_text(max_lag) + " is shorter than one sampling period (" +
+                                duration_text(sampling_period) +
+                                "): use at least " + duration_text(sampling_period));
   }
-  if (smooth.count() < 0 && smooth != smooth_auto) {
-    throw std::invalid_argument("smoothing width must not be negative");
+  if (max_lag.count() % p != 0) {
+    throw std::invalid_argument("--max-lag " + duration_text(max_lag) + " is not a whole number of " +
+                                period + ": use " + whole_periods(max_lag, sampling_period));
   }
-  if (smooth_width() >= window) throw std::invalid_argument("smoothing width must be shorter than the window");
+  if (2 * (max_lag.count() / p) >= n) {
+    throw std::invalid_argument("--max-lag " + duration_text(max_lag) + " is not below half the window (" +
+                                duration_text(window) + "): use at most " +
+                                duration_text(sampling_period * ((n - 1) / 2)) + ", or a longer --window");
+  }
+  if (threads < 1) throw std::invalid_argument("--threads must be at least 1");
+  if (smooth.count() < 0 && smooth != smooth_auto) throw std::invalid_argument("--smooth must not be negative");
+  if (smooth_width() >= window) {
+    throw std::invalid_argument("--smooth " + duration_text(smooth_width()) + " is not shorter than the window (" +
+                                duration_text(window) + ")");
+  }
   if (signals.empty()) throw std::invalid_argument("no signal chosen");
   for (std::size_t i = 0; i < signals.size(); ++i) {
     if (std::find(signals.begin(), signals.begin() + static_cast<std::ptrdiff_t>(i), signals[i]) !=
@@ -126,14 +188,35 @@ analysis_options window_analyzer<T>::validated(analysis_options o) {
   return o;
 }
 
+namespace {
+
+// Jobs gathered before they are estimated and delivered: enough to keep every worker busy and the cost of
+// a hand-over small, few enough that the points of a batch stay a few MB.
+constexpr std::size_t batch_jobs_per_worker = 32;
+constexpr std::size_t batch_points = std::size_t{1} << 20;
+
+}  // namespace
+
 template <fft_real T>
 window_analyzer<T>::window_analyzer(analysis_options options, inside_reader& a, inside_reader& b)
     : options_(validated(std::move(options))),
-      n_(options_.samples()),
       a_(a, side(options_.symbols, true)),
       b_(b, side(options_.symbols, false)),
-      estimator_(options_.estimator()) {
+      pool_(options_.threads) {
+  // Planned one after the other here (FFTW's planner is serialised); the first measures, the others reuse
+  // its wisdom.
+  workers_.reserve(options_.threads);
+  for (std::size_t i = 0; i < options_.threads; ++i) workers_.emplace_back(options_);
   for (const auto& p : options_.symbols) labels_.push_back(p.label());
+  jobs_.reserve(batch_jobs_per_worker * options_.threads);
+}
+
+template <fft_real T>
+window_analyzer<T>::~window_analyzer() {
+  try {
+    pool_.wait();  // the workers may be using jobs_ and points_
+  } catch (...) {  // NOLINT(bugprone-empty-catch): the run already failed, this is its unwinding
+  }
 }
 
 template <fft_real T>
@@ -153,9 +236,11 @@ void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink)
   };
 
   // Both inputs are read to the end (next_change() empty), so every chosen symbol has been looked for.
+  std::uint64_t visited = 0;
   if (auto first = next_change()) {
     std::int64_t k = first_window_for(*first);
     while (true) {
+      if (progress_ && ++visited % 1024 == 0) progress_();
       const std::int64_t start = k * h, end = start + w;
       a_.load_until(end);
       b_.load_until(end);
@@ -167,10 +252,14 @@ void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink)
         k = std::max(k + 1, first_window_for(*t));
         continue;
       }
-      if (end <= to) analyse_window(start, sink);  // beyond --to: read on, only to look for every symbol
+      if (end <= to) analyse_window(start);  // beyond --to: read on, only to look for every symbol
+      if (jobs_.size() >= batch_jobs_per_worker * workers_.size() || points_.size() >= batch_points) {
+        flush(sink);
+      }
       ++k;
     }
   }
+  finish(sink);
 
   std::vector<std::string> absent_a, absent_b;
   for (const auto& p : options_.symbols) {
@@ -205,71 +294,148 @@ double bin_changes(std::span<const change_event> events, signal_kind s, std::int
 }
 
 template <fft_real T>
-void window_analyzer<T>::analyse_window(std::int64_t start,
-                                        const std::function<void(const window_row&)>& sink) {
+std::size_t window_analyzer<T>::label_of(std::string_view symbol) {
+  auto [it, added] = discovered_.try_emplace(std::string(symbol), labels_.size());
+  if (added) labels_.emplace_back(symbol);
+  return it->second;
+}
+
+// As bin_changes(), but into points_ (sample, weight there, weight on the next sample), so that a worker
+// can bin them into its own series later; returns the largest |value|.
+template <fft_real T>
+double window_analyzer<T>::add_points(std::span<const change_event> events, signal_kind s, std::int64_t start) {
+  const std::int64_t period = options_.sampling_period.count();
+  const double per_ns = 1.0 / static_cast<double>(period);
+  double largest = 0;
+  for (const change_event& e : events) {
+    const std::int64_t offset = e.timestamp - start;
+    const double f = static_cast<double>(offset % period) * per_ns, v = e[s];
+    points_.push_back({static_cast<std::uint32_t>(offset / period), static_cast<T>(v - v * f), static_cast<T>(v * f)});
+    largest = std::max(largest, std::abs(v));
+  }
+  return largest;
+}
+
+template <fft_real T>
+void window_analyzer<T>::analyse_window(std::int64_t start) {
   window_pairs_.clear();
   if (!options_.symbols.empty()) {
     for (std::size_t i = 0; i < options_.symbols.size(); ++i) {
-      window_pairs_.push_back({options_.symbols[i].a, options_.symbols[i].b, labels_[i]});
+      window_pairs_.push_back({options_.symbols[i].a, options_.symbols[i].b, i});
     }
   } else {
-    names_ = a_.active_symbols();
-    auto more = b_.active_symbols();
-    names_.insert(names_.end(), more.begin(), more.end());
+    a_.active_symbols(names_);
+    b_.active_symbols(names_, true);
     std::sort(names_.begin(), names_.end());
     names_.erase(std::unique(names_.begin(), names_.end()), names_.end());
-    for (auto name : names_) window_pairs_.push_back({name, name, name});
+    for (auto name : names_) window_pairs_.push_back({name, name, label_of(name)});
   }
 
-  rows_.clear();
-  std::size_t estimated = 0;
-  for (std::size_t p = 0; p < window_pairs_.size(); ++p) {
-    const auto na = a_.events(window_pairs_[p].a).size(), nb = b_.events(window_pairs_[p].b).size();
-    if (na == 0 && nb == 0) continue;
+  const std::uint64_t min_events = options_.min_events;
+  bool any = false;
+  for (const active_pair& p : window_pairs_) {
+    const auto ea = a_.events(p.a), eb = b_.events(p.b);
+    if (ea.empty() && eb.empty()) continue;
+    if (ea.size() < min_events || eb.size() < min_events) {
+      ++skipped_;
+      continue;
+    }
+    any = true;
+    const bool estimate = !ea.empty() && !eb.empty();
     for (signal_kind s : options_.signals) {
-      std::ptrdiff_t index = -1;
-      if (na > 0 && nb > 0) index = static_cast<std::ptrdiff_t>(estimated++);
-      rows_.push_back({p, s, na, nb, index});
+      job j{start, p.label, s, estimate, ea.size(), eb.size(), points_.size(), 0, 0, 0, 0, {}};
+      if (estimate) j.impulse_a = add_points(ea, s, start);
+      j.b_begin = points_.size();
+      if (estimate) j.impulse_b = add_points(eb, s, start);
+      j.b_end = points_.size();
+      jobs_.push_back(j);
     }
   }
-  if (rows_.empty()) return;
-  ++windows_;
+  if (any) ++windows_;
+}
 
-  if (series_.size() < 2 * estimated * n_) series_.resize(2 * estimated * n_);
-  batch_.resize(estimated);
-  results_.resize(estimated);
-  for (const row_info& r : rows_) {
-    if (r.batch_index < 0) continue;
-    const auto i = static_cast<std::size_t>(r.batch_index);
-    std::span<T> sa(series_.data() + 2 * i * n_, n_), sb(series_.data() + (2 * i + 1) * n_, n_);
-    const std::int64_t period = options_.sampling_period.count();
-    const double ia = bin_changes<T>(a_.events(window_pairs_[r.pair].a), r.signal, start, period, sa);
-    const double ib = bin_changes<T>(b_.events(window_pairs_[r.pair].b), r.signal, start, period, sb);
-    batch_[i] = {sa, sb, ia, ib};
+template <fft_real T>
+void window_analyzer<T>::estimate(worker& w, job& j, const point* p) {
+  // Binned as bin_changes() does, changes in time order, then the series set back to zero.
+  const std::size_t last = w.a.size() - 1;
+  auto bin = [&](std::vector<T>& series, std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to; ++i) {
+      series[p[i].sample] += p[i].here;
+      if (p[i].sample < last) series[p[i].sample + 1] += p[i].next;
+    }
+  };
+  auto clear = [&](std::vector<T>& series, std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to; ++i) {
+      series[p[i].sample] = T(0);
+      if (p[i].sample < last) series[p[i].sample + 1] = T(0);
+    }
+  };
+  bin(w.a, j.a_begin, j.b_begin);
+  bin(w.b, j.b_begin, j.b_end);
+  j.result = w.estimator.estimate(std::span<const T>(w.a), std::span<const T>(w.b), j.impulse_a, j.impulse_b);
+  clear(w.a, j.a_begin, j.b_begin);
+  clear(w.b, j.b_begin, j.b_end);
+}
+
+template <fft_real T>
+void window_analyzer<T>::flush(const std::function<void(const window_row&)>& sink) {
+  if (workers_.size() == 1) {
+    finish(sink);
+    return;
   }
-  estimator_.estimate(std::span<const series_pair<T>>(batch_), std::span<delay_estimate>(results_));
+  if (flying_) {
+    pool_.wait();
+    flying_ = false;
+    deliver(flying_jobs_, sink);
+  }
+  std::swap(jobs_, flying_jobs_);
+  std::swap(points_, flying_points_);
+  jobs_.clear();
+  points_.clear();
+  if (flying_jobs_.empty()) return;
+  flying_ = true;
+  pool_.start(flying_jobs_.size(), [this](std::size_t w, std::size_t i) {
+    if (flying_jobs_[i].estimate) estimate(workers_[w], flying_jobs_[i], flying_points_.data());
+  });
+}
 
+template <fft_real T>
+void window_analyzer<T>::finish(const std::function<void(const window_row&)>& sink) {
+  if (flying_) {
+    pool_.wait();
+    flying_ = false;
+    deliver(flying_jobs_, sink);
+  }
+  pool_.run(jobs_.size(), [this](std::size_t w, std::size_t i) {
+    if (jobs_[i].estimate) estimate(workers_[w], jobs_[i], points_.data());
+  });
+  deliver(jobs_, sink);
+  jobs_.clear();
+  points_.clear();
+}
+
+template <fft_real T>
+void window_analyzer<T>::deliver(const std::vector<job>& jobs,
+                                 const std::function<void(const window_row&)>& sink) {
   const double us_per_sample = static_cast<double>(options_.sampling_period.count()) / 1000.0;
   window_row row;
-  row.window_start = start;
-  for (const row_info& r : rows_) {
-    row.symbol = window_pairs_[r.pair].label;
-    row.signal = r.signal;
-    row.events_a = r.events_a;
-    row.events_b = r.events_b;
-    if (r.batch_index >= 0) {
-      row.estimate = results_[static_cast<std::size_t>(r.batch_index)];
+  for (const job& j : jobs) {
+    row.window_start = j.start;
+    row.symbol = labels_[j.label];
+    row.signal = j.signal;
+    row.events_a = j.events_a;
+    row.events_b = j.events_b;
+    if (j.estimate) {
+      row.estimate = j.result;
     } else {
       row.estimate = delay_estimate{};
       row.estimate.flags.set(estimate_flag::flat);
       row.estimate.second_ratio = std::numeric_limits<double>::quiet_NaN();
     }
-    if (r.events_a < options_.min_events || r.events_b < options_.min_events) {
-      row.estimate.flags.set(estimate_flag::few_events);
-    }
     row.delay_us = row.estimate.delay * us_per_sample;
     sink(row);
   }
+  if (progress_ && !jobs.empty()) progress_();
 }
 
 template double bin_changes<float>(std::span<const change_event>, signal_kind, std::int64_t, std::int64_t,

@@ -297,4 +297,36 @@ TEST(parse_inside_line, accepts_the_documented_example) {
   EXPECT_FALSE(tde::parse_inside_line("", c).empty());
 }
 
+// Well-formed lines take a one-pass path; everything else is parsed again field by field, so the limits and
+// the reasons are those of the field parser whichever path a line takes.
+TEST(parse_inside_line, the_one_pass_path_keeps_the_limits_and_reasons) {
+  tde::inside_change c;
+  EXPECT_EQ(tde::parse_inside_line("\t1\t2  SYM 3 4\t5 6 \r", c), "");
+  EXPECT_EQ(c.timestamp, 1);
+  EXPECT_EQ(c.locate, 2);
+  EXPECT_EQ(c.symbol, "SYM");
+  EXPECT_EQ(c.bid_price, 3);
+  EXPECT_EQ(c.bid_qty, 4);
+  EXPECT_EQ(c.offer_price, 5);
+  EXPECT_EQ(c.offer_qty, 6);
+  EXPECT_EQ(tde::parse_inside_line("999999999999999999 65535 ABCDEFGH 0 0 2000000000 0", c), "");
+  EXPECT_EQ(c.timestamp, 999'999'999'999'999'999);
+  EXPECT_EQ(c.locate, 65535);
+  EXPECT_EQ(c.symbol, "ABCDEFGH");
+  // 19 digits: beyond the one-pass path, still accepted up to the largest int64.
+  EXPECT_EQ(tde::parse_inside_line("9223372036854775807 1 A 1 1 1 1", c), "");
+  EXPECT_EQ(c.timestamp, 9'223'372'036'854'775'807);
+  auto reason = [&](std::string_view line) { return std::string(tde::parse_inside_line(line, c)); };
+  EXPECT_EQ(reason("9223372036854775808 1 A 1 1 1 1"),
+            "timestamp: expected a non-negative integer (nanoseconds since midnight)");
+  EXPECT_EQ(reason("1 65536 A 1 1 1 1"), "stock locate: expected an integer from 0 to 65535");
+  EXPECT_EQ(reason("1 1 ABCDEFGHI 1 1 1 1"), "symbol: expected 1 to 8 characters");
+  EXPECT_EQ(reason("1 1 A 1x 1 1 1"), "bid px: expected a non-negative integer (Price(4) units)");
+  EXPECT_EQ(reason("1 1 A 1 -1 1 1"), "bid qty: expected a non-negative integer");
+  EXPECT_EQ(reason("1 1 A 1 1 1 1 1"),
+            "more than 7 fields (expected: timestamp locate symbol bid-px bid-qty offer-px offer-qty)");
+  EXPECT_EQ(reason("1 1 A 1 1 1"),
+            "fewer than 7 fields (expected: timestamp locate symbol bid-px bid-qty offer-px offer-qty)");
+}
+
 }  // namespace

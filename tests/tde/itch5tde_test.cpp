@@ -82,8 +82,12 @@ void write(const std::string& path, const std::vector<change>& changes) {
   out.commit();
 }
 
+// The FFTW wisdom cache of the tool's runs (XDG_CACHE_HOME): under the temporary directory, not the user's.
+const std::string cache_home = temp_path("cache");
+
 int run(const std::string& args, const std::string& out, const std::string& err) {
-  std::string cmd = "'" + tool + "' " + args + " >'" + out + "' 2>'" + err + "'";
+  std::string cmd =
+      "XDG_CACHE_HOME='" + cache_home + "' '" + tool + "' " + args + " >'" + out + "' 2>'" + err + "'";
   int status = std::system(cmd.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -167,6 +171,7 @@ class itch5tde_e2e : public ::testing::Test {
   }
   void TearDown() override {
     for (const auto& p : {a_path, b_path, out, out + ".yaml", err, yaml}) std::filesystem::remove(p);
+    std::filesystem::remove_all(cache_home);
   }
 
   std::string a_path, b_path, out, err, yaml;
@@ -396,6 +401,156 @@ TEST_F(itch5tde_e2e, usage_errors_exit_with_2) {
                         "symbols of file B\n");
 }
 
+// Every window, hop and max-lag mistake is one line naming the flag, the value and what would be accepted,
+// before any input is read; the tool would otherwise run for minutes (--hop 1ns) or refuse its defaults.
+TEST_F(itch5tde_e2e, window_hop_and_max_lag_mistakes_are_one_line_each) {
+  const std::string common = "'" + a_path + "' '" + b_path + "' -q ";
+  struct mistake {
+    std::string flags, message;
+  };
+  for (const auto& m : std::vector<mistake>{
+           {"--hop 1500ns", "--hop 1.5us is not a whole number of sampling periods (1us): use 1us or 2us"},
+           {"--hop 1ns", "--hop 1ns is not a whole number of sampling periods (1us): use 1us"},
+           {"--sampling-period 10us --hop 25us",
+            "--hop 25us is not a whole number of sampling periods (10us): use 20us or 30us"},
+           {"--window 16.3845ms",
+            "--window 16.3845ms is not a whole number of sampling periods (1us): use 16.384ms or 16.385ms"},
+           {"--sampling-period 3us --window 1ms",
+            "--window 1ms is not a whole number of sampling periods (3us): use 999us or 1.002ms"},
+           {"--window 2us", "--window 2us holds 2 sampling periods (1us): use at least 3us"},
+           {"--sampling-period 1ns --window 1s",
+            "--window 1s holds 1000000000 samples: at most 2^26 are supported, use at most 67.108864ms"},
+           {"--max-lag 1500ns", "--max-lag 1.5us is not a whole number of sampling periods (1us): use 1us or 2us"},
+           {"--max-lag 500ns", "--max-lag 500ns is shorter than one sampling period (1us): use at least 1us"},
+           {"--max-lag 8.192ms",
+            "--max-lag 8.192ms is not below half the window (16.384ms): use at most 8.191ms, or a longer --window"},
+           {"--sampling-period 10us --window 1ms --max-lag 500us",
+            "--max-lag 500us is not below half the window (1ms): use at most 490us, or a longer --window"},
+           {"--sampling-period 0", "--sampling-period must be positive"},
+           {"--smooth 20ms", "--smooth 20ms is not shorter than the window (16.384ms)"},
+       }) {
+    SCOPED_TRACE(m.flags);
+    EXPECT_EQ(run(common + m.flags, out, err), 2);
+    EXPECT_EQ(slurp(err), "itch5tde: error: " + m.message + "\n");
+    EXPECT_EQ(slurp(out), "");
+  }
+}
+
+// The defaults work at any sampling period: the window is the power of two of samples nearest 16.384 ms,
+// the max lag 1 ms (or below half the window), and the delay comes back.
+TEST_F(itch5tde_e2e, the_defaults_work_at_any_sampling_period) {
+  struct expected {
+    std::string period;
+    std::string line;  // in the stderr summary
+    std::int64_t window_ns;
+  };
+  for (const auto& e : std::vector<expected>{{"10us", "windows of 2048 samples of 10us", 20'480'000},
+                                             {"3us", "windows of 4096 samples of 3us", 12'288'000},
+                                             {"100us", "windows of 128 samples of 100us", 12'800'000}}) {
+    SCOPED_TRACE(e.period);
+    ASSERT_EQ(run("'" + a_path + "' '" + b_path + "' --symbols AAA --smooth 10us --sampling-period " + e.period +
+                      " -o '" + out + "'",
+                  err + ".o", err),
+              0)
+        << slurp(err);
+    EXPECT_NE(slurp(err).find(e.line), std::string::npos) << slurp(err);
+    const auto rows = parse_csv(slurp(out));
+    ASSERT_FALSE(rows.empty());
+    for (const auto& r : rows) EXPECT_EQ(r.start % e.window_ns, 0);
+  }
+  std::filesystem::remove(err + ".o");
+  // 100us: 1 ms is 10 periods, below 64; the delay of 250 us is found within two periods.
+  ASSERT_EQ(run("'" + a_path + "' '" + b_path + "' --sampling-period 10us --smooth 10us -q -o '" + out + "'", err,
+                err + ".2"),
+            0);
+  std::filesystem::remove(err + ".2");
+  int within = 0;
+  const auto rows = parse_csv(slurp(out));
+  ASSERT_FALSE(rows.empty());
+  for (const auto& r : rows) within += std::abs(r.delay_us - 250.0) <= 20.0 ? 1 : 0;
+  EXPECT_GE(within, static_cast<int>(std::ceil(0.95 * static_cast<double>(rows.size()))));
+}
+
+// Windows with fewer than --min-events changes in A or B give no row; --min-events 0 gives a row to every
+// symbol that changed, and the stderr summary counts the skipped ones.
+TEST_F(itch5tde_e2e, sparse_windows_give_no_row_and_are_counted) {
+  const std::string common = "'" + a_path + "' '" + b_path + "' --symbols AAA --smooth 2us ";
+  ASSERT_EQ(run(common + "--min-events 0 -q", out, err), 0) << slurp(err);
+  const auto all = parse_csv(slurp(out));
+  ASSERT_EQ(run(common + "--min-events 650 -o '" + out + "'", err + ".o", err), 0) << slurp(err);
+  std::filesystem::remove(err + ".o");
+  const auto busy = parse_csv(slurp(out));
+  std::size_t expected = 0;
+  for (const auto& r : all) expected += r.events_a >= 650 && r.events_b >= 650 ? 1 : 0;
+  ASSERT_GT(expected, 0u);
+  ASSERT_LT(expected, all.size()) << "650 should split the windows (about 650 changes each)";
+  EXPECT_EQ(busy.size(), expected);
+  for (const auto& r : busy) {
+    EXPECT_GE(r.events_a, 650u);
+    EXPECT_GE(r.events_b, 650u);
+  }
+  EXPECT_NE(slurp(err).find("itch5tde: " + std::to_string(all.size() - expected) +
+                            " symbol windows skipped (fewer than 650 changes in A or in B"),
+            std::string::npos)
+      << slurp(err);
+}
+
+// Rows come in the same order with any number of threads: the output is byte-identical.
+TEST_F(itch5tde_e2e, threads_do_not_change_the_output) {
+  const std::string common = "'" + a_path + "' '" + b_path + "' --signal events,mid,bid-size --smooth 2us -q ";
+  ASSERT_EQ(run(common + "--threads 1", out, err), 0) << slurp(err);
+  const std::string one = slurp(out);
+  ASSERT_GT(parse_csv(one).size(), 40u);
+  for (const char* n : {"2", "3", "8"}) {
+    ASSERT_EQ(run(common + "--threads " + n, out, err), 0) << slurp(err);
+    const std::string many = slurp(out);
+    EXPECT_TRUE(many == one) << "--threads " << n << ": " << many.size() << " bytes, " << one.size()
+                             << " with one thread";
+  }
+}
+
+// By default the FFTW wisdom is cached under $XDG_CACHE_HOME/itch5, created on first use; a cache that
+// cannot be written is never an error; --wisdom none uses none.
+TEST_F(itch5tde_e2e, fftw_wisdom_is_cached_by_default_and_never_fatal) {
+  const std::string args = "'" + a_path + "' '" + b_path + "' --symbols AAA -q -o '" + out + "'";
+  const std::string home = temp_path("xdg");
+  auto with_home = [&](const std::string& h, const std::string& extra) {
+    std::string cmd = "XDG_CACHE_HOME='" + h + "' '" + tool + "' " + args + extra + " >'" + err + ".o' 2>'" +
+                      err + "'";
+    int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  ASSERT_EQ(with_home(home, ""), 0) << slurp(err);
+  const std::string cached = home + "/itch5/fftw-wisdom-double";
+  ASSERT_TRUE(std::filesystem::exists(cached));
+  EXPECT_NE(slurp(cached).find("fftw"), std::string::npos);
+  ASSERT_EQ(with_home(home, " --precision float"), 0) << slurp(err);
+  EXPECT_TRUE(std::filesystem::exists(home + "/itch5/fftw-wisdom-float"));
+  ASSERT_EQ(with_home(home, ""), 0) << slurp(err) << " (run with the cache loaded)";
+
+  // A cache that is not wisdom is replaced; one that cannot be created is skipped.
+  {
+    std::ofstream garbage(cached);
+    garbage << "not wisdom\n";
+  }
+  ASSERT_EQ(with_home(home, ""), 0) << slurp(err);
+  EXPECT_NE(slurp(cached).find("fftw"), std::string::npos);
+  const std::string file = temp_path("not_a_dir");
+  {
+    std::ofstream f(file);
+  }
+  EXPECT_EQ(with_home(file, ""), 0) << slurp(err);
+  EXPECT_EQ(slurp(err), "") << "-q: not even a note";
+  EXPECT_EQ(with_home(file, " -q0"), 2) << "sanity: a bad flag still fails";
+
+  const std::string none_home = temp_path("xdg_none");
+  ASSERT_EQ(with_home(none_home, " --wisdom none"), 0) << slurp(err);
+  EXPECT_FALSE(std::filesystem::exists(none_home));
+  std::filesystem::remove_all(home);
+  std::filesystem::remove(file);
+  std::filesystem::remove(err + ".o");
+}
+
 TEST_F(itch5tde_e2e, standard_input_twice_is_a_usage_error) {
   EXPECT_EQ(run("- - <'" + a_path + "'", out, err), 2);
   EXPECT_EQ(slurp(err), "itch5tde: error: A and B are both standard input (-): at most one of them can be\n");
@@ -581,7 +736,7 @@ TEST_F(itch5tde_e2e, a_bad_time_range_is_a_usage_error) {
   };
   for (const auto& m : std::vector<mistake>{
            {"--from 09:30 --to 09:30:00.01",
-            "itch5tde: error: the time range (10000000 ns) is shorter than one window (16384000 ns)\n"},
+            "itch5tde: error: the time range (10ms) is shorter than one window (16.384ms)\n"},
            {"--from 10:00 --to 09:00", "itch5tde: error: --from 10:00 is not before --to 09:00: the range would be empty\n"},
            {"--from 9.30", "itch5tde: error: --from: '9.30' is not a time of day (unexpected character; expected "
                            "HH:MM[:SS[.fraction]] or nanoseconds since midnight)\n"},

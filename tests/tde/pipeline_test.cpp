@@ -178,7 +178,9 @@ class tde_pipeline : public ::testing::Test {
                                                                             const std::string& second) {
     const std::string csv = dir_->file("out.csv"), yaml = dir_->file("summary.yaml"),
                       err = dir_->file("err.txt");
-    int rc = run_shell(sh_quote(tools + "/itch5tde") + " " + sh_quote(first) + " " + sh_quote(second) +
+    // The FFTW wisdom cache in the test's directory, not the user's.
+    int rc = run_shell("XDG_CACHE_HOME=" + sh_quote(dir_->file("cache")) + " " + sh_quote(tools + "/itch5tde") +
+                       " " + sh_quote(first) + " " + sh_quote(second) +
                        " --symbols " + symbols_ + " " + tde_args + " -q -o " + sh_quote(csv) +
                        " --summary-yaml " + sh_quote(yaml) + " --summary " + sh_quote(dir_->file("pairs.csv")) +
                        " 2>" + sh_quote(err));

@@ -215,7 +215,7 @@ TEST(window_analyzer, recovers_a_shift_between_files_window_by_window) {
   EXPECT_GE(passed, static_cast<int>(rows.size()) * 3 / 4);
 }
 
-TEST(window_analyzer, rows_for_sparse_or_one_sided_symbols_carry_flags) {
+TEST(window_analyzer, sparse_or_one_sided_symbols_are_skipped_and_counted) {
   const std::int64_t t0 = 4'096'000 * 8'000'000LL;  // a window start, so all these changes share one window
   std::vector<quote> a = {{t0 + 100, "FEW", 1, 1, 3, 1},
                           {t0 + 900, "FEW", 2, 1, 3, 1},
@@ -224,19 +224,80 @@ TEST(window_analyzer, rows_for_sparse_or_one_sided_symbols_carry_flags) {
   std::vector<quote> b = {
       {t0 + 150, "FEW", 1, 1, 3, 1}, {t0 + 950, "FEW", 2, 1, 3, 1}, {t0 + 1550, "FEW", 2, 2, 3, 1}};
   temp_file fa("fa.txt", lines(a)), fb("fb.txt", lines(b));
-  auto rows = analyse(fa.path(), fb.path(), small_options());
+  auto o = small_options();
+  o.signals = {signal_kind::events, signal_kind::mid};
+  {
+    // min_events 10: neither symbol has 10 changes on both sides, so no transform and no row.
+    tde::inside_reader ra(fa.path()), rb(fb.path());
+    tde::window_analyzer<double> wa(o, ra, rb);
+    wa.run([](const tde::window_row& r) { ADD_FAILURE() << "a row for " << r.symbol; });
+    EXPECT_EQ(wa.skipped(), 2u) << "FEW and ONLYA, once each whatever the number of signals";
+    EXPECT_EQ(wa.windows(), 0u);
+  }
+  {
+    // min_events 3: FEW (3 and 3) is estimated, ONLYA (1 and 0) skipped.
+    o.min_events = 3;
+    tde::inside_reader ra(fa.path()), rb(fb.path());
+    tde::window_analyzer<double> wa(o, ra, rb);
+    std::vector<std::string> symbols;
+    wa.run([&](const tde::window_row& r) {
+      symbols.emplace_back(r.symbol);
+      EXPECT_EQ(r.events_a, 3u);
+      EXPECT_EQ(r.events_b, 3u);
+    });
+    EXPECT_EQ(symbols, (std::vector<std::string>{"FEW", "FEW"}));
+    EXPECT_EQ(wa.skipped(), 1u);
+    EXPECT_EQ(wa.windows(), 1u);
+  }
+  // min_events 0: every symbol that changed gets rows; one side without changes is flagged flat.
+  o.min_events = 0;
+  auto rows = analyse(fa.path(), fb.path(), o);
   std::map<std::string, collected> by_symbol;
   for (const auto& r : rows) by_symbol[r.symbol] = r;
+  ASSERT_EQ(rows.size(), 4u);
   ASSERT_EQ(by_symbol.size(), 2u);
   EXPECT_EQ(by_symbol["FEW"].events_a, 3u);
-  EXPECT_TRUE(by_symbol["FEW"].est.flags.test(estimate_flag::few_events));
-  EXPECT_FALSE(by_symbol["FEW"].est.passed());
   const auto& only = by_symbol["ONLYA"];
   EXPECT_EQ(only.events_a, 1u);
   EXPECT_EQ(only.events_b, 0u);
-  EXPECT_TRUE(only.est.flags.test(estimate_flag::few_events));
   EXPECT_TRUE(only.est.flags.test(estimate_flag::flat));
+  EXPECT_FALSE(only.est.flags.test(estimate_flag::few_events));
   EXPECT_TRUE(std::isnan(only.delay_us));
+}
+
+// Many batches (more than 32 jobs per worker): the same rows in the same order for any number of threads,
+// and a sink that throws in the middle leaves through the analyzer's destructor without harm.
+TEST(window_analyzer, the_rows_do_not_depend_on_the_number_of_threads) {
+  const std::int64_t begin = 34'200'000'000'000, end = begin + 400'000'000;  // 400 ms: ~98 windows
+  auto a = random_quotes({"AAA", "BBB", "CCC", "DDD"}, begin, end, 50'000, 11);
+  temp_file fa("ta.txt", lines(a)), fb("tb.txt", lines(shifted(a, 21'000)));
+  auto o = small_options();
+  o.signals = {signal_kind::events, signal_kind::mid};
+  o.min_events = 5;
+  o.threads = 1;
+  const auto one = analyse(fa.path(), fb.path(), o);
+  ASSERT_GT(one.size(), 300u);
+  for (std::size_t threads : {2, 3, 5}) {
+    o.threads = threads;
+    const auto many = analyse(fa.path(), fb.path(), o);
+    ASSERT_EQ(many.size(), one.size()) << threads;
+    for (std::size_t i = 0; i < one.size(); ++i) {
+      EXPECT_EQ(many[i].start, one[i].start);
+      EXPECT_EQ(many[i].symbol, one[i].symbol);
+      EXPECT_EQ(many[i].signal, one[i].signal);
+      EXPECT_EQ(many[i].est.lag, one[i].est.lag);
+      EXPECT_EQ(std::isnan(many[i].delay_us) ? -1.0 : many[i].delay_us,
+                std::isnan(one[i].delay_us) ? -1.0 : one[i].delay_us)
+          << threads << " threads, row " << i;
+    }
+    tde::inside_reader ra(fa.path()), rb(fb.path());
+    tde::window_analyzer<double> wa(o, ra, rb);
+    std::size_t rows = 0;
+    EXPECT_THROW(wa.run([&](const tde::window_row&) {
+      if (++rows == 100) throw std::runtime_error("stop");
+    }),
+                 std::runtime_error);
+  }
 }
 
 TEST(window_analyzer, skips_quiet_stretches_and_honours_the_hop) {
@@ -328,7 +389,9 @@ TEST(window_analyzer, every_symbol_when_none_chosen_in_name_order) {
   std::vector<quote> a = {{1000, "ZED", 1, 1, 3, 1}, {1001, "ALPHA", 1, 1, 3, 1}, {1002, "MID", 1, 1, 3, 1}};
   std::vector<quote> b = {{1000, "BETA", 1, 1, 3, 1}};
   temp_file fa("na.txt", lines(a)), fb("nb.txt", lines(b));
-  auto rows = analyse(fa.path(), fb.path(), small_options());
+  auto o = small_options();
+  o.min_events = 0;  // one change each: rows only when no window is skipped
+  auto rows = analyse(fa.path(), fb.path(), o);
   std::vector<std::string> names;
   for (const auto& r : rows) names.push_back(r.symbol);
   EXPECT_EQ(names, (std::vector<std::string>{"ALPHA", "BETA", "MID", "ZED"}));
@@ -341,8 +404,14 @@ TEST(analysis_options, inconsistent_settings_are_rejected) {
     EXPECT_THROW(o.validate(), std::invalid_argument);
   };
   expect_bad([](auto& o) { o.window = 4097500ns; });
+  expect_bad([](auto& o) { o.window = 2us; });
   expect_bad([](auto& o) { o.max_lag = 4096us; });
+  expect_bad([](auto& o) { o.max_lag = 2048us; });  // not below half the window
   expect_bad([](auto& o) { o.max_lag = 500ns; });
+  expect_bad([](auto& o) { o.max_lag = 1500ns; });
+  expect_bad([](auto& o) { o.hop = 1ns; });
+  expect_bad([](auto& o) { o.hop = 1500ns; });
+  expect_bad([](auto& o) { o.threads = 0; });
   expect_bad([](auto& o) { o.sampling_period = 0ns; });
   expect_bad([](auto& o) { o.signals = {}; });
   expect_bad([](auto& o) { o.signals = {signal_kind::mid, signal_kind::mid}; });
@@ -350,6 +419,12 @@ TEST(analysis_options, inconsistent_settings_are_rejected) {
   expect_bad([](auto& o) { o.upsample = 1; });
   expect_bad([](auto& o) { o.upsample = 1025; });
   EXPECT_NO_THROW(small_options().validate());
+  {
+    auto edge = small_options();
+    edge.max_lag = 2047us;  // (4096 - 1) / 2 samples: the longest accepted
+    edge.hop = 1us;         // one period: the shortest accepted
+    EXPECT_NO_THROW(edge.validate());
+  }
   auto o = small_options();
   o.smooth = 2500ns;
   EXPECT_DOUBLE_EQ(o.estimator().smooth_sigma, 2.5);
@@ -359,6 +434,63 @@ TEST(analysis_options, inconsistent_settings_are_rejected) {
   EXPECT_THROW((void)tde::parse_symbol_pair("A:"), std::invalid_argument);
   EXPECT_EQ(tde::parse_symbol_pair("A:B").label(), "A:B");
   EXPECT_EQ(tde::parse_symbol_pair("AAPL").label(), "AAPL");
+}
+
+TEST(analysis_options, validation_errors_name_the_flag_the_value_and_what_would_do) {
+  auto message = [](auto change) -> std::string {
+    auto o = small_options();
+    change(o);
+    try {
+      o.validate();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  EXPECT_EQ(message([](auto& o) { o.hop = 1500ns; }),
+            "--hop 1.5us is not a whole number of sampling periods (1us): use 1us or 2us");
+  EXPECT_EQ(message([](auto& o) { o.hop = 999ns; }),
+            "--hop 999ns is not a whole number of sampling periods (1us): use 1us");
+  EXPECT_EQ(message([](auto& o) { o.window = 4096500ns; }),
+            "--window 4.0965ms is not a whole number of sampling periods (1us): use 4.096ms or 4.097ms");
+  EXPECT_EQ(message([](auto& o) { o.max_lag = 2048us; }),
+            "--max-lag 2.048ms is not below half the window (4.096ms): use at most 2.047ms, or a longer --window");
+  EXPECT_EQ(message([](auto& o) { o.max_lag = 200500ns; }),
+            "--max-lag 200.5us is not a whole number of sampling periods (1us): use 200us or 201us");
+  EXPECT_EQ(message([](auto& o) { o.max_lag = 0ns; }),
+            "--max-lag 0ns is shorter than one sampling period (1us): use at least 1us");
+  EXPECT_EQ(message([](auto& o) {
+              o.sampling_period = 10us;
+              o.window = 2560us;
+              o.max_lag = 1ms;
+            }),
+            "accepted");
+}
+
+TEST(analysis_options, defaults_follow_the_sampling_period) {
+  // The power of two of samples nearest 16.384 ms on a log scale.
+  EXPECT_EQ(tde::default_window(1us), 16384us);
+  EXPECT_EQ(tde::default_window(2us), 16384us);
+  EXPECT_EQ(tde::default_window(3us), 3us * 4096);    // 5461 samples: 4096 (log2 12.4)
+  EXPECT_EQ(tde::default_window(10us), 10us * 2048);  // 1638 samples: 2048 (log2 10.7)
+  EXPECT_EQ(tde::default_window(100us), 100us * 128);  // 164 samples: 128 (log2 7.4)
+  EXPECT_EQ(tde::default_window(100ns), 100ns * 131072);
+  EXPECT_EQ(tde::default_window(1s), 4s) << "at least 4 samples";
+  EXPECT_EQ(tde::default_window(1ns), 1ns * (1 << 24));
+  EXPECT_EQ(tde::default_max_lag(1us, 16384us), 1ms);
+  EXPECT_EQ(tde::default_max_lag(3us, 3us * 4096), 999us);  // rounded down to whole periods
+  EXPECT_EQ(tde::default_max_lag(1ms, 16ms), 1ms);
+  EXPECT_EQ(tde::default_max_lag(100us, 800us), 300us) << "below half the window: (8 - 1) / 2 periods";
+  EXPECT_EQ(tde::default_max_lag(1s, 4s), 1s) << "at least one period";
+  // Every default combination validates.
+  for (std::chrono::nanoseconds p : std::initializer_list<std::chrono::nanoseconds>{
+           1ns, 7ns, 1us, 3us, 10us, 33us, 100us, 1ms, 10ms, 1s}) {
+    tde::analysis_options o;
+    o.sampling_period = p;
+    o.window = tde::default_window(p);
+    o.max_lag = tde::default_max_lag(p, o.window);
+    EXPECT_NO_THROW(o.validate()) << p.count();
+  }
 }
 
 TEST(parse_symbol_pair, says_what_is_wrong) {

@@ -48,6 +48,9 @@ class feed_events {
   [[nodiscard]] std::span<const change_event> events(std::string_view symbol) const;
   /// The symbols that have queued changes, in no particular order.
   [[nodiscard]] std::vector<std::string_view> active_symbols() const;
+  /// The same into `out` (cleared first unless `append`), reusing its capacity. The views stay valid until
+  /// the next load_until().
+  void active_symbols(std::vector<std::string_view>& out, bool append = false) const;
   [[nodiscard]] bool empty() const noexcept { return active_.empty(); }
   /// Whether a change of `symbol` has been read (queued or not).
   [[nodiscard]] bool seen(std::string_view symbol) const;

@@ -53,6 +53,10 @@ class inside_reader {
   [[nodiscard]] std::uint64_t line_number() const noexcept { return line_; }
   [[nodiscard]] std::uint64_t changes() const noexcept { return changes_; }
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
+  /// Bytes read so far from the underlying file (compressed bytes for gzip), and its size (0 when unknown,
+  /// as for a pipe): for a progress line.
+  [[nodiscard]] std::uint64_t input_position() const noexcept { return stream_->consumed(); }
+  [[nodiscard]] std::uint64_t input_size() const noexcept { return stream_->total(); }
 
   /// Lines longer than this are rejected as malformed.
   static constexpr std::size_t max_line = 4096;
