@@ -292,6 +292,28 @@ class frame_cursor {
   int ahead_ = 0;
 };
 
+// The end of a run, shared by run_loop and run_sharded: the requested symbols that no book named, and the
+// statistics and depth tables (CSV and/or histograms, as asked) with symbol names from `name_of`.
+template <class NameOf>
+void finish_result(const inside_options& opt, const std::unordered_set<std::string>& seen,
+                   stats::feed_statistics* feed, stats::depth_statistics* depth, const NameOf& name_of,
+                   inside_result& r) {
+  for (const auto& s : symbol_filter(opt.symbols)) {
+    if (seen.count(s) == 0) r.symbols_not_seen.push_back(s);
+  }
+  std::sort(r.symbols_not_seen.begin(), r.symbols_not_seen.end());
+  if (feed) {
+    stats::feed_table t = feed->finish(name_of);
+    if (opt.stats) r.stats_csv = stats::feed_csv(t);
+    if (opt.histograms) r.histograms.feed = std::move(t);
+  }
+  if (depth) {
+    stats::depth_table t = depth->table(name_of);
+    if (opt.depth) r.depth_csv = stats::depth_csv(t);
+    if (opt.histograms) r.histograms.depth = std::move(t);
+  }
+}
+
 template <class Book, bool Timed, bool Depth>
 void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sink& sink,
               const progress_callback& progress, inside_result& r) {
@@ -353,21 +375,7 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   for (std::size_t locate = 0; locate < engine.book_slots(); ++locate) {
     if (const auto* b = engine.find_book(static_cast<std::uint16_t>(locate))) seen.insert(upper_case(b->symbol.str()));
   }
-  for (const auto& s : symbol_filter(opt.symbols)) {
-    if (seen.count(s) == 0) r.symbols_not_seen.push_back(s);
-  }
-  std::sort(r.symbols_not_seen.begin(), r.symbols_not_seen.end());
-  auto name_of = [&obs](std::uint16_t locate) { return obs.name_of(locate); };
-  if (feed) {
-    stats::feed_table t = feed->finish(name_of);
-    if (opt.stats) r.stats_csv = stats::feed_csv(t);
-    if (opt.histograms) r.histograms.feed = std::move(t);
-  }
-  if (depth) {
-    stats::depth_table t = depth->table(name_of);
-    if (opt.depth) r.depth_csv = stats::depth_csv(t);
-    if (opt.histograms) r.histograms.depth = std::move(t);
-  }
+  finish_result(opt, seen, feed.get(), depth.get(), [&obs](std::uint16_t locate) { return obs.name_of(locate); }, r);
 }
 
 
@@ -758,24 +766,11 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
       }
     }
   }
-  for (const auto& s : symbol_filter(opt.symbols)) {
-    if (seen.count(s) == 0) r.symbols_not_seen.push_back(s);
-  }
-  std::sort(r.symbols_not_seen.begin(), r.symbols_not_seen.end());
   auto name_of = [&](std::uint16_t locate) {
     const std::uint8_t o = owners[locate];
     return shards[o == to_none ? 0 : o]->obs().name_of(locate);
   };
-  if (feed) {
-    stats::feed_table t = feed->finish(name_of);
-    if (opt.stats) r.stats_csv = stats::feed_csv(t);
-    if (opt.histograms) r.histograms.feed = std::move(t);
-  }
-  if (depth) {
-    stats::depth_table t = depth->table(name_of);
-    if (opt.depth) r.depth_csv = stats::depth_csv(t);
-    if (opt.histograms) r.histograms.depth = std::move(t);
-  }
+  finish_result(opt, seen, feed.get(), depth.get(), name_of, r);
 }
 
 }  // namespace
