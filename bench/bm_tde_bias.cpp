@@ -24,55 +24,19 @@
 
 #include <cli/options.hpp>
 
+#include "shifted_pair.hpp"  // tests/tde: the same window pairs as estimator_bias_test
+
 namespace {
 
 using tde::change_event;
 using tde::signal_kind;
 
-constexpr std::size_t samples = 1024;
-constexpr std::size_t max_lag = 64;
-constexpr double base_delay = 20;
-
-struct pair_config {
-  std::int64_t period_ns;
-  double fraction, jitter, drop, changes;
-};
-
-struct window_pair {
-  std::vector<change_event> a, b;
-};
-
-window_pair make_pair(const pair_config& c, std::mt19937_64& rng) {
-  const double window_ns = static_cast<double>(samples) * static_cast<double>(c.period_ns);
-  const auto delay_ns = std::llround((base_delay + c.fraction) * static_cast<double>(c.period_ns));
-  const auto jitter_ns = std::llround(c.jitter * static_cast<double>(c.period_ns));
-  std::exponential_distribution<double> gap(c.changes / window_ns);
-  std::uniform_int_distribution<std::int64_t> jitter(-jitter_ns, jitter_ns);
-  std::uniform_int_distribution<int> ticks(1, 3), lots(1, 9), coin(0, 1);
-  std::bernoulli_distribution dropped(c.drop);
-  window_pair w;
-  for (double t = gap(rng); t < window_ns; t += gap(rng)) {
-    change_event e{static_cast<std::int64_t>(t), {}};
-    auto set = [&](signal_kind s, double v) { e.value[static_cast<std::size_t>(s)] = v; };
-    auto sign = [&] { return coin(rng) == 0 ? -1.0 : 1.0; };
-    set(signal_kind::events, 1);
-    if (coin(rng) == 0) {
-      const double bid = sign() * 100 * ticks(rng), offer = coin(rng) == 0 ? bid : sign() * 100 * ticks(rng);
-      set(signal_kind::bid, bid);
-      set(signal_kind::offer, offer);
-      set(signal_kind::mid, 0.5 * (bid + offer));
-    }
-    set(signal_kind::bid_size, sign() * 100 * lots(rng));
-    set(signal_kind::offer_size, sign() * 100 * lots(rng));
-    w.a.push_back(e);
-    const bool gone = dropped(rng);
-    const std::int64_t shifted = e.timestamp + delay_ns + (jitter_ns > 0 ? jitter(rng) : 0);
-    if (gone || shifted < 0 || static_cast<double>(shifted) >= window_ns) continue;
-    e.timestamp = shifted;
-    w.b.push_back(e);
-  }
-  return w;
-}
+using tde_test::base_delay;
+using tde_test::make_pair;
+using tde_test::max_lag;
+using tde_test::pair_config;
+using tde_test::samples;
+using tde_test::window_pair;
 
 struct result {
   double bias = 0, sd = 0, worst = 0, significant = 0;
