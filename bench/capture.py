@@ -38,9 +38,7 @@ def main():
     args = p.parse_args()
     messages = e2e.parse_count(args.messages)
     tools = os.path.join(args.build, "tools")
-    for t in ("itch5synth", "itch5inside", "itch5cat"):
-        if not os.access(os.path.join(tools, t), os.X_OK):
-            sys.exit(f"capture: error: {os.path.join(tools, t)} not found; build first (scripts/build)")
+    e2e.require_tools(tools, ("itch5synth", "itch5inside", "itch5cat"), "capture")
     os.makedirs(args.cache_dir, exist_ok=True)
 
     stem = os.path.join(args.cache_dir, f"synth-{messages}-seed{args.seed}")

@@ -56,6 +56,24 @@ def run_timed(argv, stdin_path=None, stdout=subprocess.DEVNULL):
     return elapsed, usage.ru_maxrss * 1024, captured.decode(errors="replace")
 
 
+def require_tools(tools, names, label):
+    """Exits with one line naming the first program of `names` missing from the directory `tools`."""
+    for name in names:
+        if not os.access(os.path.join(tools, name), os.X_OK):
+            sys.exit(f"{label}: error: {os.path.join(tools, name)} not found; build first (scripts/build)")
+
+
+def synth_day(tools, path, messages, seed, extra, label):
+    """Writes `itch5synth --messages M --seed S EXTRA` to `path` unless it exists: under a temporary name, renamed
+    once complete, so an interrupted run never leaves a half day in the cache. Returns `path`."""
+    if not os.path.exists(path):
+        print(f"{label}: generating {path}", file=sys.stderr)
+        subprocess.run([os.path.join(tools, "itch5synth"), "-q", "--messages", str(messages), "--seed", str(seed)] +
+                       list(extra) + ["-o", path + ".tmp"], check=True)
+        os.rename(path + ".tmp", path)
+    return path
+
+
 def interleaved_runs(commands, runs, label):
     """Runs every argv of `commands` (a dict: key -> argv) once per round, in its order, for `runs` rounds, so
     a slow drift of a shared machine hits all alike. Returns ({key: [seconds, ...]}, {key: peak RSS bytes})."""

@@ -23,7 +23,6 @@ ratio of the median to the typical day's median.
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -56,24 +55,16 @@ def main():
     args = p.parse_args()
     messages = e2e.parse_count(args.messages)
     tools = os.path.join(args.build, "tools")
-    for t in ("itch5synth", "itch5inside"):
-        if not os.access(os.path.join(tools, t), os.X_OK):
-            sys.exit(f"patterns: error: {os.path.join(tools, t)} not found; build first (scripts/build)")
+    e2e.require_tools(tools, ("itch5synth", "itch5inside"), "patterns")
     os.makedirs(args.cache_dir, exist_ok=True)
 
     cases = ["sequential"] + [c for c in args.cases.split(",") if c and c != "sequential"]
     for c in cases:
         if c not in CASES:
             sys.exit(f"patterns: error: unknown case '{c}' (known: {', '.join(CASES)})")
-    files = {}
-    for case in cases:
-        path = os.path.join(args.cache_dir, f"synth-{messages}-seed{args.seed}-{case}.itch")
-        if not os.path.exists(path):
-            print(f"patterns: generating {path}", file=sys.stderr)
-            subprocess.run([os.path.join(tools, "itch5synth"), "-q", "--messages", str(messages), "--seed",
-                            str(args.seed)] + CASES[case] + ["-o", path + ".tmp"], check=True)
-            os.rename(path + ".tmp", path)
-        files[case] = path
+    files = {case: e2e.synth_day(tools, os.path.join(args.cache_dir, f"synth-{messages}-seed{args.seed}-{case}.itch"),
+                                 messages, args.seed, CASES[case], "patterns")
+             for case in cases}
 
     books = [b for b in args.books.split(",") if b]
     commands = {(b, pat): [os.path.join(tools, "itch5inside"), "-q", "--book", b, "-o", "/dev/null", files[pat]]

@@ -65,21 +65,15 @@ def main():
     args = p.parse_args()
     messages = e2e.parse_count(args.messages)
     tools = os.path.join(args.build, "tools")
-    for t in ("itch5synth", "itch5inside"):
-        if not os.access(os.path.join(tools, t), os.X_OK):
-            sys.exit(f"peer: error: {os.path.join(tools, t)} not found; build first (scripts/build)")
+    e2e.require_tools(tools, ("itch5synth", "itch5inside"), "peer")
     inputs = [i for i in args.inputs.split(",") if i]
     if not inputs or any(i not in ("raw", "gz") for i in inputs):
         sys.exit(f"peer: error: --inputs takes raw, gz or raw,gz, got '{args.inputs}'")
     os.makedirs(args.cache_dir, exist_ok=True)
     python = ensure_venv(os.path.join(args.cache_dir, "venv-itch-book"), args.itch_book)
 
-    raw = os.path.join(args.cache_dir, f"synth-{messages}-seed{args.seed}.itch")
-    if not os.path.exists(raw):
-        print(f"peer: generating {raw}", file=sys.stderr)
-        subprocess.run([os.path.join(tools, "itch5synth"), "-q", "--messages", str(messages), "--seed",
-                        str(args.seed), "-o", raw + ".tmp"], check=True)
-        os.rename(raw + ".tmp", raw)
+    raw = e2e.synth_day(tools, os.path.join(args.cache_dir, f"synth-{messages}-seed{args.seed}.itch"), messages,
+                        args.seed, [], "peer")
     files = {"raw": raw}
     if "gz" in inputs:
         files["gz"] = raw + ".gz"
