@@ -292,6 +292,15 @@ class frame_cursor {
   int ahead_ = 0;
 };
 
+// The feed latency of the message the reader framed last: the queue holds one entry per framed message,
+// unknown types (which next() skips) included, so the entries of skipped messages are dropped on the way.
+// `taken` counts the entries taken so far.
+inline std::int64_t take_latency(itch5::io::latency_queue& q, std::uint64_t& taken, std::uint64_t framed) {
+  std::int64_t latency = itch5::io::latency_queue::none;
+  for (; taken < framed; ++taken) latency = q.pop();
+  return latency;
+}
+
 // The end of a run, shared by run_loop and run_sharded: the requested symbols that no book named, and the
 // statistics and depth tables (CSV and/or histograms, as asked) with symbol names from `name_of`.
 template <class NameOf>
@@ -334,9 +343,7 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   while (reader.next(msg) == itch5::read_status::message) {
     if constexpr (Timed) {
       if (latencies != nullptr) {
-        std::int64_t latency = itch5::io::latency_queue::none;
-        for (; latencies_taken < reader.messages(); ++latencies_taken) latency = latencies->pop();
-        obs.set_latency(latency);
+        obs.set_latency(take_latency(*latencies, latencies_taken, reader.messages()));
       }
     }
     far.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_far(f); });
@@ -716,9 +723,7 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
   while (reader.next(msg) == itch5::read_status::message) {
     if constexpr (Timed) {
       if (latencies != nullptr) {
-        std::int64_t latency = itch5::io::latency_queue::none;
-        for (; latencies_taken < reader.messages(); ++latencies_taken) latency = latencies->pop();
-        b->latencies.push_back(latency);
+        b->latencies.push_back(take_latency(*latencies, latencies_taken, reader.messages()));
       }
     }
     ++r.messages_by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
