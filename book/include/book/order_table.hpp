@@ -18,7 +18,8 @@
 // occupancy bitmap of the ring (one bit per slot) with a summary bit per 64-bit word lets it visit only
 // the words that hold live orders (scanning slot by slot made references with large gaps 60x slower than
 // consecutive ones; see "Sparse numbering" for the rest of that story). Memory: the ring (12 bytes per slot,
-// 12 MiB for the default W, pages touched only as used, plus W/8 bytes of bitmap) plus the hash table (24
+// 12 MiB for the default W, on 2 MiB pages where the kernel grants them (detail::huge_buffer: a lookup
+// of an old order then rarely misses the TLB too), touched only as used, plus W/8 bytes of bitmap) plus the hash table (24
 // bytes per slot, at most 4 per order behind the window) plus the map: it follows the live orders, never
 // the message count.
 //
@@ -44,6 +45,7 @@
 #include <memory>
 #include <new>
 
+#include <book/detail/huge_buffer.hpp>
 #include <book/detail/order_hash.hpp>
 #include <book/order.hpp>
 
@@ -64,11 +66,10 @@ class order_table {
   /// A table whose window holds 2^window_bits references (clamped to [min_window_bits, max_window_bits]).
   explicit order_table(unsigned window_bits = default_window_bits)
       : window_(std::uint64_t{1} << std::clamp(window_bits, min_window_bits, max_window_bits)),
-        ring_(static_cast<order*>(std::calloc(window_, sizeof(order)))),
+        ring_memory_(window_ * sizeof(order)),
+        ring_(reinterpret_cast<order*>(ring_memory_.data())),
         used_(std::make_unique<std::uint64_t[]>(std::max<std::uint64_t>(window_ / 64, 1))),
-        summary_(std::make_unique<std::uint64_t[]>(std::max<std::uint64_t>(window_ / 4096, 1))) {
-    if (ring_ == nullptr) throw std::bad_alloc();
-  }
+        summary_(std::make_unique<std::uint64_t[]>(std::max<std::uint64_t>(window_ / 4096, 1))) {}
 
   /// References the window holds (a power of two).
   [[nodiscard]] std::uint64_t window() const noexcept { return window_; }
@@ -119,10 +120,13 @@ class order_table {
     }
   }
 
-  /// Starts loading the slot where `ref` lives (or would live) into the cache; no effect on the contents.
+  /// Starts loading the slot where `ref` lives (or would live) into the cache, and for the window its
+  /// occupancy word (which erase() updates); no effect on the contents.
   void prefetch(std::uint64_t ref) const noexcept {
     if (ref - base_ < window_) {
-      __builtin_prefetch(&ring_.get()[ref & (window_ - 1)]);
+      const std::uint64_t pos = ref & (window_ - 1);
+      __builtin_prefetch(&ring_[pos]);
+      __builtin_prefetch(&used_[pos >> 6]);
     } else if (ref < base_ || sparse_) {
       behind_.prefetch(ref);
     }
@@ -141,16 +145,12 @@ class order_table {
   }
 
  private:
-  struct free_deleter {
-    void operator()(order* p) const noexcept { std::free(p); }
-  };
-
-  [[nodiscard]] order& slot(std::uint64_t ref) noexcept { return ring_.get()[ref & (window_ - 1)]; }
+  [[nodiscard]] order& slot(std::uint64_t ref) noexcept { return ring_[ref & (window_ - 1)]; }
 
   // Puts `o` in the window slot of `ref` and marks it in the bitmaps.
   void occupy(std::uint64_t ref, const order& o) noexcept {
     const std::uint64_t pos = ref & (window_ - 1);
-    ring_.get()[pos] = o;
+    ring_[pos] = o;
     used_[pos >> 6] |= std::uint64_t{1} << (pos & 63);
     summary_[pos >> 12] |= std::uint64_t{1} << ((pos >> 6) & 63);
     ++window_count_;
@@ -159,7 +159,7 @@ class order_table {
   // Empties the window slot of `ref`.
   void vacate(std::uint64_t ref) noexcept {
     const std::uint64_t pos = ref & (window_ - 1);
-    ring_.get()[pos].used = false;
+    ring_[pos].used = false;
     if ((used_[pos >> 6] &= ~(std::uint64_t{1} << (pos & 63))) == 0) {
       summary_[pos >> 12] &= ~(std::uint64_t{1} << ((pos >> 6) & 63));
     }
@@ -258,7 +258,8 @@ class order_table {
   }
 
   std::uint64_t window_;  // W, a power of two
-  std::unique_ptr<order, free_deleter> ring_;
+  detail::huge_buffer ring_memory_;  // the ring's bytes, zeroed (an unused slot is all zero)
+  order* ring_;
   std::unique_ptr<std::uint64_t[]> used_;     // bit p: ring slot p is occupied
   std::unique_ptr<std::uint64_t[]> summary_;  // bit w: used_[w] is not zero
   std::uint64_t base_ = 0;  // the window holds references [base_, base_ + W)

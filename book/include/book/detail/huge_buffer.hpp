@@ -1,0 +1,78 @@
+// Internal: zeroed memory for the engine's large direct-mapped tables, backed by 2 MiB pages where the
+// kernel allows it.
+//
+// The order table's ring (12 MiB) and the array books' levels are read at random, one cache line per
+// message: with 4 KiB pages nearly every such read also misses the TLB and walks the page tables, and a
+// software prefetch cannot hide what it does not start early enough. huge_buffer maps its bytes
+// anonymously (zeroed by the kernel, pages touched only as used), aligned to 2 MiB, and asks for
+// transparent huge pages (madvise MADV_HUGEPAGE), which kernels set to "madvise" (the Debian and Ubuntu
+// default) grant only on request. Where they are refused or unavailable the memory is simply 4 KiB pages.
+//
+// Move-only; not thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <utility>
+
+#include <sys/mman.h>
+
+namespace book::detail {
+
+class huge_buffer {
+ public:
+  static constexpr std::size_t huge_page = std::size_t{2} << 20;
+
+  huge_buffer() = default;
+  /// `bytes` zeroed bytes, aligned to 2 MiB when at least that many (else to a page); throws bad_alloc.
+  explicit huge_buffer(std::size_t bytes) {
+    if (bytes == 0) return;
+    const bool huge = bytes >= huge_page;
+    const std::size_t size = huge ? (bytes + huge_page - 1) / huge_page * huge_page : bytes;
+    // Map one huge page more than asked and trim, so that the start is 2 MiB aligned.
+    const std::size_t mapped = huge ? size + huge_page : size;
+    void* p = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    auto* base = static_cast<std::byte*>(p);
+    if (huge) {
+      const auto addr = reinterpret_cast<std::uintptr_t>(base);
+      const std::size_t lead = (huge_page - addr % huge_page) % huge_page;
+      if (lead != 0) ::munmap(base, lead);
+      if (huge_page - lead != 0) ::munmap(base + lead + size, huge_page - lead);
+      base += lead;
+#ifdef MADV_HUGEPAGE
+      ::madvise(base, size, MADV_HUGEPAGE);  // a hint: failure leaves ordinary pages
+#endif
+    }
+    data_ = base;
+    size_ = size;
+  }
+  huge_buffer(huge_buffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+  huge_buffer& operator=(huge_buffer&& o) noexcept {
+    if (this != &o) {
+      release();
+      data_ = std::exchange(o.data_, nullptr);
+      size_ = std::exchange(o.size_, 0);
+    }
+    return *this;
+  }
+  huge_buffer(const huge_buffer&) = delete;
+  huge_buffer& operator=(const huge_buffer&) = delete;
+  ~huge_buffer() { release(); }
+
+  [[nodiscard]] std::byte* data() const noexcept { return data_; }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+
+ private:
+  void release() noexcept {
+    if (data_ != nullptr) ::munmap(data_, size_);
+    data_ = nullptr;
+    size_ = 0;
+  }
+
+  std::byte* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace book::detail
