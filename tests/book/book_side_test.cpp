@@ -237,6 +237,23 @@ TEST(ArrayBookSide, WindowSizeIsRoundedUpToWholeBitmapWords) {
   EXPECT_EQ(side.outside_level_count(), 16u);
 }
 
+// With an arena, the window comes from it; a window too large for the arena's blocks falls back to the
+// heap, and both behave the same.
+TEST(ArrayBookSide, TakesItsWindowFromAnArenaOrTheHeap) {
+  book::detail::level_arena arena;
+  for (std::uint32_t levels : {256u, 1u << 14}) {
+    book::array_book_side<side_kind::buy> side(book::book_config{levels}, &arena);
+    for (std::uint32_t i = 0; i < 300; ++i) side.add(price4(1000000 - 100 * i), i + 1);
+    side.reduce(price4(1000000), 1);
+    EXPECT_EQ(side.level_count(), 299u) << levels;
+    EXPECT_EQ(side.best(), (book::price_level{price4(999900), 2})) << levels;
+    EXPECT_EQ(side.worst(), (book::price_level{price4(1000000 - 100 * 299), 300})) << levels;
+    book::array_book_side<side_kind::buy> moved(std::move(side));
+    EXPECT_EQ(moved.best(), (book::price_level{price4(999900), 2})) << levels;
+  }
+  EXPECT_EQ(arena.mapped_bytes(), book::detail::level_arena::chunk_bytes);  // only the 256-level window
+}
+
 static_assert(book::book_side<book::array_book_side<side_kind::buy>>);
 static_assert(book::book_side<book::map_book_side<side_kind::sell>>);
 

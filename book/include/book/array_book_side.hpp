@@ -14,8 +14,9 @@
 // Complexity: add/reduce in the window O(1), plus O(W/64) bitmap scan when the best or worst level
 // empties; map operations O(log L); a re-centre O(W/64 + levels in the window + levels moved to or from
 // the map). Memory: 40 bytes for the side,
-// plus 8 bytes per window level and W/8 bytes of bitmap allocated at the first add, plus the map (created
-// when first needed). Not thread-safe.
+// plus 8 bytes per window level and W/8 bytes of bitmap, taken at construction from the engine's
+// detail::level_arena (huge pages shared by all books) or else from the heap at the first add, plus the map
+// (created when first needed). Not thread-safe.
 #pragma once
 
 #include <bit>
@@ -23,11 +24,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include <itch5/tick.hpp>
 
 #include <book/book_config.hpp>
+#include <book/detail/level_arena.hpp>
 #include <book/price_level.hpp>
 #include <book/side_kind.hpp>
 
@@ -41,8 +44,30 @@ class array_book_side {
   explicit array_book_side(const book_config& cfg = {})
       : window_((std::max<std::uint32_t>(cfg.window_levels, 64) + 63) / 64 * 64) {}
 
-  array_book_side(array_book_side&&) noexcept = default;
-  array_book_side& operator=(array_book_side&&) noexcept = default;
+  /// A side whose window memory comes from `arena` (which must outlive it), taken now; a window too large
+  /// for the arena is allocated from the heap at the first add, as without one.
+  array_book_side(const book_config& cfg, detail::level_arena* arena) : array_book_side(cfg) {
+    if (arena != nullptr) levels_ = arena->allocate(block_words());
+  }
+
+  array_book_side(array_book_side&& o) noexcept { *this = std::move(o); }
+  array_book_side& operator=(array_book_side&& o) noexcept {
+    if (this != &o) {
+      release();
+      levels_ = std::exchange(o.levels_, nullptr);
+      owns_levels_ = std::exchange(o.owns_levels_, false);
+      top_ = o.top_;
+      best_slot_ = o.best_slot_;
+      worst_slot_ = o.worst_slot_;
+      window_count_ = std::exchange(o.window_count_, 0);
+      window_ = o.window_;
+      outside_ = std::move(o.outside_);
+    }
+    return *this;
+  }
+  array_book_side(const array_book_side&) = delete;
+  array_book_side& operator=(const array_book_side&) = delete;
+  ~array_book_side() { release(); }
 
   void add(itch5::price4 p, std::uint64_t q) {
     if (!itch5::on_tick_grid(p)) [[unlikely]] {
@@ -141,11 +166,18 @@ class array_book_side {
     if (!outside_) outside_ = std::make_unique<level_map>();
     return *outside_;
   }
-  [[nodiscard]] std::uint64_t* bits() const noexcept { return levels_.get() + window_; }
+  [[nodiscard]] std::uint64_t* bits() const noexcept { return levels_ + window_; }
+  // Level totals and the occupancy bitmap, in one zeroed block.
+  [[nodiscard]] std::size_t block_words() const noexcept { return std::size_t{window_} + window_ / 64; }
 
   void allocate() {
-    // Level totals and the occupancy bitmap in one zeroed allocation.
-    levels_ = std::make_unique<std::uint64_t[]>(window_ + window_ / 64);
+    levels_ = new std::uint64_t[block_words()]();
+    owns_levels_ = true;
+  }
+  void release() noexcept {
+    if (owns_levels_) delete[] levels_;
+    levels_ = nullptr;
+    owns_levels_ = false;
   }
 
   void mark(std::int64_t s) noexcept {
@@ -259,12 +291,13 @@ class array_book_side {
   }
 
   // Hot fields first: one cache line holds everything add/reduce/best touch besides the levels.
-  std::unique_ptr<std::uint64_t[]> levels_;  // window_ level totals, then window_ / 64 bitmap words
+  std::uint64_t* levels_ = nullptr;          // window_ level totals, then window_ / 64 bitmap words
   std::int32_t top_ = 0;                     // tick of slot 0
   std::int32_t best_slot_ = 0;
   std::int32_t worst_slot_ = 0;
   std::uint32_t window_count_ = 0;
   std::uint32_t window_;                     // levels in the window, a multiple of 64
+  bool owns_levels_ = false;                 // levels_ came from the heap (else from an arena, or none)
   std::unique_ptr<level_map> outside_;       // levels outside the window or off the grid; created on use
 };
 

@@ -84,7 +84,7 @@ class book_engine {
     orders_.prefetch(itch5::peek_order_reference(frame));
     if (type == itch5::add_order::type || type == itch5::add_order_mpid::type) {
       const std::uint16_t locate = itch5::peek_stock_locate(frame);
-      if (locate < books_.size()) __builtin_prefetch(&books_[locate]);
+      if (locate < books_.size()) prefetch_book(books_[locate]);
     }
   }
 
@@ -97,7 +97,7 @@ class book_engine {
       return;
     }
     if (const order* o = orders_.find(itch5::peek_order_reference(frame))) {
-      __builtin_prefetch(&books_[o->locate]);
+      prefetch_book(books_[o->locate]);
     }
   }
 
@@ -127,12 +127,18 @@ class book_engine {
     }
   }();
 
+  // Every cache line of a book (a book is 64-byte aligned; the array book's take two lines).
+  static void prefetch_book(const book_type& b) noexcept {
+    const char* p = reinterpret_cast<const char*>(&b);
+    for (std::size_t at = 0; at < sizeof(book_type); at += 64) __builtin_prefetch(p + at);
+  }
+
   book_type& book_at(std::uint16_t locate) {
     if (locate >= books_.size()) [[unlikely]] {
       // Grow geometrically: locates are announced in ascending order, one at a time, and an exact
       // reserve(locate + 1) would move every book at each new locate (quadratic in the symbol count).
       if (locate >= books_.capacity()) books_.reserve(std::max(std::size_t{locate} + 1, 2 * books_.capacity()));
-      while (books_.size() <= locate) books_.emplace_back(config_);
+      while (books_.size() <= locate) books_.emplace_back(config_, &levels_);
     }
     return books_[locate];
   }
@@ -295,6 +301,7 @@ class book_engine {
   book_config config_;
   Observer& observer_;
   order_table orders_;
+  detail::level_arena levels_;  // the array books' windows (declared before the books, which point into it)
   std::vector<book_type> books_;
   anomaly_counts anomalies_;
   itch5::timestamp last_timestamp_{0};
