@@ -61,6 +61,7 @@ class array_book_side {
       worst_slot_ = o.worst_slot_;
       window_count_ = std::exchange(o.window_count_, 0);
       window_ = o.window_;
+      off_grid_ = o.off_grid_;
       outside_ = std::move(o.outside_);
     }
     return *this;
@@ -69,61 +70,83 @@ class array_book_side {
   array_book_side& operator=(const array_book_side&) = delete;
   ~array_book_side() { release(); }
 
-  void add(itch5::price4 p, std::uint64_t q) {
+  /// Adds q shares at p. Returns false when the best level is certainly unchanged (the common add behind
+  /// the inside), true when it may have changed.
+  bool add(itch5::price4 p, std::uint64_t q) {
     if (!itch5::on_tick_grid(p)) [[unlikely]] {
-      outside()[p] += q;
-      return;
+      const auto [it, inserted] = outside().try_emplace(p, 0);
+      it->second += q;
+      if (inserted && off_grid_ != sticky) ++off_grid_;
+      return true;
     }
     const std::int64_t t = itch5::tick_index(p);
     if (!levels_) [[unlikely]] allocate();
+    bool moved = false;
     if (window_count_ == 0) {
       // Nothing in the window: anchor it at the better of this price and the map's best.
       std::int64_t anchor = t;
       if (!outside_empty() && better<K>(outside_->begin()->first, p)) anchor = itch5::tick_index(outside_->begin()->first);
       recentre(anchor);
+      moved = true;
     } else if (slot_of(t) < 0) {
       recentre(t);
+      moved = true;
     }
     const std::int64_t s = slot_of(t);
-    if (s >= 0 && s < window_) {
+    if (s >= 0 && s < window_) [[likely]] {
+      // A level behind the window's best leaves the best alone (no map level beats the window's best
+      // unless the map holds off-grid prices).
+      const bool best_may_change = moved || s <= best_slot_ || off_grid_ != 0;
       std::uint64_t& level = levels_[static_cast<std::size_t>(s)];
       if (level == 0) mark(s);
       level += q;
-    } else {
-      outside()[p] += q;
+      return best_may_change;
     }
+    outside()[p] += q;
+    return true;
   }
 
-  void reduce(itch5::price4 p, std::uint64_t q) {
+  /// Removes q shares at p. Returns false when the best level is certainly unchanged, true when it may
+  /// have changed.
+  bool reduce(itch5::price4 p, std::uint64_t q) {
     if (itch5::on_tick_grid(p) && levels_) [[likely]] {
       const std::int64_t s = slot_of(itch5::tick_index(p));
       if (s >= 0 && s < window_) {
+        const bool at_best = s == best_slot_ || off_grid_ != 0;
         std::uint64_t& level = levels_[static_cast<std::size_t>(s)];
         if (level > q) {
           level -= q;
-          return;
+          return at_best;
         }
         level = 0;
         unmark(s);
         if (window_count_ == 0) {
           if (!outside_empty()) recentre(itch5::tick_index(outside_->begin()->first));
-        } else if (best_slot_ >= static_cast<std::int64_t>(window_ - window_ / 4)) {
-          recentre(tick_of(best_slot_));
+          return true;
         }
-        return;
+        if (best_slot_ >= static_cast<std::int64_t>(window_ - window_ / 4)) {
+          recentre(tick_of(best_slot_));
+          return true;
+        }
+        return at_best;
       }
     }
-    if (outside_empty()) return;  // precondition violated; the engine never does this
+    if (outside_empty()) return true;  // precondition violated; the engine never does this
     auto it = outside_->find(p);
-    if (it == outside_->end()) return;
+    if (it == outside_->end()) return true;
     if (it->second <= q) {
+      if (!itch5::on_tick_grid(p) && off_grid_ != sticky) --off_grid_;
       outside_->erase(it);
     } else {
       it->second -= q;
     }
+    return true;
   }
 
   [[nodiscard]] price_level best() const noexcept {
+    // Levels on the grid beyond the window are all worse than its levels (see recentre), so the map needs
+    // a look only when the window is empty or the map may hold off-grid prices.
+    if (window_count_ > 0 && off_grid_ == 0) [[likely]] return level_at(best_slot_);
     price_level w = window_count_ > 0 ? level_at(best_slot_) : price_level{};
     if (outside_empty()) return w;
     price_level o{outside_->begin()->first, outside_->begin()->second};
@@ -297,6 +320,10 @@ class array_book_side {
   std::int32_t worst_slot_ = 0;
   std::uint32_t window_count_ = 0;
   std::uint32_t window_;                     // levels in the window, a multiple of 64
+  // Off-grid levels in the map (malformed input only); at `sticky` the count stops and stays (the side
+  // then always answers "the best may have changed").
+  std::uint16_t off_grid_ = 0;
+  static constexpr std::uint16_t sticky = 0xffff;
   bool owns_levels_ = false;                 // levels_ came from the heap (else from an arena, or none)
   std::unique_ptr<level_map> outside_;       // levels outside the window or off the grid; created on use
 };

@@ -196,8 +196,8 @@ class book_engine {
       anomalies_.count(anomaly::duplicate_order);
       return;
     }
-    on_side(b, side, [&](auto& s) { s.add(price, shares); });
-    finish(type, h.timestamp, h.stock_locate, b, side, depth_from(side, price, b.last));
+    const bool best_may_change = on_side(b, side, [&](auto& s) { return s.add(price, shares); });
+    finish(type, h.timestamp, h.stock_locate, b, side, depth_from(side, price, b.last), best_may_change);
   }
 
   void reduce(char type, const itch5::message_header& h, std::uint64_t ref, std::uint32_t shares) {
@@ -219,10 +219,10 @@ class book_engine {
     const itch5::price4 price = o->price;
     const std::uint16_t locate = o->locate;
     book_type& b = books_[locate];
-    on_side(b, side, [&](auto& s) { s.reduce(price, shares); });
+    const bool best_may_change = on_side(b, side, [&](auto& s) { return s.reduce(price, shares); });
     o->shares -= shares;
     if (o->shares == 0) orders_.erase(ref);
-    finish(type, h.timestamp, locate, b, side, depth_from(side, price, b.last));
+    finish(type, h.timestamp, locate, b, side, depth_from(side, price, b.last), best_may_change);
   }
 
   void remove(const itch5::message_header& h, std::uint64_t ref) {
@@ -236,9 +236,9 @@ class book_engine {
     const itch5::price4 price = o->price;
     const std::uint16_t locate = o->locate;
     book_type& b = books_[locate];
-    on_side(b, side, [&](auto& s) { s.reduce(price, o->shares); });
+    const bool best_may_change = on_side(b, side, [&](auto& s) { return s.reduce(price, o->shares); });
     orders_.erase(ref);
-    finish('D', h.timestamp, locate, b, side, depth_from(side, price, b.last));
+    finish('D', h.timestamp, locate, b, side, depth_from(side, price, b.last), best_may_change);
   }
 
   void replace(const itch5::message_header& h, std::uint64_t original, std::uint64_t ref, std::uint32_t shares,
@@ -253,7 +253,7 @@ class book_engine {
     const itch5::price4 old_price = o->price;
     const std::uint16_t locate = o->locate;
     book_type& b = books_[locate];
-    on_side(b, side, [&](auto& s) { s.reduce(old_price, o->shares); });
+    bool best_may_change = on_side(b, side, [&](auto& s) { return s.reduce(old_price, o->shares); });
     orders_.erase(original);
     if (shares == 0) [[unlikely]] {
       anomalies_.count(anomaly::zero_shares);
@@ -262,16 +262,16 @@ class book_engine {
     } else if (orders_.insert(ref, shares, price, locate, side) == nullptr) [[unlikely]] {
       anomalies_.count(anomaly::duplicate_order);
     } else {
-      on_side(b, side, [&](auto& s) { s.add(price, shares); });
+      best_may_change |= on_side(b, side, [&](auto& s) { return s.add(price, shares); });
     }
-    finish('U', h.timestamp, locate, b, side, depth_from(side, price, b.last));
+    finish('U', h.timestamp, locate, b, side, depth_from(side, price, b.last), best_may_change);
   }
 
   // After an applied message on `side` of book `b`: only that side's best can have changed (every book
-  // message acts on one side), so only it is recomputed and compared with the last inside.
+  // message acts on one side), and only if the side said it may have (`best_may_change`), so only then is
+  // it recomputed and compared with the last inside.
   void finish(char type, itch5::timestamp ts, std::uint16_t locate, book_type& b, side_kind side,
-              std::uint32_t event_depth) {
-    const price_level best = side == side_kind::buy ? b.bids.best() : b.offers.best();
+              std::uint32_t event_depth, bool best_may_change) {
     price_level& last = side == side_kind::buy ? b.last.bid : b.last.offer;
     book_event e;
     e.timestamp = ts;
@@ -279,14 +279,17 @@ class book_engine {
     e.type = type;
     e.side = side;
     e.event_depth = event_depth;
-    e.inside_changed = !(best == last);
-    if (e.inside_changed) {
-      last = best;
-      ++inside_changes_;
-      const bool crossed =
-          b.last.bid.shares != 0 && b.last.offer.shares != 0 && b.last.bid.price >= b.last.offer.price;
-      if (crossed && !b.crossed) [[unlikely]] anomalies_.count(anomaly::crossed_book);
-      b.crossed = crossed;
+    if (best_may_change) {
+      const price_level best = side == side_kind::buy ? b.bids.best() : b.offers.best();
+      if (!(best == last)) {
+        e.inside_changed = true;
+        last = best;
+        ++inside_changes_;
+        const bool crossed =
+            b.last.bid.shares != 0 && b.last.offer.shares != 0 && b.last.bid.price >= b.last.offer.price;
+        if (crossed && !b.crossed) [[unlikely]] anomalies_.count(anomaly::crossed_book);
+        b.crossed = crossed;
+      }
     }
     if constexpr (wants_book_depth) {
       e.book_depth = on_side(b, side, [](const auto& s) -> std::uint32_t {

@@ -21,16 +21,24 @@ class map_book_side {
 
   explicit map_book_side(const book_config& = {}) {}
 
-  void add(itch5::price4 p, std::uint64_t q) { levels_[p] += q; }
+  /// Adds q shares at p; returns whether the best level changed.
+  bool add(itch5::price4 p, std::uint64_t q) {
+    const auto it = levels_.try_emplace(p, 0).first;
+    it->second += q;
+    return it == levels_.begin();
+  }
 
-  void reduce(itch5::price4 p, std::uint64_t q) {
+  /// Removes q shares at p; returns whether the best level changed.
+  bool reduce(itch5::price4 p, std::uint64_t q) {
     auto it = levels_.find(p);
-    if (it == levels_.end()) return;  // precondition violated; the engine never does this
+    if (it == levels_.end()) return false;  // precondition violated; the engine never does this
+    const bool at_best = it == levels_.begin();
     if (it->second <= q) {
       levels_.erase(it);
     } else {
       it->second -= q;
     }
+    return at_best;
   }
 
   [[nodiscard]] price_level best() const noexcept {
