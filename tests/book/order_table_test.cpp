@@ -84,6 +84,20 @@ TEST_P(OrderTableWindow, OrdersLeftBehindByTheWindowStayFindable) {
   EXPECT_EQ(t.size(), 3u);
 }
 
+// The window moves by W/16 references more than a new reference needs, so that a run of consecutive
+// references moves it once per W/16 inserts; the orders it passes stay findable behind it.
+TEST_P(OrderTableWindow, TheWindowMovesInStepsOfASixteenth) {
+  order_table t(GetParam());
+  for (std::uint64_t r = 0; r < W; ++r) ASSERT_NE(t.insert(r, 1, price4(1), 1, side_kind::buy), nullptr);
+  EXPECT_EQ(t.behind_size(), 0u);
+  ASSERT_NE(t.insert(W, 1, price4(1), 1, side_kind::buy), nullptr);  // one past the window
+  EXPECT_EQ(t.behind_size(), W / 16 + 1);
+  for (std::uint64_t r = W + 1; r < W + W / 16 + 1; ++r) ASSERT_NE(t.insert(r, 1, price4(1), 1, side_kind::buy), nullptr);
+  EXPECT_EQ(t.behind_size(), W / 16 + 1) << "the step left room for these";
+  for (std::uint64_t r = 0; r < W + W / 16 + 1; ++r) ASSERT_NE(t.find(r), nullptr) << r;
+  EXPECT_EQ(t.size(), W + W / 16 + 1);
+}
+
 TEST_P(OrderTableWindow, FarReferencesWaitAheadAndEnterTheWindowWhenItArrives) {
   order_table t(GetParam());
   ASSERT_NE(t.insert(10, 1, price4(1), 1, side_kind::buy), nullptr);
