@@ -170,14 +170,23 @@ class observer {
 
   enum : std::uint8_t { unknown = 0, yes = 1, no = 2 };
 
+  // Whether the events of `locate` make lines and samples; the first event of a locate learns it (cold).
   bool wanted(std::uint16_t locate, const order_book<Book>& b) {
-    if (locate >= state_.size()) [[unlikely]] {
+    if (locate < state_.size()) [[likely]] {
+      const std::uint8_t st = state_[locate];
+      if (st != unknown) [[likely]] return st == yes;
+    }
+    return learn(locate, b);
+  }
+
+  [[gnu::noinline, gnu::cold]] bool learn(std::uint16_t locate, const order_book<Book>& b) {
+    if (locate >= state_.size()) {
       state_.resize(std::size_t{locate} + 1, unknown);
       lines_text_.resize(std::size_t{locate} + 1);
       names_.resize(std::size_t{locate} + 1);
     }
     std::uint8_t& st = state_[locate];
-    if (st == unknown) [[unlikely]] {
+    if (st == unknown) {
       names_[locate] = printable_symbol(b.symbol);
       st = filter_.empty() || filter_.count(upper_case(b.symbol.str())) > 0 ? yes : no;
       line_text& t = lines_text_[locate];
