@@ -82,34 +82,15 @@ class order_table {
       order& o = slot(ref);
       return o.used ? &o : nullptr;
     }
-    if (ref < base_ || sparse_) return behind_.find(ref);
-    auto it = ahead_.find(ref);
-    return it == ahead_.end() ? nullptr : &it->second;
+    return find_outside(ref);
   }
 
   /// Inserts a new order; returns nullptr (and changes nothing) when `ref` is already live.
   order* insert(std::uint64_t ref, std::uint32_t shares, itch5::price4 price, std::uint16_t locate, side_kind side) {
     const order o{shares, price, locate, side, true};
     note_reference(ref);
-    if (ref - base_ >= window_) [[unlikely]] {
-      if (ref < base_) return count(behind_.insert(ref, o));
-      if (sparse_) {
-        highest_hashed_ = std::max(highest_hashed_, ref);
-        return count(behind_.insert(ref, o));
-      }
-      if (window_count_ == 0 || ref - base_ < 2 * window_ || ahead_.size() >= ahead_limit) {
-        // A step of a sixteenth of the window at once beyond what `ref` needs, so that consecutive
-        // references move the window once per W/16 inserts, not at each of them.
-        advance(ref - (window_ - 1) + window_ / 16);
-      } else {
-        auto [it, inserted] = ahead_.try_emplace(ref, o);
-        return count(inserted ? &it->second : nullptr);
-      }
-    }
-    order& s = slot(ref);
-    if (s.used) return nullptr;
-    occupy(ref, o);
-    return count(&s);
+    if (ref - base_ >= window_) [[unlikely]] return insert_outside(ref, o);
+    return insert_in_window(ref, o);
   }
 
   /// Removes the live order `ref` (found by find() or insert()).
@@ -117,10 +98,8 @@ class order_table {
     --size_;
     if (ref - base_ < window_) [[likely]] {
       vacate(ref);
-    } else if (ref < base_ || sparse_) {
-      behind_.erase(ref);
     } else {
-      ahead_.erase(ref);
+      erase_outside(ref);
     }
   }
 
@@ -150,6 +129,45 @@ class order_table {
 
  private:
   [[nodiscard]] order& slot(std::uint64_t ref) noexcept { return ring_[ref & (window_ - 1)]; }
+
+  // The window's paths of find(), insert() and erase() stay inline in the engine; the others (old orders,
+  // far references, a move of the window) are calls.
+  order* insert_in_window(std::uint64_t ref, const order& o) noexcept {
+    order& s = slot(ref);
+    if (s.used) return nullptr;
+    occupy(ref, o);
+    return count(&s);
+  }
+
+  [[gnu::noinline]] order* find_outside(std::uint64_t ref) noexcept {
+    if (ref < base_ || sparse_) return behind_.find(ref);
+    auto it = ahead_.find(ref);
+    return it == ahead_.end() ? nullptr : &it->second;
+  }
+
+  [[gnu::noinline]] order* insert_outside(std::uint64_t ref, const order& o) {
+    if (ref < base_) return count(behind_.insert(ref, o));
+    if (sparse_) {
+      highest_hashed_ = std::max(highest_hashed_, ref);
+      return count(behind_.insert(ref, o));
+    }
+    if (window_count_ == 0 || ref - base_ < 2 * window_ || ahead_.size() >= ahead_limit) {
+      // A step of a sixteenth of the window at once beyond what `ref` needs, so that consecutive
+      // references move the window once per W/16 inserts, not at each of them.
+      advance(ref - (window_ - 1) + window_ / 16);
+      return insert_in_window(ref, o);
+    }
+    auto [it, inserted] = ahead_.try_emplace(ref, o);
+    return count(inserted ? &it->second : nullptr);
+  }
+
+  [[gnu::noinline]] void erase_outside(std::uint64_t ref) noexcept {
+    if (ref < base_ || sparse_) {
+      behind_.erase(ref);
+    } else {
+      ahead_.erase(ref);
+    }
+  }
 
   // Puts `o` in the window slot of `ref` and marks it in the bitmaps.
   void occupy(std::uint64_t ref, const order& o) noexcept {
@@ -241,7 +259,7 @@ class order_table {
     if (++epoch_inserts_ == epoch) [[unlikely]] review();
   }
 
-  void review() {
+  [[gnu::noinline]] void review() {
     const std::uint64_t mean_gap = gap_sum_ / epoch;
     gap_sum_ = 0;
     epoch_inserts_ = 0;
