@@ -84,18 +84,21 @@ TEST_P(OrderTableWindow, OrdersLeftBehindByTheWindowStayFindable) {
   EXPECT_EQ(t.size(), 3u);
 }
 
-// The window moves by W/16 references more than a new reference needs, so that a run of consecutive
-// references moves it once per W/16 inserts; the orders it passes stay findable behind it.
-TEST_P(OrderTableWindow, TheWindowMovesInStepsOfASixteenth) {
+// The window moves by 64 references (W/16 for small windows) more than a new reference needs, so that a
+// run of consecutive references moves it once per step; the orders it passes stay findable behind it.
+TEST_P(OrderTableWindow, TheWindowMovesInSteps) {
+  const std::uint64_t step = std::min<std::uint64_t>(64, W / 16);
   order_table t(GetParam());
   for (std::uint64_t r = 0; r < W; ++r) ASSERT_NE(t.insert(r, 1, price4(1), 1, side_kind::buy), nullptr);
   EXPECT_EQ(t.behind_size(), 0u);
   ASSERT_NE(t.insert(W, 1, price4(1), 1, side_kind::buy), nullptr);  // one past the window
-  EXPECT_EQ(t.behind_size(), W / 16 + 1);
-  for (std::uint64_t r = W + 1; r < W + W / 16 + 1; ++r) ASSERT_NE(t.insert(r, 1, price4(1), 1, side_kind::buy), nullptr);
-  EXPECT_EQ(t.behind_size(), W / 16 + 1) << "the step left room for these";
-  for (std::uint64_t r = 0; r < W + W / 16 + 1; ++r) ASSERT_NE(t.find(r), nullptr) << r;
-  EXPECT_EQ(t.size(), W + W / 16 + 1);
+  EXPECT_EQ(t.behind_size(), step + 1);
+  for (std::uint64_t r = W + 1; r < W + step + 1; ++r) ASSERT_NE(t.insert(r, 1, price4(1), 1, side_kind::buy), nullptr);
+  EXPECT_EQ(t.behind_size(), step + 1) << "the step left room for these";
+  ASSERT_NE(t.insert(W + step + 1, 1, price4(1), 1, side_kind::buy), nullptr);
+  EXPECT_EQ(t.behind_size(), 2 * step + 2) << "the next step";
+  for (std::uint64_t r = 0; r < W + step + 2; ++r) ASSERT_NE(t.find(r), nullptr) << r;
+  EXPECT_EQ(t.size(), W + step + 2);
 }
 
 TEST_P(OrderTableWindow, FarReferencesWaitAheadAndEnterTheWindowWhenItArrives) {
