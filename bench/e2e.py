@@ -6,6 +6,8 @@ the same run.
   bench/e2e.py --messages 400M --runs 2 # a full-size day
   bench/e2e.py --suite decoder --messages 20M
   bench/e2e.py --suite inside --books array --messages 20M --seed 3 --threads 2   # + book threads
+  bench/e2e.py --suite inside --books array --messages 20M --seed 3 --baseline-build ../old/build
+                                        # against a build of another commit, same run
 
 The synthetic day is generated once with itch5synth (deterministic for --seed) and cached in bench/cache/
 together with a gzip copy (gzip -6). Every run of every configuration is interleaved with the others
@@ -184,6 +186,8 @@ def main():
     ap.add_argument("--save", help="also write the report to this file")
     ap.add_argument("--no-gzip", action="store_true", help="raw input only (no gzip copy, no gzip runs): "
                                                               "for memory measurements on very large days")
+    ap.add_argument("--baseline-build", help="another build (e.g. of an older commit) whose itch5inside runs next to "
+                                             "this one's, interleaved, with the ratio of the two")
     ap.add_argument("--isal-build", help="a build configured with -DITCH5_WITH_ISAL=ON: adds its gzip runs with "
                                          "--inflate isal and --inflate zlib, next to the same baselines")
     args = ap.parse_args()
@@ -211,6 +215,14 @@ def main():
                     configs.append((f"itch5inside --book {b} --threads {n} {kind}",
                                     [os.path.join(tools, "itch5inside"), "-q", "--book", b, "--threads", n] + extra +
                                     [path], f"itch5inside --book {b} {kind}"))
+
+    if args.baseline_build and args.suite in ("inside", "all"):
+        btools = os.path.join(args.baseline_build, "tools")
+        for b in books:
+            for kind, path in (("raw", raw), ("gz", gz)):
+                configs.append((f"itch5inside --book {b} {kind} (baseline build)",
+                                [os.path.join(btools, "itch5inside"), "-q", "--book", b] + extra + [path],
+                                f"itch5inside --book {b} {kind}"))
 
     if args.isal_build:
         itools = os.path.join(args.isal_build, "tools")
@@ -253,6 +265,8 @@ def main():
         ratio = f"{med[name] / med[baseline]:.2f}x {baseline.split()[0]}" if baseline else ""
         if baseline and baseline.startswith("itch5inside"):  # book threads: the speed-up over one thread
             ratio = f"{med[baseline] / med[name]:.2f}x as fast as --threads 1"
+        if name.endswith("(baseline build)"):  # this build against the other one
+            ratio = f"this build {med[name] / med[baseline]:.2f}x as fast"
         out.write(f"| {name} | {med[name]:.2f} | {min(times[name]):.2f} | {messages / med[name] / 1e6:.1f} | "
                   f"{med[name] * 1e9 / messages:.1f} | {rss[name] / 1e6:.0f} | {ratio} |\n")
     if args.suite in ("inside", "all"):
