@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
 #include <utility>
 
 #include <book/detail/huge_buffer.hpp>
+
+#include <unistd.h>
 
 namespace {
 
@@ -18,6 +21,25 @@ TEST(HugeBuffer, IsZeroedAndAlignedToHugePagesWhenLarge) {
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.data()) % huge_buffer::huge_page, 0u);
   EXPECT_TRUE(std::all_of(b.data(), b.data() + b.size(), [](std::byte x) { return x == std::byte{0}; }));
   b.data()[b.size() - 1] = std::byte{7};  // every byte is writable
+}
+
+// fault::now maps every page in the constructor: the process's resident memory grows by the whole buffer
+// before anything is written to it (lazily it does not), and the bytes are still zero.
+TEST(HugeBuffer, FaultNowMapsEveryPageUpFront) {
+  auto resident = [] {
+    std::ifstream statm("/proc/self/statm");
+    std::size_t size = 0, pages = 0;
+    statm >> size >> pages;
+    return pages * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  };
+  const std::size_t bytes = 8 * huge_buffer::huge_page;
+  const std::size_t before_lazy = resident();
+  huge_buffer lazy(bytes);
+  EXPECT_LT(resident() - before_lazy, bytes / 2);
+  const std::size_t before = resident();
+  huge_buffer now(bytes, huge_buffer::fault::now);
+  EXPECT_GE(resident() - before, bytes);
+  EXPECT_TRUE(std::all_of(now.data(), now.data() + now.size(), [](std::byte x) { return x == std::byte{0}; }));
 }
 
 TEST(HugeBuffer, SmallBuffersAreOrdinaryPages) {

@@ -22,7 +22,8 @@
 // the words that hold live orders (scanning slot by slot made references with large gaps 60x slower than
 // consecutive ones; see "Sparse numbering" for the rest of that story). Memory: the ring (12 bytes per slot,
 // 12 MiB for the default W, on 2 MiB pages where the kernel grants them (detail::huge_buffer: a lookup
-// of an old order then rarely misses the TLB too), touched only as used, plus W/8 bytes of bitmap) plus the hash table (24
+// of an old order then rarely misses the TLB too), all touched at construction so that no insert pays a
+// huge page's first touch (2-3 ms each), plus W/8 bytes of bitmap) plus the hash table (24
 // bytes per slot, at most 4 per order behind the window) plus the map: it follows the live orders, never
 // the message count.
 //
@@ -56,7 +57,7 @@ namespace book {
 
 class order_table {
  public:
-  /// log2 of the default window: 2^20 references (the ring is 12 MiB, its pages touched only as used).
+  /// log2 of the default window: 2^20 references (the ring is 12 MiB).
   static constexpr unsigned default_window_bits = 20;
   /// The accepted range of window_bits (values outside are clamped to it).
   static constexpr unsigned min_window_bits = 1;
@@ -69,7 +70,7 @@ class order_table {
   /// A table whose window holds 2^window_bits references (clamped to [min_window_bits, max_window_bits]).
   explicit order_table(unsigned window_bits = default_window_bits)
       : window_(std::uint64_t{1} << std::clamp(window_bits, min_window_bits, max_window_bits)),
-        ring_memory_(window_ * sizeof(order)),
+        ring_memory_(window_ * sizeof(order), detail::huge_buffer::fault::now),
         ring_(reinterpret_cast<order*>(ring_memory_.data())),
         used_(std::make_unique<std::uint64_t[]>(std::max<std::uint64_t>(window_ / 64, 1))),
         summary_(std::make_unique<std::uint64_t[]>(std::max<std::uint64_t>(window_ / 4096, 1))) {}

@@ -7,7 +7,9 @@
 // on the 20 M day). Blocks are zeroed, 64-byte aligned and never freed one by one: the arena belongs to
 // one book_engine, which outlives its books, and releases everything at once. Blocks larger than
 // max_block_bytes (windows of thousands of levels) are refused (nullptr), so that a huge window option
-// cannot reserve gigabytes for books that stay empty; their sides allocate from the heap, lazily.
+// cannot reserve gigabytes for books that stay empty; their sides allocate from the heap, lazily. Each
+// chunk is touched whole when it is mapped (huge_buffer::fault::now), i.e. when a book is created (at a
+// stock directory message, early in the day), so that no add pays a huge page's first touch.
 //
 // Not thread-safe: one arena per engine, used from its thread.
 #pragma once
@@ -31,7 +33,7 @@ class level_arena {
     const std::size_t bytes = (words * sizeof(std::uint64_t) + 63) / 64 * 64;
     if (bytes == 0 || bytes > max_block_bytes) return nullptr;
     if (chunks_.empty() || chunk_bytes - used_ < bytes) {
-      chunks_.emplace_back(chunk_bytes);
+      chunks_.emplace_back(chunk_bytes, huge_buffer::fault::now);  // at a book's creation, not its first add
       used_ = 0;
     }
     std::byte* p = chunks_.back().data() + used_;
