@@ -41,12 +41,10 @@ class array_book_side {
  public:
   static constexpr side_kind kind = K;
 
-  explicit array_book_side(const book_config& cfg = {})
-      : window_((std::max<std::uint32_t>(cfg.window_levels, 64) + 63) / 64 * 64) {}
-
-  /// A side whose window memory comes from `arena` (which must outlive it), taken now; a window too large
-  /// for the arena is allocated from the heap at the first add, as without one.
-  array_book_side(const book_config& cfg, detail::level_arena* arena) : array_book_side(cfg) {
+  /// With an `arena` (which must outlive the side) the window's memory comes from it, taken now; without
+  /// one, or for a window too large for the arena, it is allocated from the heap at the first add.
+  explicit array_book_side(const book_config& cfg = {}, detail::level_arena* arena = nullptr)
+      : window_((std::max<std::uint32_t>(cfg.window_levels, 64) + 63) / 64 * 64) {
     if (arena != nullptr) levels_ = arena->allocate(block_words());
   }
 

@@ -18,9 +18,8 @@ struct alignas(64) order_book {
   using bid_side = typename Book::template side<side_kind::buy>;
   using offer_side = typename Book::template side<side_kind::sell>;
 
-  explicit order_book(const book_config& cfg) : bids(cfg), offers(cfg) {}
-  /// Sides that can take their memory from an arena (array_book_side) do; `arena` must outlive the book.
-  order_book(const book_config& cfg, detail::level_arena* arena)
+  /// Sides that can take their memory from an `arena` (array_book_side) do; it must outlive the book.
+  explicit order_book(const book_config& cfg, detail::level_arena* arena = nullptr)
       : bids(make_side<bid_side>(cfg, arena)), offers(make_side<offer_side>(cfg, arena)) {}
 
   [[nodiscard]] inside current() const noexcept { return {bids.best(), offers.best()}; }
