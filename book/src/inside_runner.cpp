@@ -185,17 +185,16 @@ class observer {
       lines_text_.resize(std::size_t{locate} + 1);
       names_.resize(std::size_t{locate} + 1);
     }
+    // wanted() calls this only for a locate still unknown.
     std::uint8_t& st = state_[locate];
-    if (st == unknown) {
-      names_[locate] = printable_symbol(b.symbol);
-      st = filter_.empty() || filter_.count(upper_case(b.symbol.str())) > 0 ? yes : no;
-      line_text& t = lines_text_[locate];
-      const std::string prefix = " " + std::to_string(locate) + " " + names_[locate] + " ";
-      std::memcpy(t.prefix.chars.data(), prefix.data(), prefix.size());
-      t.prefix.size = static_cast<std::uint32_t>(prefix.size());
-      set(t.bid, format_bid(t.bid.chars.data(), price_level{}));
-      set(t.offer, format_offer(t.offer.chars.data(), price_level{}));
-    }
+    names_[locate] = printable_symbol(b.symbol);
+    st = filter_.empty() || filter_.count(upper_case(b.symbol.str())) > 0 ? yes : no;
+    line_text& t = lines_text_[locate];
+    const std::string prefix = " " + std::to_string(locate) + " " + names_[locate] + " ";
+    std::memcpy(t.prefix.chars.data(), prefix.data(), prefix.size());
+    t.prefix.size = static_cast<std::uint32_t>(prefix.size());
+    set(t.bid, format_bid(t.bid.chars.data(), price_level{}));
+    set(t.offer, format_offer(t.offer.chars.data(), price_level{}));
     return st == yes;
   }
 

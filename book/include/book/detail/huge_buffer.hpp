@@ -45,7 +45,7 @@ class huge_buffer {
       const auto addr = reinterpret_cast<std::uintptr_t>(base);
       const std::size_t lead = (huge_page - addr % huge_page) % huge_page;
       if (lead != 0) ::munmap(base, lead);
-      if (huge_page - lead != 0) ::munmap(base + lead + size, huge_page - lead);
+      ::munmap(base + lead + size, huge_page - lead);  // lead < huge_page: never empty
       base += lead;
 #ifdef MADV_HUGEPAGE
       ::madvise(base, size, MADV_HUGEPAGE);  // a hint: failure leaves ordinary pages
