@@ -44,10 +44,8 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <map>
 #include <memory>
-#include <new>
 
 #include <book/detail/huge_buffer.hpp>
 #include <book/detail/order_hash.hpp>
