@@ -390,6 +390,25 @@ void churn_through_growth() {
   EXPECT_GE(h.capacity(), 2 * ref.size());
 }
 
+// The drained table's memory goes back in small steps, and all of it before the next doubling: once the
+// table has grown, half of the inserts that lead to the next growth leave only the current table.
+TEST(OrderHash, HandsTheDrainedTableBackBeforeTheNextDoubling) {
+  book::detail::order_hash h(1 << 12);
+  const std::size_t bytes_per_slot = h.memory_bytes() / h.capacity();
+  std::uint64_t key = 1;
+  for (int doubling = 0; doubling < 5; ++doubling) {
+    const std::size_t before = h.capacity();
+    while (h.capacity() == before) h.insert(key++, book::order{1, price4(1), 1, side_kind::buy, true});
+    ASSERT_EQ(h.capacity(), 2 * before);
+    // Right after the growth both tables are held; the old one drains, then is retired.
+    EXPECT_EQ(h.memory_bytes(), (before + h.capacity()) * bytes_per_slot);
+    while (h.size() < h.capacity() * 3 / 8) h.insert(key++, book::order{1, price4(1), 1, side_kind::buy, true});
+    EXPECT_FALSE(h.migrating());
+    EXPECT_EQ(h.memory_bytes(), h.capacity() * bytes_per_slot) << "doubling " << doubling;
+    for (std::uint64_t k = key - 10; k < key; ++k) EXPECT_NE(h.find(k), nullptr);
+  }
+}
+
 TEST(OrderHash, IncrementalGrowthKeepsEveryOrder) { churn_through_growth<book::detail::rehash::incremental>(); }
 TEST(OrderHash, AtOnceGrowthKeepsEveryOrder) { churn_through_growth<book::detail::rehash::at_once>(); }
 

@@ -13,8 +13,9 @@
 // probe chains intact until it is freed. The old table is drained after capacity / (2 * migration_step)
 // operations, long before the new one reaches half load. Freeing a drained table of hundreds of MB at once
 // is itself a stall of tens of milliseconds (the kernel unmaps every touched page), so a drained table is
-// retired: each later call hands `retire_bytes` of its pages back (madvise MADV_DONTNEED), and it is freed
-// once empty. rehash::at_once keeps the old behaviour (copy everything in the insert that crosses half
+// retired: every `retire_every`-th later call hands `retire_bytes` of its pages back (madvise
+// MADV_DONTNEED, ~15 us), and it is freed once empty. (At every call, the order table's move of its window,
+// which puts dozens of orders behind in one message, made 60 such calls at once: 0.9 ms on the 400 M day.) rehash::at_once keeps the old behaviour (copy everything in the insert that crosses half
 // load, free at once): the baseline of bench/bm_order_hash.
 //
 // Pointers are invalidated by the next insert() or erase(). Not thread-safe.
@@ -42,8 +43,9 @@ class basic_order_hash {
  public:
   /// Old-table slots moved per insert() or erase() while a migration runs.
   static constexpr std::size_t migration_step = 8;
-  /// Bytes of a drained table's pages handed back per insert() or erase().
+  /// Bytes of a drained table's pages handed back per retire_every insert() or erase() calls.
   static constexpr std::size_t retire_bytes = std::size_t{256} << 10;
+  static constexpr std::uint32_t retire_every = 16;
 
   explicit basic_order_hash(std::size_t initial_capacity = 256) : current_(initial_capacity) {}
 
@@ -54,7 +56,7 @@ class basic_order_hash {
 
   /// Inserts `o` (o.used must be true); nullptr when `ref` is already present.
   order* insert(std::uint64_t ref, const order& o) {
-    if (retiring_.capacity != 0) retire_some();
+    if (retiring_.capacity != 0 && ++retire_calls_ % retire_every == 0) retire_some();
     if (old_.capacity != 0) {
       if (old_.find(ref) != nullptr) return nullptr;
       migrate(migration_step);
@@ -70,7 +72,7 @@ class basic_order_hash {
 
   /// Removes `ref`, which must be present.
   void erase(std::uint64_t ref) noexcept {
-    if (retiring_.capacity != 0) retire_some();
+    if (retiring_.capacity != 0 && ++retire_calls_ % retire_every == 0) retire_some();
     if (old_.capacity != 0) {
       if (!current_.erase(ref)) old_.bury(ref);
       migrate(migration_step);
@@ -254,6 +256,7 @@ class basic_order_hash {
   std::size_t next_ = 0;  // the next old slot to move
   table retiring_;        // drained, its pages being handed back, or capacity 0
   std::size_t retired_ = 0;  // bytes of retiring_'s whole pages handed back
+  std::uint32_t retire_calls_ = 0;  // calls while retiring_ is not empty
   std::size_t size_ = 0;
 };
 
