@@ -22,7 +22,6 @@
 // Not thread-safe: one engine per stream, used from one thread.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -45,7 +44,12 @@ class book_engine {
   using book_type = order_book<Book>;
 
   book_engine(const book_config& cfg, Observer& observer)
-      : config_(cfg), observer_(observer), orders_(cfg.order_window_bits) {}
+      : config_(cfg), observer_(observer), orders_(cfg.order_window_bits) {
+    // Room for every possible locate: address space only (malloc maps an array this large afresh and
+    // its pages are touched as books are made), so the vector never moves. Growing it by doubling moved
+    // every book at 4,096 and 8,192 books: 0.5 and 0.9 ms directory messages on a 10,000-symbol day.
+    books_.reserve(std::size_t{1} << 16);
+  }
 
   // Messages that do not touch the book: only their timestamp is checked.
   template <itch5::message M>
@@ -139,10 +143,7 @@ class book_engine {
   }
 
   [[gnu::noinline, gnu::cold]] void grow_books(std::uint16_t locate) {
-    // Grow geometrically: locates are announced in ascending order, one at a time, and an exact
-    // reserve(locate + 1) would move every book at each new locate (quadratic in the symbol count).
-    if (locate >= books_.capacity()) books_.reserve(std::max(std::size_t{locate} + 1, 2 * books_.capacity()));
-    while (books_.size() <= locate) books_.emplace_back(config_, &levels_);
+    while (books_.size() <= locate) books_.emplace_back(config_, &levels_);  // within the reserved capacity
   }
 
   void check_timestamp(itch5::timestamp ts) noexcept {
