@@ -294,6 +294,34 @@ TEST(ArrayBookSide, TakesItsWindowFromAnArenaOrTheHeap) {
   EXPECT_EQ(arena.mapped_bytes(), book::detail::level_arena::chunk_bytes);  // only the 256-level window
 }
 
+// A window on the heap (taken while the arena had nothing ready) moves into the arena with its levels; a
+// side that never had one takes a zeroed block; either way the side goes on as before.
+TEST(ArrayBookSide, MovesItsWindowIntoTheArena) {
+  book::detail::level_arena arena;
+  book::array_book_side<side_kind::sell> used(book::book_config{256});
+  book::array_book_side<side_kind::sell> fresh(book::book_config{256});
+  for (std::uint32_t i = 0; i < 50; ++i) used.add(price4(500000 + 100 * i), i + 1);
+  used.add(price4(500000 + 100 * 1000), 7);  // beyond the window: in the map
+  EXPECT_TRUE(used.wants_arena());
+  EXPECT_TRUE(fresh.wants_arena());
+  ASSERT_TRUE(used.move_to(arena));
+  ASSERT_TRUE(fresh.move_to(arena));
+  EXPECT_FALSE(used.wants_arena());
+  EXPECT_FALSE(fresh.wants_arena());
+  EXPECT_EQ(used.level_count(), 51u);
+  EXPECT_EQ(used.window_level_count(), 50u);
+  EXPECT_EQ(used.best(), (book::price_level{price4(500000), 1}));
+  EXPECT_EQ(used.worst(), (book::price_level{price4(500000 + 100 * 1000), 7}));
+  used.reduce(price4(500000), 1);  // the best level empties: the bitmap moved too
+  EXPECT_EQ(used.best(), (book::price_level{price4(500100), 2}));
+  EXPECT_TRUE(fresh.empty());
+  fresh.add(price4(500000), 3);
+  EXPECT_EQ(fresh.best(), (book::price_level{price4(500000), 3}));
+  // A window too large for the arena stays on the heap.
+  book::array_book_side<side_kind::buy> large(book::book_config{1u << 14});
+  EXPECT_FALSE(large.wants_arena());
+}
+
 static_assert(book::book_side<book::array_book_side<side_kind::buy>>);
 static_assert(book::book_side<book::map_book_side<side_kind::sell>>);
 

@@ -19,6 +19,7 @@
 // (created when first needed). Not thread-safe.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -42,7 +43,8 @@ class array_book_side {
   static constexpr side_kind kind = K;
 
   /// With an `arena` (which must outlive the side) the window's memory comes from it, taken now; without
-  /// one, or for a window too large for the arena, it is allocated from the heap at the first add.
+  /// one, for a window too large for the arena, or while the arena has no memory ready, it is allocated
+  /// from the heap at the first add (see move_to()).
   explicit array_book_side(const book_config& cfg = {}, detail::level_arena* arena = nullptr)
       : window_((std::max<std::uint32_t>(cfg.window_levels, 64) + 63) / 64 * 64) {
     if (arena != nullptr) levels_ = arena->allocate(block_words());
@@ -67,6 +69,22 @@ class array_book_side {
   array_book_side(const array_book_side&) = delete;
   array_book_side& operator=(const array_book_side&) = delete;
   ~array_book_side() { release(); }
+
+  /// Whether the window is not (yet) in arena memory though an arena could hold it: move_to() would move it.
+  [[nodiscard]] bool wants_arena() const noexcept {
+    return (levels_ == nullptr || owns_levels_) && detail::level_arena::fits(block_words());
+  }
+
+  /// Moves the window (levels and bitmap, or nothing yet) into a block of `arena`, which must outlive the
+  /// side. Returns false, changing nothing, when the arena has no block ready. O(window).
+  bool move_to(detail::level_arena& arena) {
+    std::uint64_t* block = arena.allocate(block_words());
+    if (block == nullptr) return false;
+    if (levels_ != nullptr) std::copy(levels_, levels_ + block_words(), block);
+    release();
+    levels_ = block;
+    return true;
+  }
 
   /// Adds q shares at p. Returns false when the best level is certainly unchanged (the common add behind
   /// the inside), true when it may have changed.

@@ -22,6 +22,7 @@
 // Not thread-safe: one engine per stream, used from one thread.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -53,12 +54,14 @@ class book_engine {
 
   // Messages that do not touch the book: only their timestamp is checked.
   template <itch5::message M>
-  void operator()(const M& m) noexcept {
+  void operator()(const M& m) {
     check_timestamp(m.header.timestamp);
+    if (!homeless_.empty()) [[unlikely]] move_windows();
   }
 
   void operator()(const itch5::stock_directory& m) {
     check_timestamp(m.header.timestamp);
+    if (!homeless_.empty()) [[unlikely]] move_windows();
     book_type& b = book_at(m.header.stock_locate);
     b.symbol = m.stock;
     b.announced = true;
@@ -114,6 +117,8 @@ class book_engine {
     return locate < books_.size() ? &books_[locate] : nullptr;
   }
   [[nodiscard]] std::size_t book_slots() const noexcept { return books_.size(); }
+  /// Books whose level windows wait to move into the engine's arena (made while it had nothing ready).
+  [[nodiscard]] std::size_t books_outside_arena() const noexcept { return homeless_.size(); }
 
  private:
   static constexpr bool wants_book_depth = [] {
@@ -131,6 +136,12 @@ class book_engine {
     }
   }();
 
+  // Whether the sides keep their windows in the engine's level arena (array_book_side).
+  static constexpr bool uses_arena = requires(book_type& b, detail::level_arena& a) {
+    { b.bids.move_to(a) } -> std::same_as<bool>;
+    { b.offers.move_to(a) } -> std::same_as<bool>;
+  };
+
   // Every cache line of a book (a book is 64-byte aligned; the array book's take two lines).
   static void prefetch_book(const book_type& b) noexcept {
     const char* p = reinterpret_cast<const char*>(&b);
@@ -143,7 +154,26 @@ class book_engine {
   }
 
   [[gnu::noinline, gnu::cold]] void grow_books(std::uint16_t locate) {
-    while (books_.size() <= locate) books_.emplace_back(config_, &levels_);  // within the reserved capacity
+    while (books_.size() <= locate) {
+      const book_type& b = books_.emplace_back(config_, &levels_);  // within the reserved capacity
+      if constexpr (uses_arena) {
+        if (b.bids.wants_arena() || b.offers.wants_arena()) homeless_.push_back(static_cast<std::uint16_t>(books_.size() - 1));
+      }
+    }
+  }
+
+  // Moves the windows of up to 16 books made while the arena had no memory ready into it, as far as it
+  // now has (see detail::level_arena). Called from the messages that touch no book: the rest of the
+  // stock directory, then trades, system events and the like (a few in a hundred messages).
+  [[gnu::noinline, gnu::cold]] void move_windows() {
+    if constexpr (uses_arena) {
+      for (int n = 0; n < 16 && !homeless_.empty(); ++n) {
+        book_type& b = books_[homeless_.back()];
+        if (b.bids.wants_arena() && !b.bids.move_to(levels_)) return;
+        if (b.offers.wants_arena() && !b.offers.move_to(levels_)) return;
+        homeless_.pop_back();
+      }
+    }
   }
 
   void check_timestamp(itch5::timestamp ts) noexcept {
@@ -309,8 +339,9 @@ class book_engine {
   book_config config_;
   Observer& observer_;
   order_table orders_;
-  detail::level_arena levels_;  // the array books' windows (declared before the books, which point into it)
+  detail::level_arena levels_{uses_arena};  // the array books' windows (declared before the books, which point into it)
   std::vector<book_type> books_;
+  std::vector<std::uint16_t> homeless_;  // locates of books with a window outside the arena that it could hold
   anomaly_counts anomalies_;
   itch5::timestamp last_timestamp_{0};
   std::uint64_t book_events_ = 0;
