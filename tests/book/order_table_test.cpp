@@ -390,19 +390,25 @@ void churn_through_growth() {
   EXPECT_GE(h.capacity(), 2 * ref.size());
 }
 
-// The drained table's memory goes back in small steps, and all of it before the next doubling: once the
-// table has grown, half of the inserts that lead to the next growth leave only the current table.
+// The next table is allocated at 3/8 load, ahead of the doubling that uses it; the drained table's memory
+// goes back in small steps, all of it well before the next doubling: a third of the load that leads to
+// it leaves only the current table.
 TEST(OrderHash, HandsTheDrainedTableBackBeforeTheNextDoubling) {
   book::detail::order_hash h(1 << 12);
   const std::size_t bytes_per_slot = h.memory_bytes() / h.capacity();
   std::uint64_t key = 1;
   for (int doubling = 0; doubling < 5; ++doubling) {
     const std::size_t before = h.capacity();
+    while (h.size() < before * 3 / 8) h.insert(key++, book::order{1, price4(1), 1, side_kind::buy, true});
+    EXPECT_EQ(h.memory_bytes(), before * bytes_per_slot);
+    // From 3/8 load the next table is held (its pages being touched ahead of the doubling).
+    h.insert(key++, book::order{1, price4(1), 1, side_kind::buy, true});
+    EXPECT_EQ(h.memory_bytes(), 3 * before * bytes_per_slot) << "doubling " << doubling;
     while (h.capacity() == before) h.insert(key++, book::order{1, price4(1), 1, side_kind::buy, true});
     ASSERT_EQ(h.capacity(), 2 * before);
     // Right after the growth both tables are held; the old one drains, then is retired.
     EXPECT_EQ(h.memory_bytes(), (before + h.capacity()) * bytes_per_slot);
-    while (h.size() < h.capacity() * 3 / 8) h.insert(key++, book::order{1, price4(1), 1, side_kind::buy, true});
+    while (h.size() < h.capacity() / 3) h.insert(key++, book::order{1, price4(1), 1, side_kind::buy, true});
     EXPECT_FALSE(h.migrating());
     EXPECT_EQ(h.memory_bytes(), h.capacity() * bytes_per_slot) << "doubling " << doubling;
     for (std::uint64_t k = key - 10; k < key; ++k) EXPECT_NE(h.find(k), nullptr);
