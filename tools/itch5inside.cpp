@@ -40,6 +40,7 @@ struct config {
   bool quiet = false;
   bool read_ahead = true;
   std::uint64_t threads = 1;
+  std::uint64_t slowest = 0;
   std::uint64_t block_size = 1 << 20;
   std::uint64_t gzip_level = 6;
   cli::inflate_flag inflate;
@@ -92,6 +93,16 @@ void print_summary(const config& cfg, const book::inside_result& r, double secon
   std::fprintf(stderr, "\n  live orders at peak: %zu, peak memory: %s\n", r.peak_live_orders,
                cli::human_bytes(static_cast<double>(cli::peak_rss_bytes())).c_str());
   if (capture_stats.is_capture) std::fprintf(stderr, "  capture: %s\n", capture_stats.describe().c_str());
+}
+
+// --slowest: asked for, so printed also with --quiet (on stderr, like the summary).
+void print_slowest(const book::inside_result& r) {
+  std::fprintf(stderr, "itch5inside: the %zu slowest messages (message number from 1, type, microseconds):\n",
+               r.slowest.size());
+  for (const auto& m : r.slowest) {
+    std::fprintf(stderr, "  %llu %c %.1f\n", static_cast<unsigned long long>(m.message), m.type,
+                 static_cast<double>(m.took.count()) / 1000.0);
+  }
 }
 
 // Names given to --symbols must be able to be ITCH symbols: 1 to 8 printable characters, no spaces.
@@ -150,6 +161,7 @@ int run(const config& cfg) {
   opt.to = cfg.range.to;
   opt.cancel = &cli::interruption::flag();
   opt.threads = static_cast<unsigned>(cfg.threads);
+  opt.slowest = static_cast<std::size_t>(cfg.slowest);
 
   itch5::io::block_options blocks;
   blocks.threaded = cfg.read_ahead;
@@ -208,6 +220,7 @@ int run(const config& cfg) {
   if (depth_out) depth_out->commit();
   if (histograms_out) histograms_out->commit();
   if (!cfg.quiet) print_summary(cfg, r, seconds);
+  if (cfg.slowest > 0) print_slowest(r);
   if (r.status == itch5::read_status::end_of_session && r.data_after_end_of_session) {
     std::cerr << "itch5inside: warning: " << input_name
               << ": the session ended (zero length prefix) before the end of the input; the bytes after it "
@@ -303,6 +316,14 @@ int main(int argc, char** argv) {
            "with a free core per thread (on a busy 2-core machine it did not): see docs/performance.md, "
            "Book threads.",
            1, book::max_threads);
+  opts.add("slowest", cfg.slowest,
+           "Print the N messages that took longest to handle, on stderr at the end: message number (from 1), "
+           "type and microseconds, from before decoding to after the book update and output formatting. Times "
+           "every message (two clock reads each, as --stats does). A stall that recurs at the same message in "
+           "two runs is the program's; one that does not is the machine's (bench/stalls.py compares two runs). "
+           "Needs --threads 1. 0: off.",
+           0, 1 << 20)
+      .value_name("N");
   opts.add_size("block-size", cfg.block_size, "Bytes per input block.", 4096, std::uint64_t{1} << 30);
   opts.add("gzip-level", cfg.gzip_level, "Compression level of .gz outputs (1 fast .. 9 small).", 1, 9);
   cfg.inflate.add_to(opts);
@@ -324,6 +345,9 @@ int main(int argc, char** argv) {
   if (auto rc = opts.parse(argc, argv)) return *rc;
   try {
     check_symbols(cfg.symbols);
+    if (cfg.slowest > 0 && cfg.threads > 1) {
+      throw std::invalid_argument("--slowest needs --threads 1 (book threads handle messages in batches)");
+    }
     cfg.capture.check();
     cfg.range = cli::resolve_time_range(cfg.from, cfg.to, cfg.session);
     cli::path_guard paths;

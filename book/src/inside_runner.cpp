@@ -27,6 +27,7 @@
 #include <stats/depth_statistics.hpp>
 #include <stats/feed_statistics.hpp>
 #include <book/inside_line.hpp>
+#include <book/slowest_messages.hpp>
 
 namespace book {
 namespace {
@@ -360,6 +361,8 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   itch5::io::latency_queue* const latencies = Timed ? opt.latencies : nullptr;
   if (feed && latencies != nullptr) feed->enable_latency();
   std::uint64_t latencies_taken = 0;  // one per framed message, unknown types (skipped by next()) included
+  slowest_messages slow(opt.slowest);
+  const bool timing = opt.slowest > 0;  // time each message for `slow` (always when Timed)
   std::span<const std::byte> msg;
   while (reader.next(msg) == itch5::read_status::message) {
     if constexpr (Timed) {
@@ -370,10 +373,12 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
     far.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_far(f); });
     near.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_near(f); });
     ++r.messages_by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
-    if constexpr (Timed) {
+    if (Timed || timing) {
       const auto t0 = std::chrono::steady_clock::now();
       itch5::dispatch_unchecked(msg.data(), engine);
-      obs.end_message(std::chrono::steady_clock::now() - t0);
+      const auto took = std::chrono::steady_clock::now() - t0;
+      if constexpr (Timed) obs.end_message(took);
+      slow.offer(reader.messages(), static_cast<char>(itch5::peek_type(msg)), took);
     } else {
       itch5::dispatch_unchecked(msg.data(), engine);
     }
@@ -399,6 +404,7 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   r.anomalies = engine.anomalies();
   r.peak_live_orders = engine.orders().peak_size();
   r.order_table_bytes = engine.orders().memory_bytes();
+  r.slowest = slow.sorted();
   std::unordered_set<std::string> seen;
   for (std::size_t locate = 0; locate < engine.book_slots(); ++locate) {
     if (const auto* b = engine.find_book(static_cast<std::uint16_t>(locate))) seen.insert(upper_case(b->symbol.str()));
@@ -806,6 +812,9 @@ inside_result run_inside(itch5::message_reader& reader, const inside_options& op
   inside_result r;
   if (options.threads == 0 || options.threads > max_threads) {
     throw std::invalid_argument("run_inside: threads must be between 1 and " + std::to_string(max_threads));
+  }
+  if (options.slowest > 0 && options.threads > 1) {
+    throw std::invalid_argument("run_inside: slowest needs threads == 1 (book threads time batches, not messages)");
   }
   with_book_type(options.book, [&]<class Book>() {
     auto run = [&]<bool Timed, bool Depth>() {

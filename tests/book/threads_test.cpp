@@ -277,4 +277,15 @@ TEST(BookThreads, ZeroThreadsIsRejected) {
   EXPECT_THROW((void)run(day, {}, book::max_threads + 1), std::invalid_argument);
 }
 
+// Book threads handle messages in batches, so there is no per-message time to rank.
+TEST(BookThreads, SlowestMessagesNeedOneThread) {
+  const auto day = generated_day(27, itch5::synth::reference_pattern::sequential);
+  book::inside_options opt;
+  opt.slowest = 5;
+  EXPECT_THROW((void)run(day, opt, 2), std::invalid_argument);
+  const outcome one = run(day, opt, 1);
+  EXPECT_EQ(one.result.slowest.size(), 5u);
+  EXPECT_EQ(one.lines, run(day, {}, 1).lines);  // timing changes no output
+}
+
 }  // namespace

@@ -874,7 +874,7 @@ TEST_F(Itch5Inside, HelpMentionsEveryFlag) {
   EXPECT_EQ(r.code, 0);
   EXPECT_EQ(r.err, "");
   for (const char* flag : {"-o,", "--output", "--book", "--window-levels", "--symbols", "--stats ", "--stats-events",
-                           "--depth", "-q,", "--quiet", "--read-ahead", "--threads", "--block-size", "--gzip-level", "--inflate",
+                           "--depth", "-q,", "--quiet", "--read-ahead", "--threads", "--slowest", "--block-size", "--gzip-level", "--inflate",
                            "--config", "--print-config", "--help", "INPUT"}) {
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
   }
@@ -899,6 +899,48 @@ TEST_F(Itch5Inside, UsageErrors) {
   EXPECT_NE(bad_book.err.find("--book"), std::string::npos) << bad_book.err;
   EXPECT_EQ(bad_book.out, "");
   EXPECT_EQ(run("--threads 0 in.itch").code, 2);                // out of range
+  const result slow_threads = run("--slowest 3 --threads 2 in.itch");  // no per-message times
+  EXPECT_EQ(slow_threads.code, 2);
+  EXPECT_NE(slow_threads.err.find("--slowest"), std::string::npos) << slow_threads.err;
+}
+
+// --slowest N: N lines "message type microseconds" on stderr, also with -q; each names a real message of
+// the input (its number and its type byte), slowest first; stdout is the lines of a run without it.
+TEST_F(Itch5Inside, SlowestNamesMessagesOfTheInput) {
+  const hand_stream s = make_hand_stream();
+  write_bytes(path("in.itch"), s.bytes);
+  const std::size_t n = s.frame_end.size();
+  const result r = run("-q --slowest " + std::to_string(n + 5) + " in.itch");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, join(hand_lines));
+  std::istringstream in(r.err);
+  std::string header;
+  std::getline(in, header);
+  EXPECT_NE(header.find("the " + std::to_string(n) + " slowest messages"), std::string::npos) << header;
+  std::vector<std::uint64_t> numbers;
+  double previous = 1e300;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::uint64_t number = 0;
+    char type = 0;
+    double us = -1;
+    ASSERT_TRUE(fields >> number >> type >> us) << line;
+    ASSERT_GE(number, 1u);
+    ASSERT_LE(number, n);
+    const std::size_t start = number == 1 ? 0 : s.frame_end[number - 2];
+    EXPECT_EQ(type, s.bytes[start + 2]) << line;  // after the 2-byte length prefix
+    EXPECT_GE(us, 0.0);
+    EXPECT_LE(us, previous) << "not slowest first";
+    previous = us;
+    numbers.push_back(number);
+  }
+  std::sort(numbers.begin(), numbers.end());
+  std::vector<std::uint64_t> every(n);
+  for (std::size_t i = 0; i < n; ++i) every[i] = i + 1;
+  EXPECT_EQ(numbers, every);  // fewer messages than asked for: each once
+
+  const result three = run("-q --slowest 3 in.itch");
+  EXPECT_EQ(std::count(three.err.begin(), three.err.end(), '\n'), 4) << three.err;
 }
 
 // ---------------------------------------------------------------------------------------------------------

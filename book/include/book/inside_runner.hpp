@@ -28,6 +28,7 @@
 
 #include <book/anomaly_counts.hpp>
 #include <book/book_config.hpp>
+#include <book/slowest_messages.hpp>
 
 #include <stats/histogram_file.hpp>
 
@@ -67,6 +68,9 @@ struct inside_options {
   /// locate is a duplicate_order to one thread, but a new order to a book thread that does not hold the
   /// first one; an E/C/X/D/U under another locate than its order's is an unknown_order there.
   unsigned threads = 1;
+  /// Keep the `slowest` messages that took longest to handle (result.slowest), timing every message as
+  /// stats does (without stats the clock reads are the only cost). Needs threads == 1.
+  std::size_t slowest = 0;
 };
 
 /// The most book threads inside_options::threads may ask for.
@@ -101,13 +105,16 @@ struct inside_result {
   /// Requested symbols (upper case, as matched) that no message of the input named: neither a stock
   /// directory message nor an order.
   std::vector<std::string> symbols_not_seen;
+  /// When options.slowest: the slowest messages, slowest first (the time from before decoding a message to
+  /// after its book update and output formatting, as the statistics' Processing columns).
+  std::vector<slow_message> slowest;
 };
 
 /// Called about every 64 Ki messages with the reader, for progress reports.
 using progress_callback = std::function<void(const itch5::message_reader&)>;
 
-/// Runs the job. Throws std::invalid_argument for an unknown book type or threads == 0; never throws for
-/// bad input.
+/// Runs the job. Throws std::invalid_argument for an unknown book type, threads == 0, or slowest with
+/// threads > 1; never throws for bad input.
 [[nodiscard]] inside_result run_inside(itch5::message_reader& reader, const inside_options& options, line_sink& out,
                                        const progress_callback& progress = {});
 
