@@ -707,11 +707,13 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
   // seed 3 on one thread, 72% of the 2 M day's messages: their most active symbols happen to have even
   // locates; this puts 54%.) The output does not depend on the assignment, only the balance does.
   std::vector<std::uint8_t> owners(std::size_t{1} << 16, to_none);
-  // Load in quarters of a book message: thread 0 also reads, frames, copies and merges every message,
-  // which costs an eighth to a quarter of handling a book message (~27-30 ns against ~230 ns here, more
-  // with more threads to merge, see docs/performance.md), so it is charged 1 per message read, on the
-  // high side: a thread that reads and falls behind holds up every other.
-  constexpr std::uint64_t book_message_cost = 4;
+  // Load in eighths of a book message: thread 0 also reads, frames, copies and merges every message, and
+  // is charged 1 per message read. Measured on 2 cores (docs/performance.md, Book threads): charging the
+  // reading thread 1/8 of a book message per message read beats 1/4 by 1.10x on the 50 M generated day
+  // (seed 1) and 1.06x on the 20 M day (seed 3); 1/6 to 1/12 are alike, 1/16 and no charge are slower.
+  // The other threads have costs of their own (frames written by another core, their own order tables),
+  // so the reading thread's overhead weighs less than its ~20 ns a message suggests.
+  constexpr std::uint64_t book_message_cost = 8;
   std::vector<std::uint64_t> load(n, 0);
   auto owner_of = [&](std::span<const std::byte> msg) -> std::uint8_t {
     const char type = itch5::peek_type(msg);
