@@ -34,6 +34,7 @@
 #include <book/anomaly_counts.hpp>
 #include <book/book_config.hpp>
 #include <book/book_event.hpp>
+#include <book/detail/prefetch.hpp>
 #include <book/order_book.hpp>
 #include <book/order_table.hpp>
 
@@ -145,7 +146,7 @@ class book_engine {
   // Every cache line of a book (a book is 64-byte aligned; the array book's take two lines).
   static void prefetch_book(const book_type& b) noexcept {
     const char* p = reinterpret_cast<const char*>(&b);
-    for (std::size_t at = 0; at < sizeof(book_type); at += 64) __builtin_prefetch(p + at);
+    for (std::size_t at = 0; at < sizeof(book_type); at += 64) detail::prefetch(p + at);
   }
 
   book_type& book_at(std::uint16_t locate) {

@@ -49,6 +49,7 @@
 
 #include <book/detail/huge_buffer.hpp>
 #include <book/detail/order_hash.hpp>
+#include <book/detail/prefetch.hpp>
 #include <book/order.hpp>
 
 namespace book {
@@ -108,8 +109,8 @@ class order_table {
   void prefetch(std::uint64_t ref) const noexcept {
     if (ref - base_ < window_) {
       const std::uint64_t pos = ref & (window_ - 1);
-      __builtin_prefetch(&ring_[pos]);
-      __builtin_prefetch(&used_[pos >> 6]);
+      detail::prefetch(&ring_[pos]);
+      detail::prefetch(&used_[pos >> 6]);
     } else if (ref < base_ || sparse_) {
       behind_.prefetch(ref);
     }

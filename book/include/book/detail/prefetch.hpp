@@ -1,0 +1,22 @@
+// Internal: a software prefetch that the optimizer cannot delete.
+//
+// GCC 12 at -O2 and -O3 removes __builtin_prefetch from the engine's look-ahead: its interprocedural
+// mod-ref analysis (-fipa-modref) finds that a function whose only effect is a prefetch (book_engine's
+// prefetch_far(), order_table::prefetch(), ...) writes no memory and returns nothing, so every call to it
+// is dead and goes, prefetch included. Until this helper, itch5inside's Release build held no prefetch
+// instruction at all. The signal fence is a compiler-only barrier (it emits no instruction) that gives the
+// call an effect the optimizer must keep; the prefetch itself is unchanged. tests/book/prefetch_kept_test
+// checks the built itch5inside for prefetch instructions.
+#pragma once
+
+#include <atomic>
+
+namespace book::detail {
+
+/// Starts loading the cache line holding `p` (for reading, into every cache level). Changes nothing.
+[[gnu::always_inline]] inline void prefetch(const void* p) noexcept {
+  __builtin_prefetch(p);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+}
+
+}  // namespace book::detail
