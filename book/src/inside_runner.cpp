@@ -280,6 +280,12 @@ class observer {
   std::int64_t pending_latency_ = itch5::io::latency_queue::none;
 };
 
+// How many messages ahead of the one being handled each prefetch stage of book_engine looks (run_loop and
+// the book threads of run_sharded).
+constexpr int prefetch_far_distance = 16;
+constexpr int prefetch_near_distance = 6;
+constexpr int prefetch_level_distance = 3;
+
 // A cursor that stays about `distance` frames ahead of the reader inside its current block, handing each
 // frame it passes to a prefetch function once. It never reads beyond the block; at a block boundary it
 // simply starts again from the reader's position.
@@ -353,11 +359,15 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   observer<Book, Timed, Depth> obs(opt, sink, feed.get(), depth.get());
   book_engine<Book, observer<Book, Timed, Depth>> engine(opt.books, obs);
 
-  // Two-stage software prefetch: 16 messages ahead the order slot (and an add's book) starts loading; 6
-  // ahead the order is looked up (its slot now cached) and its book starts loading. Lookups of old orders
-  // miss the cache whatever the layout; this overlaps those misses instead of waiting for each in turn.
-  frame_cursor<16> far;
-  frame_cursor<6> near;
+  // Three-stage software prefetch: 16 messages ahead the order slot (and an add's book) starts loading; 6
+  // ahead the order is looked up (its slot now cached) and its book starts loading; 3 ahead the price level
+  // it will update (and that level's occupancy word) starts loading, found from the book (now cached).
+  // Each stage needs what the one before loaded, so the misses of a message overlap those of the next
+  // dozen instead of coming one after the other. (Measured in docs/performance.md, "Prefetches the compiler
+  // deleted"; the distances were chosen there: 12-24 / 6-10 / 2-4 were alike.)
+  frame_cursor<prefetch_far_distance> far;
+  frame_cursor<prefetch_near_distance> near;
+  frame_cursor<prefetch_level_distance> level;
   itch5::io::latency_queue* const latencies = Timed ? opt.latencies : nullptr;
   if (feed && latencies != nullptr) feed->enable_latency();
   std::uint64_t latencies_taken = 0;  // one per framed message, unknown types (skipped by next()) included
@@ -372,6 +382,7 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
     }
     far.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_far(f); });
     near.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_near(f); });
+    level.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_level(f); });
     ++r.messages_by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
     if (Timed || timing) {
       const auto t0 = std::chrono::steady_clock::now();
@@ -509,8 +520,9 @@ class shard {
     const std::size_t n = mine_.size();
     std::uint64_t lines = obs_.lines();
     for (std::size_t j = 0; j < n; ++j) {
-      if (j + 16 < n) engine_.prefetch_far(frame(j + 16));
-      if (j + 6 < n) engine_.prefetch_near(frame(j + 6));
+      if (j + prefetch_far_distance < n) engine_.prefetch_far(frame(j + prefetch_far_distance));
+      if (j + prefetch_near_distance < n) engine_.prefetch_near(frame(j + prefetch_near_distance));
+      if (j + prefetch_level_distance < n) engine_.prefetch_level(frame(j + prefetch_level_distance));
       const std::uint32_t i = mine_[j].index;
       const std::byte* m = base + mine_[j].offset;
       samples_.index = i;

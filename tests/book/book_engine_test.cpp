@@ -3,14 +3,20 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstddef>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <itch5/dispatch.hpp>
+#include <itch5/peek.hpp>
 
 #include <book/book_engine.hpp>
 #include <book/book_types.hpp>
 
 #include "message_builders.hpp"
+#include "random_stream.hpp"
 
 namespace {
 
@@ -281,6 +287,50 @@ TYPED_TEST(BookEngineTest, NonBookMessagesProduceNoEvents) {
   q.header = hdr(1, 6);
   this->feed_skipped(q);
   EXPECT_EQ(this->engine.book_events(), 0u);
+}
+
+// The three look-ahead stages (prefetch_far, prefetch_near, prefetch_level) are hints: an engine that is
+// handed every frame ahead of time, whole and cut at every length that changes what a stage may read (each
+// in a heap buffer of exactly that size, so that a read past it shows under ASan), gives the same events and
+// anomalies as one that never is, on a random stream with every kind of anomaly.
+TYPED_TEST(BookEngineTest, PrefetchStagesChangeNothingAndReadOnlyTheirFrame) {
+  const std::vector<std::byte> stream = random_stream(7, 20000, true);
+  std::vector<std::span<const std::byte>> frames;
+  for (std::size_t at = 0; at + itch5::frame_length_size <= stream.size();) {
+    const std::size_t len = itch5::peek_frame_length(stream.data() + at);
+    frames.emplace_back(stream.data() + at + itch5::frame_length_size, len);
+    at += itch5::frame_length_size + len;
+  }
+  ASSERT_GT(frames.size(), 19000u);
+  recorder<TypeParam> plain_rec;
+  book::book_engine<TypeParam, recorder<TypeParam>> plain(this->cfg, plain_rec);
+  recorder<TypeParam> hinted_rec;
+  book::book_engine<TypeParam, recorder<TypeParam>> hinted(this->cfg, hinted_rec);
+  auto each_cut = [&](std::span<const std::byte> f, auto&& stage) {
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, itch5::order_reference_end - 1, itch5::order_reference_end,
+                          itch5::add_price_end - 1, itch5::add_price_end, f.size()}) {
+      if (n > f.size()) continue;
+      const std::vector<std::byte> copy(f.begin(), f.begin() + static_cast<std::ptrdiff_t>(n));  // exactly n bytes
+      stage(std::span<const std::byte>(copy.data(), n));
+    }
+  };
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (i + 16 < frames.size()) each_cut(frames[i + 16], [&](auto f) { hinted.prefetch_far(f); });
+    if (i + 6 < frames.size()) each_cut(frames[i + 6], [&](auto f) { hinted.prefetch_near(f); });
+    if (i + 3 < frames.size()) each_cut(frames[i + 3], [&](auto f) { hinted.prefetch_level(f); });
+    itch5::dispatch_unchecked(frames[i].data(), hinted);
+    itch5::dispatch_unchecked(frames[i].data(), plain);
+  }
+  ASSERT_EQ(hinted_rec.events.size(), plain_rec.events.size());
+  ASSERT_GT(plain_rec.events.size(), 10000u);
+  for (std::size_t i = 0; i < plain_rec.events.size(); ++i) {
+    ASSERT_EQ(hinted_rec.events[i].in, plain_rec.events[i].in) << "event " << i;
+    ASSERT_EQ(hinted_rec.events[i].event.inside_changed, plain_rec.events[i].event.inside_changed) << "event " << i;
+    ASSERT_EQ(hinted_rec.events[i].event.book_depth, plain_rec.events[i].event.book_depth) << "event " << i;
+  }
+  EXPECT_GT(plain.anomalies().total(), 0u);
+  EXPECT_EQ(hinted.anomalies().total(), plain.anomalies().total());
+  EXPECT_EQ(hinted.orders().size(), plain.orders().size());
 }
 
 // A directory of thousands of symbols comes faster than huge pages can be mapped: books made while the

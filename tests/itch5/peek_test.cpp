@@ -81,6 +81,21 @@ TEST(Peek, OrderReferenceOfEveryOrderMessage) {
   EXPECT_EQ(itch5::peek_order_reference(smallest.span()), ~ref);
 }
 
+TEST(Peek, SideAndPriceOfAnAdd) {
+  // itch50-messages.md: A and F carry Buy/Sell Indicator at 19 and Price at 32.
+  EXPECT_EQ(itch5::add_side_offset, 19u);
+  EXPECT_EQ(itch5::add_price_offset, 32u);
+  EXPECT_EQ(itch5::add_price_end, 36u);
+  EXPECT_EQ(itch5::peek_add_side(encoded(build::add(1, 7, 42, 'B', 100, 1234567))), 'B');
+  EXPECT_EQ(itch5::peek_add_price(encoded(build::add(1, 7, 42, 'B', 100, 1234567))), itch5::price4(1234567));
+  EXPECT_EQ(itch5::peek_add_side(encoded(build::add_mpid(1, 7, 42, 'S', 100, 4000000001u))), 'S');
+  EXPECT_EQ(itch5::peek_add_price(encoded(build::add_mpid(1, 7, 42, 'S', 100, 4000000001u))),
+            itch5::price4(4000000001u));
+  const auto smallest = exact_prefix(encoded(build::add_mpid(1, 7, 42, 'S', 100, 99)), itch5::add_price_end);
+  EXPECT_EQ(itch5::peek_add_side(smallest.span()), 'S');
+  EXPECT_EQ(itch5::peek_add_price(smallest.span()), itch5::price4(99));
+}
+
 TEST(Peek, IsOrderMessage) {
   for (char t : {'A', 'F', 'E', 'C', 'X', 'D', 'U'}) EXPECT_TRUE(itch5::is_order_message(t)) << t;
   for (char t : {'S', 'R', 'H', 'Y', 'L', 'V', 'W', 'K', 'J', 'h', 'P', 'Q', 'B', 'I', 'N', 'O', '\0', 'a'}) {

@@ -32,6 +32,7 @@
 
 #include <book/book_config.hpp>
 #include <book/detail/level_arena.hpp>
+#include <book/detail/prefetch.hpp>
 #include <book/price_level.hpp>
 #include <book/side_kind.hpp>
 
@@ -84,6 +85,18 @@ class array_book_side {
     release();
     levels_ = block;
     return true;
+  }
+
+  /// Starts loading the window level of price `p` and its occupancy word into the cache (the lines add()
+  /// or reduce() at `p` read first; the word changes when the level fills or empties); nothing when `p` is
+  /// outside the window. Changes nothing.
+  void prefetch(itch5::price4 p) const noexcept {
+    if (levels_ == nullptr) return;
+    const std::int64_t s = slot_of(itch5::tick_index(p));  // an off-grid price maps near its level: harmless
+    if (s >= 0 && s < window_) {
+      detail::prefetch(levels_ + s);
+      detail::prefetch(bits() + (s >> 6));
+    }
   }
 
   /// Adds q shares at p. Returns false when the best level is certainly unchanged (the common add behind

@@ -109,6 +109,37 @@ class book_engine {
     }
   }
 
+  /// Prefetch, level stage: for a message handled in two or three messages (its order slot and book
+  /// should be in cache after the stages above), starts loading the price level it will update, where the
+  /// side type can tell where that is (array_book_side). Changes nothing.
+  void prefetch_level(std::span<const std::byte> frame) noexcept {
+    if constexpr (side_prefetches) {
+      if (frame.size() < itch5::order_reference_end) return;
+      const char type = itch5::peek_type(frame);
+      if (type == itch5::add_order::type || type == itch5::add_order_mpid::type) {
+        if (frame.size() < itch5::add_price_end) return;
+        const std::uint16_t locate = itch5::peek_stock_locate(frame);
+        if (locate >= books_.size()) return;
+        const book_type& b = books_[locate];
+        const itch5::price4 price = itch5::peek_add_price(frame);
+        if (itch5::peek_add_side(frame) == 'B') {
+          b.bids.prefetch(price);
+        } else {
+          b.offers.prefetch(price);
+        }
+      } else if (itch5::is_order_message(type)) {
+        if (const order* o = orders_.find(itch5::peek_order_reference(frame))) {
+          const book_type& b = books_[o->locate];
+          if (o->side == side_kind::buy) {
+            b.bids.prefetch(o->price);
+          } else {
+            b.offers.prefetch(o->price);
+          }
+        }
+      }
+    }
+  }
+
   [[nodiscard]] const anomaly_counts& anomalies() const noexcept { return anomalies_; }
   [[nodiscard]] std::uint64_t book_events() const noexcept { return book_events_; }
   [[nodiscard]] std::uint64_t inside_changes() const noexcept { return inside_changes_; }
@@ -136,6 +167,12 @@ class book_engine {
       return true;
     }
   }();
+
+  // Whether the sides can prefetch a price level (array_book_side).
+  static constexpr bool side_prefetches = requires(const book_type& b, itch5::price4 p) {
+    b.bids.prefetch(p);
+    b.offers.prefetch(p);
+  };
 
   // Whether the sides keep their windows in the engine's level arena (array_book_side).
   static constexpr bool uses_arena = requires(book_type& b, detail::level_arena& a) {

@@ -1,5 +1,5 @@
 // Reading one field of a framed message without decoding it: the type byte, the stock locate, the order
-// reference of an order message, and the length prefix of a BinaryFILE frame.
+// reference of an order message, the side and price of an add, and the length prefix of a BinaryFILE frame.
 //
 //   if (frame.size() >= itch5::order_reference_end && itch5::is_order_message(itch5::peek_type(frame))) {
 //     prefetch(itch5::peek_order_reference(frame));
@@ -47,6 +47,15 @@ static_assert(order_reference_end == order_delete::size, "D is the shortest orde
 /// Size of the big-endian length prefix before each message of a BinaryFILE stream.
 inline constexpr std::size_t frame_length_size = 2;
 
+/// The side byte and price of an add (A and F share these offsets): fields that a prefetch of the book
+/// level an add will touch needs. A frame of at least add_price_end bytes holds both.
+inline constexpr std::size_t add_side_offset = detail::layout_offset<add_order, 1>;
+inline constexpr std::size_t add_price_offset = detail::layout_offset<add_order, 4>;
+inline constexpr std::size_t add_price_end = add_price_offset + sizeof(std::uint32_t);
+static_assert(detail::layout_offset<add_order_mpid, 1> == add_side_offset &&
+                  detail::layout_offset<add_order_mpid, 4> == add_price_offset,
+              "A and F carry side and price at the same offsets");
+
 /// True for the messages that add, change or remove a resting order by its reference: A, F, E, C, X, D, U.
 /// (P also carries an order reference, but of a non-displayed order: it does not touch the book.)
 [[nodiscard]] constexpr bool is_order_message(char type) noexcept {
@@ -73,6 +82,18 @@ inline constexpr std::size_t frame_length_size = 2;
 [[nodiscard]] inline std::uint64_t peek_order_reference(std::span<const std::byte> frame) noexcept {
   assert(frame.size() >= order_reference_end);
   return detail::load_be64(frame.data() + order_reference_offset);
+}
+
+/// The side byte of an add ('B' or 'S' in valid input). Precondition: frame.size() >= add_price_end.
+[[nodiscard]] inline char peek_add_side(std::span<const std::byte> frame) noexcept {
+  assert(frame.size() >= add_price_end);
+  return static_cast<char>(frame[add_side_offset]);
+}
+
+/// The price of an add. Precondition: frame.size() >= add_price_end.
+[[nodiscard]] inline price4 peek_add_price(std::span<const std::byte> frame) noexcept {
+  assert(frame.size() >= add_price_end);
+  return price4(detail::load_be32(frame.data() + add_price_offset));
 }
 
 /// The message length a BinaryFILE length prefix at `prefix` announces (type byte included, prefix not).
