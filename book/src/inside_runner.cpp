@@ -2,15 +2,16 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
-#include <atomic>
-#include <exception>
+#include <string_view>
 #include <thread>
 #include <type_traits>
 #include <unordered_map>
@@ -90,9 +91,268 @@ struct shard_samples {
   std::vector<depth_sample> depth;
 };
 
+// Formats inside lines into a buffer and hands full buffers to a sink: the per-locate line text, the
+// timestamp's cached high digits, the line count. Used on the books' thread by observer (inline output),
+// or on a line thread of its own fed by line_thread.
+class line_formatter {
+ public:
+  line_formatter(line_sink& sink, std::size_t buffer_bytes)
+      : sink_(sink), buffer_size_(std::max<std::size_t>(buffer_bytes, min_buffer_size)),
+        buffer_(std::make_unique_for_overwrite<char[]>(buffer_size_)) {}
+
+  /// Sets up the line text of `locate` (both sides empty), named `name` (printable, see printable_symbol).
+  void name(std::uint16_t locate, std::string_view name) {
+    line_text& t = lines_text_[locate];
+    const std::string prefix = " " + std::to_string(locate) + " " + std::string(name) + " ";
+    std::memcpy(t.prefix.chars.data(), prefix.data(), prefix.size());
+    t.prefix.size = static_cast<std::uint32_t>(prefix.size());
+    set(t.bid, format_bid(t.bid.chars.data(), price_level{}));
+    set(t.offer, format_offer(t.offer.chars.data(), price_level{}));
+  }
+
+  /// The best level of `side` of `locate` is now `best`; with `line`, also writes the symbol's line.
+  void change(itch5::timestamp ts, std::uint16_t locate, side_kind side, const price_level& best, bool line) {
+    line_text& t = lines_text_[locate];
+    if (side == side_kind::buy) {
+      set(t.bid, format_bid(t.bid.chars.data(), best));
+    } else {
+      set(t.offer, format_offer(t.offer.chars.data(), best));
+    }
+    if (line) write_line(ts, t);
+  }
+
+  void flush() {
+    if (used_ > 0) sink_.write({buffer_.get(), used_});
+    used_ = 0;
+  }
+
+  [[nodiscard]] std::uint64_t lines() const noexcept { return lines_; }
+  /// Bytes of lines formatted and not yet handed to the sink.
+  [[nodiscard]] std::size_t buffered() const noexcept { return used_; }
+
+ private:
+  static constexpr std::size_t min_buffer_size = 4096;  // book_config::output_buffer_bytes below this: 4096
+
+  // A piece of line text, copied with a fixed-size memcpy (no call): the longest piece is 21 characters.
+  struct text {
+    static constexpr std::size_t capacity = 32;
+    std::array<char, capacity> chars{};
+    std::uint32_t size = 0;
+  };
+
+  // The text of a symbol's line as of its last inside change. An event changes one side, so only that
+  // side is formatted again and the rest is copied; the result is what format_inside_line() writes.
+  struct line_text {
+    text prefix;  // " <locate> <symbol> "
+    text bid;     // "<px> <qty>"
+    text offer;
+  };
+
+  // One entry for every possible locate, zeroed, from calloc, which maps an array this large afresh: pages
+  // are touched as locates are used, never all at once.
+  struct free_deleter {
+    void operator()(void* p) const noexcept { std::free(p); }
+  };
+  static std::unique_ptr<line_text[], free_deleter> zeroed_per_locate() {
+    static_assert(std::is_trivially_copyable_v<line_text> && std::is_trivially_destructible_v<line_text>);
+    auto* p = static_cast<line_text*>(std::calloc(std::size_t{1} << 16, sizeof(line_text)));
+    if (p == nullptr) throw std::bad_alloc();
+    return std::unique_ptr<line_text[], free_deleter>(p);
+  }
+
+  static void set(text& t, const char* end) noexcept { t.size = static_cast<std::uint32_t>(end - t.chars.data()); }
+
+  static char* put(char* out, const text& t) noexcept {
+    std::memcpy(out, t.chars.data(), text::capacity);
+    return out + t.size;
+  }
+
+  // The timestamp, with its digits above the last eight (they change every 100 ms) kept from the last line.
+  char* put_timestamp(char* out, itch5::timestamp ts) noexcept {
+    const auto ns = static_cast<std::uint64_t>(ts.count());
+    if (ns < 100'000'000) return itch5::detail::format_decimal(out, ns);
+    const std::uint64_t high = ns / 100'000'000;
+    if (high != timestamp_high_) {
+      timestamp_high_ = high;
+      set(timestamp_text_, itch5::detail::format_decimal(timestamp_text_.chars.data(), high));
+    }
+    out = put(out, timestamp_text_);
+    return itch5::detail::format_8_digits(out, static_cast<std::uint32_t>(ns % 100'000'000));
+  }
+
+  void write_line(itch5::timestamp ts, const line_text& t) {
+    if (used_ + max_inside_line + text::capacity > buffer_size_) flush();
+    char* out = buffer_.get() + used_;
+    out = put_timestamp(out, ts);
+    out = put(out, t.prefix);
+    out = put(out, t.bid);
+    *out++ = ' ';
+    out = put(out, t.offer);
+    *out++ = '\n';
+    used_ = static_cast<std::size_t>(out - buffer_.get());
+    ++lines_;
+  }
+
+  line_sink& sink_;
+  std::unique_ptr<line_text[], free_deleter> lines_text_ = zeroed_per_locate();
+  std::uint64_t timestamp_high_ = ~std::uint64_t{0};
+  text timestamp_text_;
+  std::size_t buffer_size_;
+  std::unique_ptr<char[]> buffer_;
+  std::size_t used_ = 0;
+  std::uint64_t lines_ = 0;
+};
+
+// Inside lines formatted and written on a thread of their own (run_loop with one book thread and nothing
+// that times messages): the books' thread only records each change (24 bytes) in chunks and hands full
+// chunks over; the line thread runs a line_formatter over them, in order, and writes to the sink. The
+// output is byte for byte that of the inline formatter (tests: LineThread*). The producer side has the
+// formatter's interface (name, change, flush, lines); finish() hands over the rest, waits for the thread
+// and rethrows what the sink threw there. After a sink error the thread drops later chunks and failed()
+// turns true, so that the run can stop early.
+class line_thread {
+ public:
+  line_thread(line_sink& sink, std::size_t buffer_bytes)
+      : formatter_(sink, buffer_bytes), chunks_(std::make_unique<chunk[]>(ring)),
+        thread_([this] { consume(); }) {}
+  line_thread(const line_thread&) = delete;
+  line_thread& operator=(const line_thread&) = delete;
+  ~line_thread() {
+    if (thread_.joinable()) {
+      try {
+        finish();
+      } catch (...) {  // an error already reported, or none to report: a destructor cannot throw
+      }
+    }
+  }
+
+  void name(std::uint16_t locate, std::string_view name) {
+    record& r = next();
+    r.kind = record::named;
+    r.locate = locate;
+    r.name_size = static_cast<std::uint8_t>(std::min(name.size(), sizeof r.name));
+    std::memcpy(r.name, name.data(), r.name_size);
+  }
+
+  void change(itch5::timestamp ts, std::uint16_t locate, side_kind side, const price_level& best, bool line) {
+    record& r = next();
+    r.kind = line ? record::line : record::text_only;
+    r.side = side;
+    r.locate = locate;
+    r.price = best.price.units();
+    r.shares = best.shares;
+    r.timestamp = ts.count();
+  }
+
+  /// Hands the records so far to the line thread (called at the end of a run; chunks go over when full).
+  void flush() {
+    if (used_ > 0) publish(false);
+  }
+
+  /// Hands over the rest, waits for the line thread to write it, and rethrows the sink's error if any.
+  /// Lines written (all of them, once finish() returned).
+  std::uint64_t finish() {
+    publish(true);
+    thread_.join();
+    if (error_) std::rethrow_exception(error_);
+    return formatter_.lines();
+  }
+
+  /// Whether the sink failed (the lines from then on are dropped; finish() rethrows the error).
+  [[nodiscard]] bool failed() const noexcept { return failed_.load(std::memory_order_relaxed); }
+
+ private:
+  struct record {
+    enum kind_type : std::uint8_t { line, text_only, named };
+    std::int64_t timestamp;  // line, text_only: the event's timestamp (ns)
+    union {
+      std::uint64_t shares;  // line, text_only: the new best level of `side`
+      char name[8];          // named: the symbol as printed (name_size characters)
+    };
+    std::uint32_t price;
+    std::uint16_t locate;
+    kind_type kind;
+    union {
+      side_kind side;
+      std::uint8_t name_size;
+    };
+  };
+  static_assert(sizeof(record) == 24);
+  static constexpr std::size_t chunk_records = 2048;  // 48 KB
+  static constexpr std::uint64_t ring = 16;           // chunks in flight
+  struct chunk {
+    std::array<record, chunk_records> records;
+    std::size_t count = 0;
+    bool last = false;
+  };
+
+  record& next() {
+    if (used_ == chunk_records) publish(false);
+    return chunks_[head_ % ring].records[used_++];
+  }
+
+  // Hands the chunk being filled to the line thread (waiting while all chunks are in its hands).
+  void publish(bool last) {
+    chunk& c = chunks_[head_ % ring];
+    c.count = used_;
+    c.last = last;
+    head_shared_.store(++head_, std::memory_order_release);
+    head_shared_.notify_one();
+    used_ = 0;
+    for (std::uint64_t done = tail_.load(std::memory_order_acquire); head_ - done >= ring;
+         done = tail_.load(std::memory_order_acquire)) {
+      tail_.wait(done, std::memory_order_acquire);
+    }
+  }
+
+  void consume() {
+    for (std::uint64_t at = 0;; ++at) {
+      for (std::uint64_t h = head_shared_.load(std::memory_order_acquire); h == at;
+           h = head_shared_.load(std::memory_order_acquire)) {
+        head_shared_.wait(h, std::memory_order_acquire);
+      }
+      const chunk& c = chunks_[at % ring];
+      const bool last = c.last;
+      if (!error_) {
+        try {
+          for (std::size_t i = 0; i < c.count; ++i) apply(c.records[i]);
+          if (last) formatter_.flush();
+        } catch (...) {
+          error_ = std::current_exception();
+          failed_.store(true, std::memory_order_relaxed);
+        }
+      }
+      tail_.store(at + 1, std::memory_order_release);
+      tail_.notify_one();
+      if (last) return;
+    }
+  }
+
+  void apply(const record& r) {
+    if (r.kind == record::named) {
+      formatter_.name(r.locate, std::string_view(r.name, r.name_size));
+      return;
+    }
+    formatter_.change(itch5::timestamp(r.timestamp), r.locate, r.side, price_level{itch5::price4(r.price), r.shares},
+                      r.kind == record::line);
+  }
+
+  line_formatter formatter_;  // used by the line thread only (and by finish() after joining it)
+  std::unique_ptr<chunk[]> chunks_;
+  std::size_t used_ = 0;                      // records in the chunk being filled (producer)
+  std::uint64_t head_ = 0;                    // chunks published (producer's copy)
+  std::atomic<std::uint64_t> head_shared_{0};  // chunks published
+  std::atomic<std::uint64_t> tail_{0};         // chunks the line thread is done with
+  std::atomic<bool> failed_{false};
+  std::exception_ptr error_;  // written by the line thread, read after joining it
+  std::thread thread_;        // last: starts once everything above is constructed
+};
+
+// The observer of a book engine: which locates make lines and samples (the symbol filter), the time range,
+// and the inside changes handed to `Out` (line_formatter on this thread, or line_thread).
 // Shard: the observer of one of several book threads (run_sharded), whose samples go to shard_samples and
 // whose engine leaves timestamp checks to the thread that reads the whole stream.
-template <class Book, bool Timed, bool Depth, bool Shard = false>
+template <class Book, bool Timed, bool Depth, bool Shard = false, class Out = line_formatter>
 class observer {
   using feed_type = std::conditional_t<Shard, shard_samples, stats::feed_statistics>;
   using depth_type = std::conditional_t<Shard, shard_samples, stats::depth_statistics>;
@@ -101,21 +361,19 @@ class observer {
   static constexpr bool wants_book_depth = Depth;
   static constexpr bool checks_timestamps = !Shard;
 
-  observer(const inside_options& opt, line_sink& sink, feed_type* feed, depth_type* depth)
-      : sink_(sink), stats_all_(opt.stats_all_events), from_(opt.from), to_(opt.to), depth_(depth), stats_(feed),
-        filter_(symbol_filter(opt.symbols)),
-        buffer_size_(std::max<std::size_t>(opt.books.output_buffer_bytes, min_buffer_size)),
-        buffer_(std::make_unique_for_overwrite<char[]>(buffer_size_)) {}
+  observer(const inside_options& opt, Out& out, feed_type* feed, depth_type* depth)
+      : out_(out), stats_all_(opt.stats_all_events), from_(opt.from), to_(opt.to), depth_(depth), stats_(feed),
+        filter_(symbol_filter(opt.symbols)) {}
 
   void on_book_event(const book_event& e, const order_book<Book>& b) {
     if (!wanted(e.locate, b)) return;
     if (e.timestamp < from_ || e.timestamp >= to_) [[unlikely]] {
       // Outside the range: no line or sample, but the symbol's line text follows its inside, so that the
       // first line in the range shows both sides as they are.
-      if (e.inside_changed) update_line_text(e, b);
+      if (e.inside_changed) out_.change(e.timestamp, e.locate, e.side, last_of(e.side, b), false);
       return;
     }
-    if (e.inside_changed) write_line(e, b);
+    if (e.inside_changed) out_.change(e.timestamp, e.locate, e.side, last_of(e.side, b), true);
     if constexpr (Depth) depth_->record(e.locate, e.event_depth, e.book_depth);
     if constexpr (Timed) {
       if (stats_all_ || e.inside_changed) {
@@ -140,55 +398,16 @@ class observer {
   /// The feed latency of the message being handled (latency_queue::none when unknown).
   void set_latency(std::int64_t latency) noexcept { latency_ = latency; }
 
-  void flush() {
-    if (used_ > 0) sink_.write({buffer_.get(), used_});
-    used_ = 0;
-  }
-
-  [[nodiscard]] std::uint64_t lines() const noexcept { return lines_; }
-  /// Bytes of lines formatted and not yet handed to the sink.
-  [[nodiscard]] std::size_t buffered() const noexcept { return used_; }
-
   [[nodiscard]] std::string name_of(std::uint16_t locate) const {
     const auto it = names_.find(locate);
     return it != names_.end() && !it->second.empty() ? it->second : "?";
   }
 
  private:
-  static constexpr std::size_t min_buffer_size = 4096;  // book_config::output_buffer_bytes below this: 4096
-
-  // A piece of line text, copied with a fixed-size memcpy (no call): the longest piece is 21 characters.
-  struct text {
-    static constexpr std::size_t capacity = 32;
-    std::array<char, capacity> chars{};
-    std::uint32_t size = 0;
-  };
-
-  // The text of a symbol's line as of its last inside change. An event changes one side, so only that
-  // side is formatted again and the rest is copied; the result is what format_inside_line() writes. Kept
-  // apart from the one-byte state looked up on every event, so that lookup stays in cache.
-  struct line_text {
-    text prefix;  // " <locate> <symbol> "
-    text bid;     // "<px> <qty>"
-    text offer;
-  };
-
   enum : std::uint8_t { unknown = 0, yes = 1, no = 2 };
 
-  // Per-locate arrays, one entry for every possible locate, zeroed (all zero bytes: unknown, empty text).
-  // From calloc, which maps arrays this large afresh: pages are touched as locates are used, never all at
-  // once (resizing vectors up to the highest locate seen cost a 0.7 ms stall at the first adds of a
-  // 10,000-symbol day, when the highest locates came in first).
-  static constexpr std::size_t locates = std::size_t{1} << 16;
-  struct free_deleter {
-    void operator()(void* p) const noexcept { std::free(p); }
-  };
-  template <class T>
-  static std::unique_ptr<T[], free_deleter> zeroed_per_locate() {
-    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
-    auto* p = static_cast<T*>(std::calloc(locates, sizeof(T)));
-    if (p == nullptr) throw std::bad_alloc();
-    return std::unique_ptr<T[], free_deleter>(p);
+  static const price_level& last_of(side_kind side, const order_book<Book>& b) noexcept {
+    return side == side_kind::buy ? b.last.bid : b.last.offer;
   }
 
   // Whether the events of `locate` make lines and samples; the first event of a locate learns it (cold).
@@ -203,76 +422,20 @@ class observer {
     std::uint8_t& st = state_[locate];
     const std::string& name = names_[locate] = printable_symbol(b.symbol);
     st = filter_.empty() || filter_.count(upper_case(b.symbol.str())) > 0 ? yes : no;
-    line_text& t = lines_text_[locate];
-    const std::string prefix = " " + std::to_string(locate) + " " + name + " ";
-    std::memcpy(t.prefix.chars.data(), prefix.data(), prefix.size());
-    t.prefix.size = static_cast<std::uint32_t>(prefix.size());
-    set(t.bid, format_bid(t.bid.chars.data(), price_level{}));
-    set(t.offer, format_offer(t.offer.chars.data(), price_level{}));
+    if (st == yes) out_.name(locate, name);
     return st == yes;
   }
 
-  static void set(text& t, const char* end) noexcept { t.size = static_cast<std::uint32_t>(end - t.chars.data()); }
-
-  static char* put(char* out, const text& t) noexcept {
-    std::memcpy(out, t.chars.data(), text::capacity);
-    return out + t.size;
-  }
-
-  // The timestamp, with its digits above the last eight (they change every 100 ms) kept from the last line.
-  char* put_timestamp(char* out, itch5::timestamp ts) noexcept {
-    const auto ns = static_cast<std::uint64_t>(ts.count());
-    if (ns < 100'000'000) return itch5::detail::format_decimal(out, ns);
-    const std::uint64_t high = ns / 100'000'000;
-    if (high != timestamp_high_) {
-      timestamp_high_ = high;
-      set(timestamp_text_, itch5::detail::format_decimal(timestamp_text_.chars.data(), high));
-    }
-    out = put(out, timestamp_text_);
-    return itch5::detail::format_8_digits(out, static_cast<std::uint32_t>(ns % 100'000'000));
-  }
-
-  // Formats again the side of the symbol's line text that `e` changed.
-  line_text& update_line_text(const book_event& e, const order_book<Book>& b) noexcept {
-    line_text& t = lines_text_[e.locate];
-    if (e.side == side_kind::buy) {
-      set(t.bid, format_bid(t.bid.chars.data(), b.last.bid));
-    } else {
-      set(t.offer, format_offer(t.offer.chars.data(), b.last.offer));
-    }
-    return t;
-  }
-
-  void write_line(const book_event& e, const order_book<Book>& b) {
-    if (used_ + max_inside_line + text::capacity > buffer_size_) flush();
-    const line_text& t = update_line_text(e, b);
-    char* out = buffer_.get() + used_;
-    out = put_timestamp(out, e.timestamp);
-    out = put(out, t.prefix);
-    out = put(out, t.bid);
-    *out++ = ' ';
-    out = put(out, t.offer);
-    *out++ = '\n';
-    used_ = static_cast<std::size_t>(out - buffer_.get());
-    ++lines_;
-  }
-
-  line_sink& sink_;
+  Out& out_;
   bool stats_all_;
   itch5::timestamp from_;
   itch5::timestamp to_;
   depth_type* depth_;
   feed_type* stats_;
   std::unordered_set<std::string> filter_;
-  std::unique_ptr<std::uint8_t[], free_deleter> state_ = zeroed_per_locate<std::uint8_t>();  // unknown, yes, no
-  std::unique_ptr<line_text[], free_deleter> lines_text_ = zeroed_per_locate<line_text>();  // on inside changes
+  // Per locate: unknown, yes or no (64 KiB, zeroed: unknown).
+  std::unique_ptr<std::uint8_t[]> state_ = std::make_unique<std::uint8_t[]>(std::size_t{1} << 16);
   std::unordered_map<std::uint16_t, std::string> names_;  // locates learned, for the statistics rows
-  std::uint64_t timestamp_high_ = ~std::uint64_t{0};
-  text timestamp_text_;
-  std::size_t buffer_size_;
-  std::unique_ptr<char[]> buffer_;
-  std::size_t used_ = 0;
-  std::uint64_t lines_ = 0;
   bool pending_ = false;
   std::uint16_t pending_locate_ = 0;
   itch5::timestamp pending_time_{};
@@ -351,13 +514,18 @@ void finish_result(const inside_options& opt, const std::unordered_set<std::stri
   }
 }
 
-template <class Book, bool Timed, bool Depth>
+// One book thread: the calling thread reads, keeps the books and hands the inside changes to `Out`, which
+// formats the lines there (line_formatter) or on a line thread (line_thread).
+template <class Book, bool Timed, bool Depth, class Out>
 void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sink& sink,
               const progress_callback& progress, inside_result& r) {
+  constexpr bool threaded_lines = std::is_same_v<Out, line_thread>;
   std::unique_ptr<stats::feed_statistics> feed = Timed ? std::make_unique<stats::feed_statistics>() : nullptr;
   std::unique_ptr<stats::depth_statistics> depth = Depth ? std::make_unique<stats::depth_statistics>() : nullptr;
-  observer<Book, Timed, Depth> obs(opt, sink, feed.get(), depth.get());
-  book_engine<Book, observer<Book, Timed, Depth>> engine(opt.books, obs);
+  Out out(sink, opt.books.output_buffer_bytes);
+  using observer_type = observer<Book, Timed, Depth, false, Out>;
+  observer_type obs(opt, out, feed.get(), depth.get());
+  book_engine<Book, observer_type> engine(opt.books, obs);
 
   // Three-stage software prefetch: 16 messages ahead the order slot (and an add's book) starts loading; 6
   // ahead the order is looked up (its slot now cached) and its book starts loading; 3 ahead the price level
@@ -399,9 +567,17 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
         r.cancelled = true;
         break;
       }
+      if constexpr (threaded_lines) {
+        if (out.failed()) break;  // finish() below rethrows the sink's error
+      }
     }
   }
-  obs.flush();
+  if constexpr (threaded_lines) {
+    r.lines = out.finish();
+  } else {
+    out.flush();
+    r.lines = out.lines();
+  }
 
   r.status = reader.status();
   if (r.status == itch5::read_status::error) r.error = reader.error();
@@ -411,7 +587,6 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   r.oversized = reader.oversized();
   r.book_events = engine.book_events();
   r.inside_changes = engine.inside_changes();
-  r.lines = obs.lines();
   r.anomalies = engine.anomalies();
   r.peak_live_orders = engine.orders().peak_size();
   r.order_table_bytes = engine.orders().memory_bytes();
@@ -491,7 +666,8 @@ class shard {
   using observer_type = observer<Book, Timed, Depth, true>;
 
   shard(const inside_options& opt, unsigned index)
-      : index_(static_cast<std::uint8_t>(index)), obs_(opt, sink_, &samples_, &samples_), engine_(opt.books, obs_) {}
+      : index_(static_cast<std::uint8_t>(index)), lines_(sink_, opt.books.output_buffer_bytes),
+        obs_(opt, lines_, &samples_, &samples_), engine_(opt.books, obs_) {}
 
   void handle(const batch& in, shard_output& out) {
     // The frames of this thread's locates, then those messages with the prefetch of run_loop.
@@ -518,7 +694,7 @@ class shard {
       return std::span<const std::byte>(m, itch5::peek_frame_length(m - itch5::frame_length_size));
     };
     const std::size_t n = mine_.size();
-    std::uint64_t lines = obs_.lines();
+    std::uint64_t lines = lines_.lines();
     for (std::size_t j = 0; j < n; ++j) {
       if (j + prefetch_far_distance < n) engine_.prefetch_far(frame(j + prefetch_far_distance));
       if (j + prefetch_near_distance < n) engine_.prefetch_near(frame(j + prefetch_near_distance));
@@ -536,18 +712,19 @@ class shard {
       }
       out.live_delta[i] = static_cast<std::int8_t>(static_cast<std::ptrdiff_t>(engine_.orders().size()) -
                                                    static_cast<std::ptrdiff_t>(live));
-      if (obs_.lines() != lines) {
-        lines = obs_.lines();
+      if (lines_.lines() != lines) {
+        lines = lines_.lines();
         out.line_index.push_back(i);
-        out.line_end.push_back(static_cast<std::uint32_t>(out.lines.size() + obs_.buffered()));
+        out.line_end.push_back(static_cast<std::uint32_t>(out.lines.size() + lines_.buffered()));
       }
     }
-    obs_.flush();
+    lines_.flush();
     std::swap(out.samples.feed, samples_.feed);
     std::swap(out.samples.depth, samples_.depth);
   }
 
   [[nodiscard]] const observer_type& obs() const noexcept { return obs_; }
+  [[nodiscard]] std::uint64_t lines() const noexcept { return lines_.lines(); }
   [[nodiscard]] const book_engine<Book, observer_type>& engine() const noexcept { return engine_; }
 
  private:
@@ -558,6 +735,7 @@ class shard {
 
   std::uint8_t index_;
   string_sink sink_;
+  line_formatter lines_;
   shard_samples samples_;
   observer_type obs_;
   book_engine<Book, observer_type> engine_;
@@ -799,7 +977,7 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
   for (const auto& sh : shards) {
     r.book_events += sh->engine().book_events();
     r.inside_changes += sh->engine().inside_changes();
-    r.lines += sh->obs().lines();
+    r.lines += sh->lines();
     r.anomalies += sh->engine().anomalies();
     r.order_table_bytes += sh->engine().orders().memory_bytes();
   }
@@ -833,7 +1011,15 @@ inside_result run_inside(itch5::message_reader& reader, const inside_options& op
   with_book_type(options.book, [&]<class Book>() {
     auto run = [&]<bool Timed, bool Depth>() {
       if (options.threads == 1) {
-        run_loop<Book, Timed, Depth>(reader, options, out, progress, r);
+        // Lines on a thread of their own unless messages are timed (statistics, slowest), whose times
+        // include formatting the line.
+        if constexpr (!Timed) {
+          if (options.line_thread && options.slowest == 0) {
+            run_loop<Book, Timed, Depth, line_thread>(reader, options, out, progress, r);
+            return;
+          }
+        }
+        run_loop<Book, Timed, Depth, line_formatter>(reader, options, out, progress, r);
       } else {
         run_sharded<Book, Timed, Depth>(reader, options, out, progress, r);
       }

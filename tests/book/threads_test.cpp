@@ -5,12 +5,15 @@
 // input with anomalies, on input cut in the middle of a message (the same lines before the error and the
 // same error) and when cancelled. The lines of the threads against the naive reference are checked by
 // differential_test and synth_differential_test; this covers everything else the merge must reproduce.
+// Also the line thread of one book thread (inside_options::line_thread) against lines formatted by the
+// books' thread itself: the same output, the same sink error, the same cancelled run.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -286,6 +289,83 @@ TEST(BookThreads, SlowestMessagesNeedOneThread) {
   const outcome one = run(day, opt, 1);
   EXPECT_EQ(one.result.slowest.size(), 5u);
   EXPECT_EQ(one.lines, run(day, {}, 1).lines);  // timing changes no output
+}
+
+// Everything that changes the lines of a run without timed messages (no statistics: those keep the lines on
+// the books' thread), on a day, the same day with anomalies and the day cut in a message. A small output
+// buffer makes the line thread flush often; the day's ~160 k changes fill more chunks than the ring holds,
+// so the books' thread waits for the line thread too.
+TEST(LineThread, WritesWhatTheBooksThreadWould) {
+  const auto day = generated_day(31, itch5::synth::reference_pattern::sequential);
+  const auto anomalous = with_anomalies(generated_day(32, itch5::synth::reference_pattern::sequential));
+  const std::span<const std::byte> cut(day.data(), day.size() * 3 / 5);
+  for (const auto& [what, bytes] : {std::pair<std::string, std::span<const std::byte>>{"day", day},
+                                    {"with anomalies", anomalous},
+                                    {"cut in a message", cut}}) {
+    const outcome plain = run(bytes, {}, 1);
+    ASSERT_GT(plain.result.lines, 10'000u) << what;
+    for (option_case c : option_cases(plain.lines)) {
+      c.options.stats = c.options.stats_all_events = c.options.histograms = false;  // nothing timed
+      for (std::uint32_t buffer : {std::uint32_t{4096}, book::book_config{}.output_buffer_bytes}) {
+        SCOPED_TRACE(what + ", " + c.name + ", buffer " + std::to_string(buffer));
+        c.options.books.output_buffer_bytes = buffer;
+        c.options.line_thread = false;
+        const outcome books_thread = run(bytes, c.options, 1);
+        c.options.line_thread = true;
+        expect_same(run(bytes, c.options, 1), books_thread);
+      }
+    }
+  }
+}
+
+// A sink that takes `good` writes and throws at the next one.
+class failing_sink final : public book::line_sink {
+ public:
+  explicit failing_sink(int good) : good_(good) {}
+  void write(std::string_view lines) override {
+    if (writes_++ == good_) throw std::runtime_error("no space left on device");
+    text.append(lines);
+  }
+  std::string text;
+
+ private:
+  int good_;
+  int writes_ = 0;
+};
+
+TEST(LineThread, SinkErrorReachesTheCaller) {
+  const auto day = generated_day(33, itch5::synth::reference_pattern::sequential);
+  std::string taken[2];
+  for (bool line_thread : {false, true}) {
+    SCOPED_TRACE(line_thread ? "line thread" : "books' thread");
+    itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(day), {1 << 16, true, 4}));
+    book::inside_options opt;
+    opt.line_thread = line_thread;
+    opt.books.output_buffer_bytes = 4096;
+    failing_sink sink(5);
+    try {
+      (void)book::run_inside(reader, opt, sink);
+      ADD_FAILURE() << "no error from run_inside";
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "no space left on device");
+    }
+    taken[line_thread] = sink.text;
+  }
+  EXPECT_GT(taken[0].size(), 4u * 3000u);  // the five buffers before the failing write
+  EXPECT_EQ(first_difference(taken[1], taken[0]), "");
+}
+
+TEST(LineThread, CancelledRunWritesWhatTheBooksThreadWould) {
+  const auto day = generated_day(34, itch5::synth::reference_pattern::sequential);
+  std::atomic<bool> cancel{true};  // stops at the first check, after 64 Ki messages
+  book::inside_options opt;
+  opt.cancel = &cancel;
+  opt.line_thread = false;
+  const outcome books_thread = run(day, opt, 1);
+  ASSERT_TRUE(books_thread.result.cancelled);
+  ASSERT_GT(books_thread.result.lines, 1000u);
+  opt.line_thread = true;
+  expect_same(run(day, opt, 1), books_thread);
 }
 
 }  // namespace

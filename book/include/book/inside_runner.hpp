@@ -68,6 +68,10 @@ struct inside_options {
   /// locate is a duplicate_order to one thread, but a new order to a book thread that does not hold the
   /// first one; an E/C/X/D/U under another locate than its order's is an unknown_order there.
   unsigned threads = 1;
+  /// With threads == 1 and neither stats nor slowest: format and write the lines on a thread of their own,
+  /// which the books' thread hands each inside change to (24 bytes, in chunks), so that the books' thread
+  /// does nothing else. false: the books' thread formats them itself. The output is the same.
+  bool line_thread = true;
   /// Keep the `slowest` messages that took longest to handle (result.slowest), timing every message as
   /// stats does (without stats the clock reads are the only cost). Needs threads == 1.
   std::size_t slowest = 0;
