@@ -25,6 +25,7 @@
 
 #include <book/book_engine.hpp>
 #include <book/book_types.hpp>
+#include <book/detail/locate_array.hpp>
 #include <stats/depth_statistics.hpp>
 #include <stats/feed_statistics.hpp>
 #include <book/inside_line.hpp>
@@ -148,18 +149,6 @@ class line_formatter {
     text offer;
   };
 
-  // One entry for every possible locate, zeroed, from calloc, which maps an array this large afresh: pages
-  // are touched as locates are used, never all at once.
-  struct free_deleter {
-    void operator()(void* p) const noexcept { std::free(p); }
-  };
-  static std::unique_ptr<line_text[], free_deleter> zeroed_per_locate() {
-    static_assert(std::is_trivially_copyable_v<line_text> && std::is_trivially_destructible_v<line_text>);
-    auto* p = static_cast<line_text*>(std::calloc(std::size_t{1} << 16, sizeof(line_text)));
-    if (p == nullptr) throw std::bad_alloc();
-    return std::unique_ptr<line_text[], free_deleter>(p);
-  }
-
   static void set(text& t, const char* end) noexcept { t.size = static_cast<std::uint32_t>(end - t.chars.data()); }
 
   static char* put(char* out, const text& t) noexcept {
@@ -194,7 +183,7 @@ class line_formatter {
   }
 
   line_sink& sink_;
-  std::unique_ptr<line_text[], free_deleter> lines_text_ = zeroed_per_locate();
+  detail::locate_array<line_text> lines_text_ = detail::locate_array<line_text>::zeroed();
   std::uint64_t timestamp_high_ = ~std::uint64_t{0};
   text timestamp_text_;
   std::size_t buffer_size_;
@@ -213,7 +202,7 @@ class line_formatter {
 class line_thread {
  public:
   line_thread(line_sink& sink, std::size_t buffer_bytes)
-      : formatter_(sink, buffer_bytes), chunks_(std::make_unique<chunk[]>(ring)),
+      : formatter_(sink, buffer_bytes), chunks_(std::make_unique_for_overwrite<chunk[]>(ring)),
         thread_([this] { consume(); }) {}
   line_thread(const line_thread&) = delete;
   line_thread& operator=(const line_thread&) = delete;
@@ -280,10 +269,13 @@ class line_thread {
   static_assert(sizeof(record) == 24);
   static constexpr std::size_t chunk_records = 2048;  // 48 KB
   static constexpr std::uint64_t ring = 16;           // chunks in flight
+  // Not initialised (publish() sets count and last, next() writes each record before it is published):
+  // the ring's 768 KB are touched as they are used, not zeroed per run (short runs, such as fuzz_inside's
+  // thousands a second, would spend most of their time faulting those pages in).
   struct chunk {
     std::array<record, chunk_records> records;
-    std::size_t count = 0;
-    bool last = false;
+    std::size_t count;
+    bool last;
   };
 
   record& next() {
@@ -433,8 +425,8 @@ class observer {
   depth_type* depth_;
   feed_type* stats_;
   std::unordered_set<std::string> filter_;
-  // Per locate: unknown, yes or no (64 KiB, zeroed: unknown).
-  std::unique_ptr<std::uint8_t[]> state_ = std::make_unique<std::uint8_t[]>(std::size_t{1} << 16);
+  // Per locate: unknown, yes or no (zeroed: unknown).
+  detail::locate_array<std::uint8_t> state_ = detail::locate_array<std::uint8_t>::zeroed();
   std::unordered_map<std::uint16_t, std::string> names_;  // locates learned, for the statistics rows
   bool pending_ = false;
   std::uint16_t pending_locate_ = 0;

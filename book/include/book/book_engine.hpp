@@ -34,6 +34,7 @@
 #include <book/anomaly_counts.hpp>
 #include <book/book_config.hpp>
 #include <book/book_event.hpp>
+#include <book/detail/locate_array.hpp>
 #include <book/detail/prefetch.hpp>
 #include <book/order_book.hpp>
 #include <book/order_table.hpp>
@@ -46,12 +47,7 @@ class book_engine {
   using book_type = order_book<Book>;
 
   book_engine(const book_config& cfg, Observer& observer)
-      : config_(cfg), observer_(observer), orders_(cfg.order_window_bits) {
-    // Room for every possible locate: address space only (malloc maps an array this large afresh and
-    // its pages are touched as books are made), so the vector never moves. Growing it by doubling moved
-    // every book at 4,096 and 8,192 books: 0.5 and 0.9 ms directory messages on a 10,000-symbol day.
-    books_.reserve(std::size_t{1} << 16);
-  }
+      : config_(cfg), observer_(observer), orders_(cfg.order_window_bits) {}
 
   // Messages that do not touch the book: only their timestamp is checked.
   template <itch5::message M>
@@ -193,7 +189,7 @@ class book_engine {
 
   [[gnu::noinline, gnu::cold]] void grow_books(std::uint16_t locate) {
     while (books_.size() <= locate) {
-      const book_type& b = books_.emplace_back(config_, &levels_);  // within the reserved capacity
+      const book_type& b = books_.emplace_back(config_, &levels_);  // never moves the others
       if constexpr (uses_arena) {
         if (b.bids.wants_arena() || b.offers.wants_arena()) homeless_.push_back(static_cast<std::uint16_t>(books_.size() - 1));
       }
@@ -378,7 +374,7 @@ class book_engine {
   Observer& observer_;
   order_table orders_;
   detail::level_arena levels_{uses_arena};  // the array books' windows (declared before the books, which point into it)
-  std::vector<book_type> books_;
+  detail::locate_array<book_type> books_;  // by locate, up to the highest seen (see detail/locate_array.hpp)
   std::vector<std::uint16_t> homeless_;  // locates of books with a window outside the arena that it could hold
   anomaly_counts anomalies_;
   itch5::timestamp last_timestamp_{0};

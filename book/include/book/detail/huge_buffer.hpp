@@ -29,12 +29,15 @@ class huge_buffer {
 
   huge_buffer() = default;
   enum class fault { lazily, now };
+  /// pages::small maps ordinary pages only (no 2 MiB alignment, no MADV_HUGEPAGE): for tables whose
+  /// entries are touched sparsely, where a huge page would zero 2 MiB for the first entry of each.
+  enum class pages { huge, small };
 
   /// `bytes` zeroed bytes, aligned to 2 MiB when at least that many (else to a page); throws bad_alloc.
   /// With fault::now every page is touched here, so that no later access pays for a first touch.
-  explicit huge_buffer(std::size_t bytes, fault when = fault::lazily) {
+  explicit huge_buffer(std::size_t bytes, fault when = fault::lazily, pages kind = pages::huge) {
     if (bytes == 0) return;
-    const bool huge = bytes >= huge_page;
+    const bool huge = kind == pages::huge && bytes >= huge_page;
     const std::size_t size = huge ? (bytes + huge_page - 1) / huge_page * huge_page : bytes;
     // Map one huge page more than asked and trim, so that the start is 2 MiB aligned.
     const std::size_t mapped = huge ? size + huge_page : size;
