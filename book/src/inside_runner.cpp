@@ -127,6 +127,12 @@ class line_formatter {
     used_ = 0;
   }
 
+  /// At the end of a run: hands the rest to the sink; returns the lines written (as line_thread::finish).
+  std::uint64_t finish() {
+    flush();
+    return lines_;
+  }
+
   [[nodiscard]] std::uint64_t lines() const noexcept { return lines_; }
   /// Bytes of lines formatted and not yet handed to the sink.
   [[nodiscard]] std::size_t buffered() const noexcept { return used_; }
@@ -196,8 +202,8 @@ class line_formatter {
 // that times messages): the books' thread only records each change (24 bytes) in chunks and hands full
 // chunks over; the line thread runs a line_formatter over them, in order, and writes to the sink. The
 // output is byte for byte that of the inline formatter (tests: LineThread*). The producer side has the
-// formatter's interface (name, change, flush, lines); finish() hands over the rest, waits for the thread
-// and rethrows what the sink threw there. After a sink error the thread drops later chunks and failed()
+// formatter's interface as run_loop uses it (name, change, finish); finish() hands over the rest, waits for
+// the thread and rethrows what the sink threw there. After a sink error the thread drops later chunks and failed()
 // turns true, so that the run can stop early.
 class line_thread {
  public:
@@ -231,11 +237,6 @@ class line_thread {
     r.price = best.price.units();
     r.shares = best.shares;
     r.timestamp = ts.count();
-  }
-
-  /// Hands the records so far to the line thread (called at the end of a run; chunks go over when full).
-  void flush() {
-    if (used_ > 0) publish(false);
   }
 
   /// Hands over the rest, waits for the line thread to write it, and rethrows the sink's error if any.
@@ -564,12 +565,7 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
       }
     }
   }
-  if constexpr (threaded_lines) {
-    r.lines = out.finish();
-  } else {
-    out.flush();
-    r.lines = out.lines();
-  }
+  r.lines = out.finish();
 
   r.status = reader.status();
   if (r.status == itch5::read_status::error) r.error = reader.error();

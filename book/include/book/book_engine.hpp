@@ -116,21 +116,11 @@ class book_engine {
         if (frame.size() < itch5::add_price_end) return;
         const std::uint16_t locate = itch5::peek_stock_locate(frame);
         if (locate >= books_.size()) return;
-        const book_type& b = books_[locate];
-        const itch5::price4 price = itch5::peek_add_price(frame);
-        if (itch5::peek_add_side(frame) == 'B') {
-          b.bids.prefetch(price);
-        } else {
-          b.offers.prefetch(price);
-        }
+        const side_kind side = itch5::peek_add_side(frame) == 'B' ? side_kind::buy : side_kind::sell;
+        prefetch_level(books_[locate], side, itch5::peek_add_price(frame));
       } else if (itch5::is_order_message(type)) {
         if (const order* o = orders_.find(itch5::peek_order_reference(frame))) {
-          const book_type& b = books_[o->locate];
-          if (o->side == side_kind::buy) {
-            b.bids.prefetch(o->price);
-          } else {
-            b.offers.prefetch(o->price);
-          }
+          prefetch_level(books_[o->locate], o->side, o->price);
         }
       }
     }
@@ -163,6 +153,15 @@ class book_engine {
       return true;
     }
   }();
+
+  // The level stage's prefetch of the level at `price` on `side` of `b` (sides with side_prefetches).
+  static void prefetch_level(const book_type& b, side_kind side, itch5::price4 price) noexcept {
+    if (side == side_kind::buy) {
+      b.bids.prefetch(price);
+    } else {
+      b.offers.prefetch(price);
+    }
+  }
 
   // Whether the sides can prefetch a price level (array_book_side).
   static constexpr bool side_prefetches = requires(const book_type& b, itch5::price4 p) {
