@@ -72,6 +72,7 @@ class sync_block_source final : public block_source {
 
   [[nodiscard]] std::uint64_t consumed() const noexcept override { return consumed_; }
   [[nodiscard]] std::uint64_t total() const noexcept override { return stream_->total(); }
+  [[nodiscard]] bool compressed() const noexcept override { return stream_->compressed(); }
 
  private:
   std::unique_ptr<byte_stream> stream_;
@@ -94,6 +95,7 @@ class threaded_block_source final : public block_source {
   threaded_block_source(std::unique_ptr<byte_stream> stream, std::size_t block_size, std::size_t slots)
       : ring_(std::make_shared<ring>(std::move(stream), block_size, slots)) {
     total_ = ring_->stream->total();
+    compressed_ = ring_->stream->compressed();
     std::thread([r = ring_] { r->produce(); }).detach();
   }
 
@@ -131,6 +133,7 @@ class threaded_block_source final : public block_source {
 
   [[nodiscard]] std::uint64_t consumed() const noexcept override { return consumed_; }
   [[nodiscard]] std::uint64_t total() const noexcept override { return total_; }
+  [[nodiscard]] bool compressed() const noexcept override { return compressed_; }
 
  private:
   struct ring {
@@ -190,6 +193,7 @@ class threaded_block_source final : public block_source {
 
   std::shared_ptr<ring> ring_;
   std::uint64_t total_ = 0;
+  bool compressed_ = false;
   std::uint64_t consumed_ = 0;  // consumer side only
   std::uint64_t taken_ = 0;     // consumer side only
   bool ended_ = false;          // consumer side only

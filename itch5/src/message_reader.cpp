@@ -42,6 +42,7 @@ read_status message_reader::fail(read_errc code, std::uint64_t offset, std::stri
 bool message_reader::classify_irregular(std::size_t len, std::span<const std::byte>& msg) {
   if (len == 0) {
     status_ = read_status::end_of_session;
+    if (source_->compressed()) check_rest_of_compressed_input();
     return true;
   }
   const std::byte* body = cur_ + 2;
@@ -123,8 +124,37 @@ read_status message_reader::refill() {
   return status_;
 }
 
+// Compressed input proves its integrity only at the end of each gzip member (CRC-32 and length), and a
+// corrupt member can inflate to anything, two zero bytes included: a zero length prefix read from it must
+// not end the run as a clean end of session with the rest unchecked. The rest is inflated and discarded
+// (not framed): a corrupt member is reported as the error it is, named at the zero length prefix. This
+// costs an inflate of what follows, which a clean compressed file does not have.
+void message_reader::check_rest_of_compressed_input() {
+  const std::uint64_t at = offset_of(cur_);
+  const std::uint64_t after = offset_of(end_);
+  bool data_after = end_ - cur_ > 2;
+  // The block under cur_ may be reused by the source from the second call on: nothing reads it again.
+  end_ = cur_;
+  std::uint64_t inflated = 0;
+  try {
+    for (std::span<std::byte> block = source_->next_block(); !block.empty(); block = source_->next_block()) {
+      data_after = true;
+      inflated += block.size();
+    }
+  } catch (const std::exception& e) {
+    fail(read_errc::input_failure, at,
+         std::string(e.what()) + " (input ends at byte offset " + std::to_string(after + inflated) +
+             "; found after a zero length prefix, which marks the end of the session but may itself come from "
+             "the corrupt data)");
+    return;
+  }
+  rest_checked_ = true;
+  data_after_rest_ = data_after;
+}
+
 bool message_reader::data_after_end_of_session() {
   if (status_ != read_status::end_of_session) return false;
+  if (rest_checked_) return data_after_rest_;
   if (end_ - cur_ > 2) return true;
   try {
     return !source_->next_block().empty();

@@ -292,6 +292,57 @@ TEST_P(Inputs, CorruptCrcFailsAfterAllMessages) {
   EXPECT_LE(at, bad.size());
 }
 
+TEST_P(Inputs, ZeroLengthInCorruptGzipIsAnErrorNotAnEndOfSession) {
+  // A zero length prefix after message #100, the rest of the file after it. A corrupt member can inflate
+  // to two zero bytes: from gzip, the reader inflates the rest and reports the member's error there.
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < 100; ++i) at += 2 + (*expected_)[i].size();
+  const std::vector<bytes> first(expected_->begin(), expected_->begin() + 100);
+  const bytes zero{std::byte{0}, std::byte{0}};
+  const bytes with_rest = cat({slice(*raw_, 0, at), zero, slice(*raw_, at, raw_->size())});
+  const bytes at_end = cat({slice(*raw_, 0, at), zero});
+
+  // Sound: an end of session, bytes after it or none; raw input alike.
+  for (const bytes* in : {&with_rest, &at_end}) {
+    for (const bool compressed : {false, true}) {
+      auto r = read_both(write("ended", compressed ? itch5_test::gzip(*in) : *in));
+      EXPECT_EQ(r.status, read_status::end_of_session) << r.error.describe("input");
+      EXPECT_TRUE(r.messages == first);
+      EXPECT_EQ(r.offset, at);
+      EXPECT_EQ(r.data_after_session, in == &with_rest);
+    }
+  }
+
+  // The CRC-32 wrong, or a byte flipped well after the zero length: an input failure at the zero length.
+  for (const bytes* in : {&with_rest, &at_end}) {
+    bytes crc = itch5_test::gzip(*in);
+    crc[crc.size() - 8] ^= std::byte{0x01};
+    std::vector<bytes> corrupt{crc};
+    if (in == &with_rest) {
+      bytes mid = itch5_test::gzip(*in);
+      mid[mid.size() * 3 / 4] ^= std::byte{0x55};
+      corrupt.push_back(mid);
+    }
+    for (const bytes& bad : corrupt) {
+      auto r = read_both(write("bad.gz", bad));
+      EXPECT_EQ(r.status, read_status::error);
+      EXPECT_TRUE(r.messages == first);
+      EXPECT_EQ(r.error.code, read_errc::input_failure);
+      EXPECT_EQ(r.error.offset, at);
+      EXPECT_EQ(r.error.message_number, 101u);
+      EXPECT_NE(r.error.detail.find("corrupt gzip data"), std::string::npos) << r.error.detail;
+      EXPECT_NE(r.error.detail.find("after a zero length prefix"), std::string::npos) << r.error.detail;
+      EXPECT_GT(named_offset(r.error.detail), bad.size() / 2);
+    }
+  }
+
+  // Trailing garbage after the member is found the same way.
+  auto r = read_both(write("garbage.gz", cat({itch5_test::gzip(with_rest), itch5_test::to_bytes("GARBAGE!")})));
+  EXPECT_EQ(r.status, read_status::error);
+  EXPECT_EQ(r.error.offset, at);
+  EXPECT_NE(r.error.detail.find("trailing garbage"), std::string::npos) << r.error.detail;
+}
+
 TEST_P(Inputs, GzippedTextIsNotItch) {
   auto r = read_both(write("text.gz", itch5_test::gzip(itch5_test::to_bytes("just some words\nand more\n"))));
   EXPECT_EQ(r.status, read_status::error);

@@ -267,6 +267,24 @@ std::vector<hostile_case> table() {
                          std::to_string(gz.size()))
                   .prints(five_lines)
                   .reads(5));
+  // A zero length prefix inside a gzip member whose CRC-32 is wrong: the zero length may itself come from
+  // the corruption, so the rest of the member is checked and the run fails (every line kept in .partial),
+  // named at the zero length prefix. The same member with a correct CRC-32 ends the session with a warning.
+  const bytes ended_mid_file = valid_prefix([](itch5::frame_writer& w) {
+    w.write_end_of_session();
+    w.write(add(5000, 1, 3, 'B', 50, 100100, "AAA"));
+  });
+  bytes bad_crc = stored_gzip(ended_mid_file);
+  bad_crc[bad_crc.size() - 8] ^= std::byte{0x01};
+  t.push_back(row("GzipZeroLengthInCorruptMember", file("bad-crc.gz", bad_crc))
+                  .fails("byte offset 131 (message #5): cannot read input: corrupt gzip data")
+                  .prints(prefix_lines)
+                  .reads(4));
+  t.push_back(row("GzipZeroLengthInSoundMember", file("ended.gz", stored_gzip(ended_mid_file)))
+                  .warns("itch5inside: warning: {input}: the session ended (zero length prefix) before the end of "
+                         "the input; the bytes after it were not read")
+                  .prints(prefix_lines)
+                  .reads(4));
   // Two members split inside message #3 (offset 70): the same lines as the raw stream.
   t.push_back(row("GzipMultiMember", file("two.gz", cat({itch5_test::gzip(slice(five_messages(), 0, 70)),
                                                           itch5_test::gzip(slice(five_messages(), 70, 169))})))

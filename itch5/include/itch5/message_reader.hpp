@@ -10,7 +10,9 @@
 // next() returns only messages of a known type whose length is at least the type's fixed size, so the
 // caller may decode them without further checks. Messages of unknown type are skipped by their length and
 // counted; messages longer than their type's size are returned (the extra bytes are ignored by decode) and
-// counted. A zero length ends the session. A length below the type's size, a truncated final message or
+// counted. A zero length ends the session; from compressed input the rest is then inflated (not framed) so
+// that a corrupt gzip member, whose garbage may inflate to a zero length, is an error and not an early end
+// of session. A length below the type's size, a truncated final message or
 // length prefix, input that does not start like ITCH, and read failures are errors carrying the byte offset
 // and message number. The first message must be a known type of about its fixed length, which rejects text
 // files and other formats up front.
@@ -100,7 +102,7 @@ class message_reader {
   [[nodiscard]] std::uint64_t input_position() const noexcept { return source_->consumed(); }
   [[nodiscard]] std::uint64_t input_size() const noexcept { return source_->total(); }
 
-  /// After end_of_session: whether any bytes follow the zero length prefix (they are not read).
+  /// After end_of_session: whether any bytes follow the zero length prefix (they are not framed).
   [[nodiscard]] bool data_after_end_of_session();
 
  private:
@@ -110,6 +112,7 @@ class message_reader {
   read_status refill();
   read_status fail(read_errc code, std::uint64_t offset, std::string detail);
   bool check_format();
+  void check_rest_of_compressed_input();
 
   std::unique_ptr<io::block_source> source_;
   const std::byte* cur_ = nullptr;
@@ -124,6 +127,8 @@ class message_reader {
   read_error error_;
   bool format_checked_ = false;
   bool seen_bytes_ = false;
+  bool rest_checked_ = false;     // end of session on compressed input, the rest inflated without error
+  bool data_after_rest_ = false;  // then: whether any byte followed the zero length prefix
 };
 
 }  // namespace itch5

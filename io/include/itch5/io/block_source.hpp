@@ -40,6 +40,9 @@ class block_source {
   [[nodiscard]] virtual std::uint64_t consumed() const noexcept = 0;
   /// Size of the underlying file, 0 when unknown.
   [[nodiscard]] virtual std::uint64_t total() const noexcept = 0;
+  /// True when the blocks are inflated from compressed input (gzip), whose integrity is known only at the
+  /// end of each member.
+  [[nodiscard]] virtual bool compressed() const noexcept = 0;
 };
 
 [[nodiscard]] std::unique_ptr<block_source> make_block_source(std::unique_ptr<byte_stream> stream,
