@@ -257,7 +257,7 @@ int main(int argc, char** argv) {
   opts.add("book", cfg.book, "Book side implementation (all give identical output; array is the fastest).")
       .choices(book::book_type_names());
   opts.add("window-levels", cfg.window_levels,
-           "Price levels held in the array book's window around the inside (rounded up to a multiple of 64); "
+           "Price levels held in the array book's window around the inside (rounded up to a power of two); "
            "levels beyond it are kept in a map.",
            64, 1 << 20);
   opts.add("symbols", cfg.symbols,

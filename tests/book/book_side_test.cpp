@@ -269,12 +269,13 @@ TEST(ArrayBookSide, KeepsLevelsNearTheInsideInTheWindow) {
   EXPECT_EQ(side.best().price, price4(1000000));
 }
 
-TEST(ArrayBookSide, WindowSizeIsRoundedUpToWholeBitmapWords) {
-  book::array_book_side<side_kind::sell> side(book::book_config{100});
-  for (std::uint32_t i = 0; i < 128; ++i) side.add(price4(100000 + 100 * i), 1);
-  // 100 rounds up to 128 levels; the best sits at slot 16, so 112 of these levels fit the window.
-  EXPECT_EQ(side.window_level_count(), 112u);
-  EXPECT_EQ(side.outside_level_count(), 16u);
+TEST(ArrayBookSide, WindowSizeIsRoundedUpToAPowerOfTwo) {
+  book::array_book_side<side_kind::sell> side(book::book_config{130});
+  for (std::uint32_t i = 0; i < 256; ++i) side.add(price4(100000 + 100 * i), 1);
+  // 130 rounds up to 256 levels (the window is a ring indexed by tick mod its size); the best sits at slot
+  // 32, so 224 of these levels fit the window.
+  EXPECT_EQ(side.window_level_count(), 224u);
+  EXPECT_EQ(side.outside_level_count(), 32u);
 }
 
 // With an arena, the window comes from it; a window too large for the arena's blocks falls back to the

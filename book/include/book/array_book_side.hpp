@@ -1,22 +1,26 @@
 // A book side as a window of price levels in an array around the inside, with an ordered map for the
-// levels outside it (the design of JayBeams' array_based_order_book_side, written anew).
+// levels outside it (the idea of JayBeams' array_based_order_book_side, written anew; the window is a ring).
 //
 // The window holds `window_levels` consecutive grid prices (itch5/tick.hpp: $0.0001 below $1.00, $0.01
-// above), slot 0 being the best end: for bids the highest price of the window, for offers the lowest. Most
-// book events land within a few levels of the inside (p90 14 levels on real days), so most operations are
-// an array update; a bitmap of non-empty slots finds the next best or worst level with a few word scans.
-// Levels beyond the window, and prices that are not on the tick grid (possible only in malformed data),
-// live in the map. Correctness never depends on where the window is: best() and worst() compare both
-// parts. The window re-centres (best price at 1/8 of the window) when a new price beats the window's best
-// end, when the best level drifts into the last quarter, or when the window empties while the map holds
-// levels.
+// above; rounded up to a power of two, at least 64). Its logical slot 0 is the best end: for bids the
+// highest price of the window, for offers the lowest. Most book events land within a few levels of the
+// inside (p90 14 levels on real days), so most operations are an array update; a bitmap of non-empty slots
+// finds the next best or worst level with a few word scans. Levels beyond the window, and prices that are
+// not on the tick grid (possible only in malformed data), live in the map. Correctness never depends on
+// where the window is: best() and worst() compare both parts. The window re-centres (best price at 1/8 of
+// the window) when a new price beats the window's best end, when the best level drifts into the last
+// quarter, or when the window empties while the map holds levels.
+//
+// The array is a ring: tick t lives at index t mod W whatever the window's position, so a re-centre moves
+// no level that stays in the window; only the levels it leaves behind go to the map, and map levels it now
+// covers come in. (Until 2026-11 the array was indexed by slot and a re-centre moved every level: on books
+// thousands of levels deep, whose inside keeps moving the window, that was 1/6 of the time.)
 //
 // Complexity: add/reduce in the window O(1), plus O(W/64) bitmap scan when the best or worst level
-// empties; map operations O(log L); a re-centre O(W/64 + levels in the window + levels moved to or from
-// the map). Memory: 40 bytes for the side,
-// plus 8 bytes per window level and W/8 bytes of bitmap, taken at construction from the engine's
-// detail::level_arena (huge pages shared by all books) or else from the heap at the first add, plus the map
-// (created when first needed). Not thread-safe.
+// empties; map operations O(log L); a re-centre by d ticks O(min(d, W)/64 + W/64 + levels moved to or from
+// the map). Memory: 40 bytes for the side, plus 8 bytes per window level and W/8 bytes of bitmap, taken at
+// construction from the engine's detail::level_arena (huge pages shared by all books) or else from the heap
+// at the first add, plus the map (created when first needed). Not thread-safe.
 #pragma once
 
 #include <algorithm>
@@ -47,7 +51,7 @@ class array_book_side {
   /// one, for a window too large for the arena, or while the arena has no memory ready, it is allocated
   /// from the heap at the first add (see move_to()).
   explicit array_book_side(const book_config& cfg = {}, detail::level_arena* arena = nullptr)
-      : window_((std::max<std::uint32_t>(cfg.window_levels, 64) + 63) / 64 * 64) {
+      : window_(std::bit_ceil(std::clamp<std::uint32_t>(cfg.window_levels, 64, std::uint32_t{1} << 30))) {
     if (arena != nullptr) levels_ = arena->allocate(block_words());
   }
 
@@ -92,10 +96,12 @@ class array_book_side {
   /// outside the window. Changes nothing.
   void prefetch(itch5::price4 p) const noexcept {
     if (levels_ == nullptr) return;
-    const std::int64_t s = slot_of(itch5::tick_index(p));  // an off-grid price maps near its level: harmless
+    const std::int64_t t = itch5::tick_index(p);  // an off-grid price maps near its level: harmless
+    const std::int64_t s = slot_of(t);
     if (s >= 0 && s < window_) {
-      detail::prefetch(levels_ + s);
-      detail::prefetch(bits() + (s >> 6));
+      const std::size_t i = index_of(t);
+      detail::prefetch(levels_ + i);
+      detail::prefetch(bits() + (i >> 6));
     }
   }
 
@@ -126,8 +132,9 @@ class array_book_side {
       // A level behind the window's best leaves the best alone (no map level beats the window's best
       // unless the map holds off-grid prices).
       const bool best_may_change = moved || s <= best_slot_ || off_grid_ != 0;
-      std::uint64_t& level = levels_[static_cast<std::size_t>(s)];
-      if (level == 0) mark(s);
+      const std::size_t i = index_of(t);
+      std::uint64_t& level = levels_[i];
+      if (level == 0) mark(s, i);
       level += q;
       return best_may_change;
     }
@@ -139,16 +146,18 @@ class array_book_side {
   /// have changed.
   bool reduce(itch5::price4 p, std::uint64_t q) {
     if (itch5::on_tick_grid(p) && levels_) [[likely]] {
-      const std::int64_t s = slot_of(itch5::tick_index(p));
+      const std::int64_t t = itch5::tick_index(p);
+      const std::int64_t s = slot_of(t);
       if (s >= 0 && s < window_) {
         const bool at_best = s == best_slot_ || off_grid_ != 0;
-        std::uint64_t& level = levels_[static_cast<std::size_t>(s)];
+        const std::size_t i = index_of(t);
+        std::uint64_t& level = levels_[i];
         if (level > q) {
           level -= q;
           return at_best;
         }
         level = 0;
-        unmark(s);
+        unmark(s, i);
         if (window_count_ == 0) {
           if (!outside_empty()) recentre(itch5::tick_index(outside_->begin()->first));
           return true;
@@ -210,8 +219,19 @@ class array_book_side {
   [[nodiscard]] std::int64_t tick_of(std::int64_t slot) const noexcept {
     return K == side_kind::buy ? std::int64_t{top_} - slot : std::int64_t{top_} + slot;
   }
+  // Array index of tick t (of any tick: the ring wraps; negative ticks, below the buy side's zero price, too).
+  [[nodiscard]] std::size_t index_of(std::int64_t t) const noexcept {
+    return static_cast<std::size_t>(static_cast<std::uint64_t>(t) & (window_ - 1));
+  }
+  // Slot of array index i: the inverse of index_of(tick_of(slot)) over the window.
+  [[nodiscard]] std::int64_t slot_at(std::size_t i) const noexcept {
+    const std::uint64_t top = static_cast<std::uint64_t>(std::int64_t{top_});
+    const std::uint64_t d = K == side_kind::buy ? top - i : i - top;
+    return static_cast<std::int64_t>(d & (window_ - 1));
+  }
   [[nodiscard]] price_level level_at(std::int64_t slot) const noexcept {
-    return {itch5::tick_price(static_cast<std::uint32_t>(tick_of(slot))), levels_[static_cast<std::size_t>(slot)]};
+    const std::int64_t t = tick_of(slot);
+    return {itch5::tick_price(static_cast<std::uint32_t>(t)), levels_[index_of(t)]};
   }
   [[nodiscard]] bool outside_empty() const noexcept { return !outside_ || outside_->empty(); }
   level_map& outside() {
@@ -232,8 +252,8 @@ class array_book_side {
     owns_levels_ = false;
   }
 
-  void mark(std::int64_t s) noexcept {
-    bits()[s >> 6] |= std::uint64_t{1} << (s & 63);
+  void mark(std::int64_t s, std::size_t i) noexcept {
+    bits()[i >> 6] |= std::uint64_t{1} << (i & 63);
     if (window_count_++ == 0) {
       best_slot_ = worst_slot_ = static_cast<std::int32_t>(s);
       return;
@@ -242,43 +262,62 @@ class array_book_side {
     if (s > worst_slot_) worst_slot_ = static_cast<std::int32_t>(s);
   }
 
-  void unmark(std::int64_t s) noexcept {
-    bits()[s >> 6] &= ~(std::uint64_t{1} << (s & 63));
+  void unmark(std::int64_t s, std::size_t i) noexcept {
+    bits()[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
     if (--window_count_ == 0) return;
     if (s == best_slot_) best_slot_ = static_cast<std::int32_t>(next_set(s));
     if (s == worst_slot_) worst_slot_ = static_cast<std::int32_t>(prev_set(s));
   }
 
-  // First non-empty slot after s (one exists: window_count_ > 0 and s was the best).
+  // The first set index at or after i going up (wrapping), and at or before i going down (wrapping). At
+  // least one bit must be set.
+  [[nodiscard]] std::size_t scan_up(std::size_t i) const noexcept {
+    const std::uint64_t* b = bits();
+    const std::size_t last_word = window_ / 64 - 1;
+    std::size_t w = i >> 6;
+    std::uint64_t word = b[w] & (~std::uint64_t{0} << (i & 63));
+    while (word == 0) word = b[w = (w + 1) & last_word];
+    return (w << 6) + static_cast<std::size_t>(std::countr_zero(word));
+  }
+  [[nodiscard]] std::size_t scan_down(std::size_t i) const noexcept {
+    const std::uint64_t* b = bits();
+    const std::size_t last_word = window_ / 64 - 1;
+    std::size_t w = i >> 6;
+    std::uint64_t word = b[w] & (~std::uint64_t{0} >> (63 - (i & 63)));
+    while (word == 0) word = b[w = (w - 1) & last_word];
+    return (w << 6) + 63 - static_cast<std::size_t>(std::countl_zero(word));
+  }
+
+  // First non-empty slot after s (one exists; s may be -1). Slots grow with the index for offers and
+  // against it for bids.
   [[nodiscard]] std::int64_t next_set(std::int64_t s) const noexcept {
-    const std::uint64_t* b = bits();
-    std::int64_t w = (s + 1) >> 6;
-    std::uint64_t word = (s + 1) < window_ ? b[w] & (~std::uint64_t{0} << ((s + 1) & 63)) : 0;
-    while (word == 0) word = b[++w];
-    return (w << 6) + std::countr_zero(word);
+    const std::size_t from = index_of(tick_of(s + 1));
+    return slot_at(K == side_kind::sell ? scan_up(from) : scan_down(from));
   }
 
-  // Last non-empty slot before s (one exists).
+  // Last non-empty slot before s (one exists; s may be the window size).
   [[nodiscard]] std::int64_t prev_set(std::int64_t s) const noexcept {
-    const std::uint64_t* b = bits();
-    std::int64_t w = (s - 1) >> 6;
-    std::uint64_t word = b[w] & (~std::uint64_t{0} >> (63 - ((s - 1) & 63)));
-    while (word == 0) word = b[--w];
-    return (w << 6) + 63 - std::countl_zero(word);
+    const std::size_t from = index_of(tick_of(s - 1));
+    return slot_at(K == side_kind::sell ? scan_down(from) : scan_up(from));
   }
 
-  // Moves the window so that tick `anchor` sits at slot window/8. Non-empty levels that stay in range move
-  // to their new slots in place; only those leaving the window go to the map, and map levels the new range
-  // covers come in. Cost O(window/64 + levels). (Sending every level through the map instead cost ~145 us
-  // per move in bm_order_book; shifting the whole array cost O(window) even for a nearly empty window.)
+  // Moves the window so that tick `anchor` sits at slot window/8. Levels that stay in range stay where they
+  // are in the ring; those the window leaves go to the map (evict), and map levels the new range covers
+  // come in. Cost O(min(shift, window)/64 + window/64 + levels moved). (Sending every level through the map
+  // cost ~145 us per move in bm_order_book; moving every level within an array indexed by slot cost
+  // O(levels) per move, 1/6 of the time on books thousands of levels deep.)
   void recentre(std::int64_t anchor) {
     const std::int64_t w = window_;
     const std::int64_t margin = w / 8;
     const std::int64_t new_top = K == side_kind::buy ? anchor + margin : anchor - margin;
     if (new_top == top_ && window_count_ > 0) return;
     const std::int64_t delta = K == side_kind::buy ? new_top - top_ : top_ - new_top;  // new slot = old slot + delta
-    if (window_count_ > 0 && delta != 0) relocate(delta);
+    if (window_count_ > 0 && delta != 0) evict(delta);
     top_ = static_cast<std::int32_t>(new_top);
+    if (window_count_ > 0) {
+      best_slot_ = static_cast<std::int32_t>(next_set(-1));
+      worst_slot_ = static_cast<std::int32_t>(prev_set(w));
+    }
     if (outside_empty()) return;
     // Map levels on the grid and inside the new range come into the window. The range in price order:
     // from the best end (slot 0) to the worst end (slot window - 1); better_first orders the map the same way.
@@ -294,51 +333,46 @@ class array_book_side {
         ++it;
         continue;
       }
-      const std::int64_t slot = slot_of(itch5::tick_index(it->first));
-      levels_[static_cast<std::size_t>(slot)] = it->second;
-      mark(slot);
+      const std::int64_t t = itch5::tick_index(it->first);
+      const std::size_t i = index_of(t);
+      levels_[i] = it->second;
+      mark(slot_of(t), i);
       it = outside_->erase(it);
     }
   }
 
-  // Moves every non-empty slot s to s + delta, or to the map when that falls outside the window. Slots are
-  // visited against the direction of the move (highest first when moving up), so a destination is never a
-  // slot still waiting to move. Then the count and the best and worst slots are recomputed.
-  void relocate(std::int64_t delta) {
-    std::uint64_t* b = bits();
+  // Before the window shifts so that old slot s becomes s + delta: the levels of the slots that fall out of
+  // it (s + delta outside [0, window)) go to the map. Those slots are consecutive, and so are their indices
+  // in the ring (up to one wrap).
+  void evict(std::int64_t delta) {
     const std::int64_t w = window_;
-    auto move_one = [&](std::int64_t from) {
-      std::uint64_t& src = levels_[static_cast<std::size_t>(from)];
-      const std::uint64_t shares = src;
-      src = 0;
-      b[from >> 6] &= ~(std::uint64_t{1} << (from & 63));
-      const std::int64_t to = from + delta;
-      if (to >= 0 && to < w) {
-        levels_[static_cast<std::size_t>(to)] = shares;
-        b[to >> 6] |= std::uint64_t{1} << (to & 63);
-      } else {
-        outside().emplace(itch5::tick_price(static_cast<std::uint32_t>(tick_of(from))), shares);
-      }
-    };
-    const std::int64_t words = w / 64;
-    if (delta > 0) {
-      for (std::int64_t word = words - 1; word >= 0; --word) {
-        for (std::uint64_t snap = b[word]; snap != 0; snap &= ~(std::uint64_t{1} << (63 - std::countl_zero(snap)))) {
-          move_one(word * 64 + 63 - std::countl_zero(snap));
+    const std::int64_t k = std::min<std::int64_t>(delta > 0 ? delta : -delta, w);  // slots leaving
+    // The leaving slots: [w - k, w) when the window moves towards better prices, [0, k) otherwise.
+    const std::int64_t first = delta > 0 ? w - k : 0;
+    // Their lowest index: slots grow with indices for offers, against them for bids.
+    const std::size_t lo = index_of(tick_of(K == side_kind::sell ? first : first + k - 1));
+    std::uint64_t* b = bits();
+    auto evict_range = [&](std::size_t from, std::size_t to) {  // indices [from, to), no wrap
+      for (std::size_t word = from >> 6; word < (to + 63) >> 6; ++word) {
+        std::uint64_t m = b[word];
+        if (word == from >> 6) m &= ~std::uint64_t{0} << (from & 63);
+        if (word == (to - 1) >> 6) m &= ~std::uint64_t{0} >> (63 - ((to - 1) & 63));
+        if (m == 0) continue;
+        b[word] &= ~m;
+        for (; m != 0; m &= m - 1) {
+          const std::size_t i = (word << 6) + static_cast<std::size_t>(std::countr_zero(m));
+          outside().emplace(itch5::tick_price(static_cast<std::uint32_t>(tick_of(slot_at(i)))), levels_[i]);
+          levels_[i] = 0;
+          --window_count_;
         }
       }
+    };
+    const std::size_t n = static_cast<std::size_t>(k);
+    if (lo + n <= window_) {
+      evict_range(lo, lo + n);
     } else {
-      for (std::int64_t word = 0; word < words; ++word) {
-        for (std::uint64_t snap = b[word]; snap != 0; snap &= snap - 1) move_one(word * 64 + std::countr_zero(snap));
-      }
-    }
-    window_count_ = 0;
-    for (std::int64_t word = 0; word < words; ++word) {
-      const std::uint64_t x = b[word];
-      if (x == 0) continue;
-      if (window_count_ == 0) best_slot_ = static_cast<std::int32_t>(word * 64 + std::countr_zero(x));
-      worst_slot_ = static_cast<std::int32_t>(word * 64 + 63 - std::countl_zero(x));
-      window_count_ += static_cast<std::uint32_t>(std::popcount(x));
+      evict_range(lo, window_);
+      evict_range(0, lo + n - window_);
     }
   }
 
@@ -348,7 +382,7 @@ class array_book_side {
   std::int32_t best_slot_ = 0;
   std::int32_t worst_slot_ = 0;
   std::uint32_t window_count_ = 0;
-  std::uint32_t window_;                     // levels in the window, a multiple of 64
+  std::uint32_t window_;                     // levels in the window, a power of two >= 64
   // Off-grid levels in the map (malformed input only); at `sticky` the count stops and stays (the side
   // then always answers "the best may have changed").
   std::uint16_t off_grid_ = 0;

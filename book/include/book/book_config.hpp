@@ -7,7 +7,8 @@
 namespace book {
 
 struct book_config {
-  /// array_book_side: price levels kept in the array window around the inside (a multiple of 64).
+  /// array_book_side: price levels kept in the array window around the inside (rounded up to a power of
+  /// two, at least 64).
   std::uint32_t window_levels = 256;
   /// book_engine's order_table: log2 of the window of recent order references held in its ring (see
   /// order_table.hpp; clamped to [1, 30]). The default, 2^20 references, is what the tools use; tests and
