@@ -3,9 +3,11 @@
 // edges and force re-centring in both directions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
+#include <vector>
 
 #include <book/array_book_side.hpp>
 #include <book/book_side.hpp>
@@ -276,6 +278,93 @@ TEST(ArrayBookSide, WindowSizeIsRoundedUpToAPowerOfTwo) {
   // 32, so 224 of these levels fit the window.
   EXPECT_EQ(side.window_level_count(), 224u);
   EXPECT_EQ(side.outside_level_count(), 32u);
+}
+
+// A book deeper than the window whose inside keeps moving the window back and forth (a new best far
+// better than the window, gone again): each move sends levels to the map and the next one brings them
+// back, until the window has grown enough that it no longer moves. The side matches a plain map at every
+// step.
+TEST(ArrayBookSide, GrowsWhenItsMovesKeepSendingLevelsToTheMap) {
+  book::array_book_side<side_kind::sell> side(book::book_config{64});
+  std::map<price4, std::uint64_t> ref;
+  auto add = [&](price4 p, std::uint64_t q) {
+    side.add(p, q);
+    ref[p] += q;
+  };
+  auto reduce = [&](price4 p, std::uint64_t q) {
+    side.reduce(p, q);
+    if ((ref[p] -= q) == 0) ref.erase(p);
+  };
+  for (std::uint32_t i = 0; i < 500; ++i) add(price4(1'000'000 + 100 * i), i + 1);  // $100.00 up, 500 levels
+  EXPECT_EQ(side.window_size(), 64u);
+  EXPECT_EQ(side.window_level_count(), 56u);  // slots 8..63
+  std::vector<std::size_t> sizes{side.window_size()};
+  std::vector<price4> window_ends;
+  for (int round = 0; round < 400; ++round) {
+    const price4 spike(1'000'000 - 100 * 300);  // 300 ticks better than the best: the window follows it
+    add(spike, 5);
+    ASSERT_EQ(side.best(), (book::price_level{spike, 5}));
+    reduce(spike, 5);
+    // The old best is the best again, 300 ticks behind the window's best end: in the last quarter of a
+    // window below 512 levels, which then comes back.
+    add(price4(1'000'000), 1);
+    reduce(price4(1'000'000), 1);
+    ASSERT_EQ(side.level_count(), ref.size()) << round;
+    ASSERT_EQ(side.best(), (book::price_level{ref.begin()->first, ref.begin()->second})) << round;
+    ASSERT_EQ(side.worst(), (book::price_level{ref.rbegin()->first, ref.rbegin()->second})) << round;
+    if (side.window_size() != sizes.back()) sizes.push_back(side.window_size());
+    window_ends.push_back(side.window_best_end());
+  }
+  // The window doubled until the old best, 300 ticks behind the spike, no longer falls in its last quarter
+  // once the window has followed the spike: then it stays with the spike, and holds every level of its range.
+  EXPECT_GT(sizes.size(), 1u);
+  for (std::size_t i = 1; i < sizes.size(); ++i) EXPECT_GT(sizes[i], sizes[i - 1]);
+  EXPECT_GE(side.window_size() * 3 / 4, 300u);
+  EXPECT_LE(side.window_size(), 1024u);
+  EXPECT_TRUE(std::all_of(window_ends.end() - 300, window_ends.end(),
+                          [&](price4 p) { return p == window_ends.back(); }))
+      << "the window still moves";
+  const auto in_window = std::count_if(ref.begin(), ref.end(), [&](const auto& level) {
+    return level.first.units() >= side.window_best_end().units() &&
+           level.first.units() < side.window_best_end().units() + 100 * side.window_size();
+  });
+  EXPECT_EQ(side.window_level_count(), static_cast<std::size_t>(in_window));
+  EXPECT_EQ(side.outside_level_count(), ref.size() - static_cast<std::size_t>(in_window));
+}
+
+// When the window empties while the map holds levels, it stays where it is: the map answers best() until
+// the next add, and an add within the window's range goes in without moving it (the deep levels stay in
+// the map instead of coming in, to be sent back by the next better price).
+TEST(ArrayBookSide, EmptiedWindowStaysUntilAnAddNeedsItElsewhere) {
+  book::array_book_side<side_kind::buy> side(book::book_config{64});
+  side.add(price4(1'000'000), 5);             // $100.00 anchors the window: slots 8..63 down to $99.45
+  side.add(price4(1'000'000 - 100 * 500), 7);  // $95.00: in the map
+  const price4 end = side.window_best_end();
+  side.reduce(price4(1'000'000), 5);
+  EXPECT_EQ(side.window_level_count(), 0u);
+  EXPECT_EQ(side.window_best_end(), end);
+  EXPECT_EQ(side.best(), (book::price_level{price4(1'000'000 - 100 * 500), 7}));
+  EXPECT_TRUE(side.add(price4(1'000'000 - 100 * 3), 2));  // in range: the best changes, the window stays
+  EXPECT_EQ(side.window_best_end(), end);
+  EXPECT_EQ(side.best(), (book::price_level{price4(1'000'000 - 100 * 3), 2}));
+  EXPECT_EQ(side.outside_level_count(), 1u);
+  side.reduce(price4(1'000'000 - 100 * 3), 2);
+  side.add(price4(1'000'000 - 100 * 600), 1);  // worse than the map's best: the window moves to that best
+  EXPECT_EQ(side.best(), (book::price_level{price4(1'000'000 - 100 * 500), 7}));
+  EXPECT_EQ(side.window_level_count(), 1u);
+  EXPECT_EQ(side.outside_level_count(), 1u);
+}
+
+// A shallow side whose inside travels far moves its window often, but few levels with it: no growth.
+TEST(ArrayBookSide, ShallowBookThatTravelsKeepsItsWindowSize) {
+  book::array_book_side<side_kind::buy> side(book::book_config{64});
+  for (std::uint32_t step = 0; step < 20'000; ++step) {
+    const price4 p(1'000'000 + 100 * step);  // the bid climbs a cent at a time, 20,000 cents
+    side.add(p, 1);
+    if (step >= 10) side.reduce(price4(p.units() - 1000), 1);  // ten levels live
+  }
+  EXPECT_EQ(side.level_count(), 10u);
+  EXPECT_EQ(side.window_size(), 64u);
 }
 
 // With an arena, the window comes from it; a window too large for the arena's blocks falls back to the

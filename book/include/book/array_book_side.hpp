@@ -8,19 +8,27 @@
 // finds the next best or worst level with a few word scans. Levels beyond the window, and prices that are
 // not on the tick grid (possible only in malformed data), live in the map. Correctness never depends on
 // where the window is: best() and worst() compare both parts. The window re-centres (best price at 1/8 of
-// the window) when a new price beats the window's best end, when the best level drifts into the last
-// quarter, or when the window empties while the map holds levels.
+// the window, at most 64 slots in) when a new price beats the window's best end, when the best level
+// drifts into the last quarter, or when an add falls outside a window left empty (an emptied window stays
+// where it is until then: its price range is where the book was busy).
 //
 // The array is a ring: tick t lives at index t mod W whatever the window's position, so a re-centre moves
 // no level that stays in the window; only the levels it leaves behind go to the map, and map levels it now
 // covers come in. (Until 2026-11 the array was indexed by slot and a re-centre moved every level: on books
 // thousands of levels deep, whose inside keeps moving the window, that was 1/6 of the time.)
 //
+// A book deeper than the window around where its inside moves would keep sending levels to the map and
+// back at each re-centre: when that happens (levels for more than half the window moved since it last
+// grew, and the side holds more than an eighth of a window of levels), the window doubles, up to 2^16
+// levels (grow()). On a 20 M day whose books are thousands of levels deep this took the run from 2.4x to
+// 1.0x the time of a typical day (bench/patterns.py, "deep").
+//
 // Complexity: add/reduce in the window O(1), plus O(W/64) bitmap scan when the best or worst level
 // empties; map operations O(log L); a re-centre by d ticks O(min(d, W)/64 + W/64 + levels moved to or from
-// the map). Memory: 40 bytes for the side, plus 8 bytes per window level and W/8 bytes of bitmap, taken at
-// construction from the engine's detail::level_arena (huge pages shared by all books) or else from the heap
-// at the first add, plus the map (created when first needed). Not thread-safe.
+// the map); a growth O(new window). Memory: 40 bytes for the side, plus 8 bytes per window level and W/8
+// bytes of bitmap, taken at construction from the engine's detail::level_arena (huge pages shared by all
+// books) or else from the heap at the first add (a grown window: from the heap), plus the map (created when
+// first needed). Not thread-safe.
 #pragma once
 
 #include <algorithm>
@@ -118,10 +126,17 @@ class array_book_side {
     if (!levels_) [[unlikely]] allocate();
     bool moved = false;
     if (window_count_ == 0) {
-      // Nothing in the window: anchor it at the better of this price and the map's best.
-      std::int64_t anchor = t;
-      if (!outside_empty() && better<K>(outside_->begin()->first, p)) anchor = itch5::tick_index(outside_->begin()->first);
-      recentre(anchor);
+      // Nothing in the window. A price within its range goes in where the window is (every level on the
+      // grid in the map is worse than that range); else the window moves, anchored at the better of this
+      // price and the map's best.
+      const std::int64_t s = slot_of(t);
+      if (s < 0 || s >= window_) {
+        std::int64_t anchor = t;
+        if (!outside_empty() && better<K>(outside_->begin()->first, p)) {
+          anchor = itch5::tick_index(outside_->begin()->first);
+        }
+        recentre(anchor);
+      }
       moved = true;
     } else if (slot_of(t) < 0) {
       recentre(t);
@@ -158,10 +173,7 @@ class array_book_side {
         }
         level = 0;
         unmark(s, i);
-        if (window_count_ == 0) {
-          if (!outside_empty()) recentre(itch5::tick_index(outside_->begin()->first));
-          return true;
-        }
+        if (window_count_ == 0) return true;  // the window stays: the next add decides (see add())
         if (best_slot_ >= static_cast<std::int64_t>(window_ - window_ / 4)) {
           recentre(tick_of(best_slot_));
           return true;
@@ -204,13 +216,19 @@ class array_book_side {
   /// Levels held in the window and in the map (for tests and diagnostics).
   [[nodiscard]] std::size_t window_level_count() const noexcept { return window_count_; }
   [[nodiscard]] std::size_t outside_level_count() const noexcept { return outside_ ? outside_->size() : 0; }
+  /// Price levels the window spans: the configured size (a power of two) or more once it grew (see grow()).
+  [[nodiscard]] std::size_t window_size() const noexcept { return window_; }
   /// Price of the window's best end (slot 0).
   [[nodiscard]] itch5::price4 window_best_end() const noexcept {
     return itch5::tick_price(static_cast<std::uint32_t>(std::max<std::int32_t>(top_, 0)));
   }
 
  private:
-  using level_map = std::map<itch5::price4, std::uint64_t, better_first<K>>;
+  // The levels outside the window, and how many levels moved between it and the window since the window
+  // last grew (kept here, off the side's hot cache line: it changes only when levels move).
+  struct level_map : std::map<itch5::price4, std::uint64_t, better_first<K>> {
+    std::uint64_t moved = 0;
+  };
 
   // Slot of tick t: 0 at the window's best end, growing away from the inside.
   [[nodiscard]] std::int64_t slot_of(std::int64_t t) const noexcept {
@@ -301,14 +319,16 @@ class array_book_side {
     return slot_at(K == side_kind::sell ? scan_down(from) : scan_up(from));
   }
 
-  // Moves the window so that tick `anchor` sits at slot window/8. Levels that stay in range stay where they
-  // are in the ring; those the window leaves go to the map (evict), and map levels the new range covers
-  // come in. Cost O(min(shift, window)/64 + window/64 + levels moved). (Sending every level through the map
+  // Moves the window so that tick `anchor` sits at slot min(window/8, 64). Levels that stay in range stay
+  // where they are in the ring; those the window leaves go to the map (evict), and map levels the new range
+  // covers come in. Cost O(min(shift, window)/64 + window/64 + levels moved). (Sending every level through the map
   // cost ~145 us per move in bm_order_book; moving every level within an array indexed by slot cost
   // O(levels) per move, 1/6 of the time on books thousands of levels deep.)
   void recentre(std::int64_t anchor) {
     const std::int64_t w = window_;
-    const std::int64_t margin = w / 8;
+    // Room for the inside to improve before the next move; at most 64 slots, so that a grown window's
+    // moves stay small (each one sends the levels of as many slots at the far end to the map).
+    const std::int64_t margin = std::min<std::int64_t>(w / 8, 64);
     const std::int64_t new_top = K == side_kind::buy ? anchor + margin : anchor - margin;
     if (new_top == top_ && window_count_ > 0) return;
     const std::int64_t delta = K == side_kind::buy ? new_top - top_ : top_ - new_top;  // new slot = old slot + delta
@@ -319,9 +339,17 @@ class array_book_side {
       worst_slot_ = static_cast<std::int32_t>(prev_set(w));
     }
     if (outside_empty()) return;
-    // Map levels on the grid and inside the new range come into the window. The range in price order:
-    // from the best end (slot 0) to the worst end (slot window - 1); better_first orders the map the same way.
-    const std::int64_t best_tick = tick_of(0), worst_tick = tick_of(w - 1);
+    take_from_map();
+    if (outside_->moved > window_ / 2 && window_ < max_grown_window &&
+        level_count() > window_ / 8) {
+      grow();
+    }
+  }
+
+  // Map levels on the grid and inside the window's range come into it. The range in price order: from the
+  // best end (slot 0) to the worst end (slot window - 1); better_first orders the map the same way.
+  void take_from_map() {
+    const std::int64_t best_tick = tick_of(0), worst_tick = tick_of(std::int64_t{window_} - 1);
     if (K == side_kind::sell ? worst_tick < 0 : best_tick < 0) return;
     auto clamp_price = [](std::int64_t t) {
       return itch5::tick_price(static_cast<std::uint32_t>(std::max<std::int64_t>(t, 0)));
@@ -337,8 +365,38 @@ class array_book_side {
       const std::size_t i = index_of(t);
       levels_[i] = it->second;
       mark(slot_of(t), i);
+      ++outside_->moved;
       it = outside_->erase(it);
     }
+  }
+
+  // Doubles the window, its best end staying put, when re-centres keep moving levels to and from the map
+  // (more than half the window since it last grew) and the side holds more than an eighth of a window of
+  // levels: the book is deeper than the window around where its inside moves, and every move of the window
+  // would otherwise keep sending levels to the map and back. The doubled window costs at most ~130 bytes
+  // per level the side holds, about what two map nodes cost; the new block comes from the heap, not the
+  // arena (whose blocks are for the default window; the old one stays unused there). O(new window).
+  void grow() {
+    const std::uint32_t old_window = window_;
+    std::uint64_t* const old_levels = levels_;
+    const std::uint64_t* const old_bits = levels_ + old_window;
+    const bool owned = owns_levels_;
+    const std::uint64_t old_mask = old_window - 1, top = static_cast<std::uint64_t>(std::int64_t{top_});
+    window_ = old_window * 2;
+    levels_ = new std::uint64_t[block_words()]();
+    owns_levels_ = true;
+    for (std::size_t word = 0; word < old_window / 64; ++word) {
+      for (std::uint64_t m = old_bits[word]; m != 0; m &= m - 1) {
+        const std::size_t i = (word << 6) + static_cast<std::size_t>(std::countr_zero(m));
+        const std::int64_t slot = static_cast<std::int64_t>((K == side_kind::buy ? top - i : i - top) & old_mask);
+        const std::size_t j = index_of(tick_of(slot));
+        levels_[j] = old_levels[i];
+        bits()[j >> 6] |= std::uint64_t{1} << (j & 63);
+      }
+    }
+    if (owned) delete[] old_levels;
+    outside_->moved = 0;
+    take_from_map();  // best and worst slots are the same slots (slot 0 stays); mark() widens worst
   }
 
   // Before the window shifts so that old slot s becomes s + delta: the levels of the slots that fall out of
@@ -362,6 +420,7 @@ class array_book_side {
         for (; m != 0; m &= m - 1) {
           const std::size_t i = (word << 6) + static_cast<std::size_t>(std::countr_zero(m));
           outside().emplace(itch5::tick_price(static_cast<std::uint32_t>(tick_of(slot_at(i)))), levels_[i]);
+          ++outside_->moved;
           levels_[i] = 0;
           --window_count_;
         }
@@ -387,6 +446,8 @@ class array_book_side {
   // then always answers "the best may have changed").
   std::uint16_t off_grid_ = 0;
   static constexpr std::uint16_t sticky = 0xffff;
+  // The largest window grow() makes: 512 KiB of levels and 8 KiB of bitmap ($655 of one-cent ticks).
+  static constexpr std::uint32_t max_grown_window = std::uint32_t{1} << 16;
   bool owns_levels_ = false;                 // levels_ came from the heap (else from an arena, or none)
   std::unique_ptr<level_map> outside_;       // levels outside the window or off the grid; created on use
 };
