@@ -7,6 +7,7 @@
 #include <exception>
 #include <numeric>
 #include <string>
+#include <string_view>
 
 namespace itch5 {
 namespace {
@@ -78,6 +79,22 @@ bool message_reader::check_format() {
   return false;
 }
 
+// Called in a catch block: the error being handled, raised by the source while reading. A capture's error
+// is named by packet and capture offset (the offset in the BinaryFILE stream made from it means nothing);
+// any other, like every error, at `at` (the start of the message in progress), the detail saying how far
+// the (decompressed) input got and adding `note`.
+read_status message_reader::fail_reading(std::uint64_t at, std::uint64_t input_ends_at, std::string_view note) {
+  try {
+    throw;
+  } catch (const io::capture_error& e) {
+    return fail(read_errc::corrupt_capture, e.offset(), e.what());
+  } catch (const std::exception& e) {
+    return fail(read_errc::input_failure, at,
+                std::string(e.what()) + " (input ends at byte offset " + std::to_string(input_ends_at) +
+                    std::string(note) + ")");
+  }
+}
+
 read_status message_reader::refill() {
   if (status_ != read_status::message) return status_;
   const auto carry = static_cast<std::size_t>(end_ - cur_);
@@ -85,14 +102,8 @@ read_status message_reader::refill() {
   std::span<std::byte> block;
   try {
     block = source_->next_block();
-  } catch (const io::capture_error& e) {
-    // Named by packet and capture offset: the offset in the BinaryFILE stream made from it means nothing.
-    return fail(read_errc::corrupt_capture, e.offset(), e.what());
-  } catch (const std::exception& e) {
-    // Like every error, named at the start of the message in progress; the detail says how far the
-    // (decompressed) input got.
-    return fail(read_errc::input_failure, carry_offset,
-                std::string(e.what()) + " (input ends at byte offset " + std::to_string(carry_offset + carry) + ")");
+  } catch (const std::exception&) {
+    return fail_reading(carry_offset, carry_offset + carry, "");
   }
   if (block.empty()) {
     if (carry == 0) {
@@ -141,11 +152,10 @@ void message_reader::check_rest_of_compressed_input() {
       data_after = true;
       inflated += block.size();
     }
-  } catch (const std::exception& e) {
-    fail(read_errc::input_failure, at,
-         std::string(e.what()) + " (input ends at byte offset " + std::to_string(after + inflated) +
-             "; found after a zero length prefix, which marks the end of the session but may itself come from "
-             "the corrupt data)");
+  } catch (const std::exception&) {
+    fail_reading(at, after + inflated,
+                 "; found after a zero length prefix, which marks the end of the session but may itself come "
+                 "from the corrupt data");
     return;
   }
   rest_checked_ = true;

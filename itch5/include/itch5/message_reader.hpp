@@ -12,10 +12,10 @@
 // counted; messages longer than their type's size are returned (the extra bytes are ignored by decode) and
 // counted. A zero length ends the session; from compressed input the rest is then inflated (not framed) so
 // that a corrupt gzip member, whose garbage may inflate to a zero length, is an error and not an early end
-// of session. A length below the type's size, a truncated final message or
-// length prefix, input that does not start like ITCH, and read failures are errors carrying the byte offset
-// and message number. The first message must be a known type of about its fixed length, which rejects text
-// files and other formats up front.
+// of session. A length below the type's size, a truncated final message or length prefix, input that does
+// not start like ITCH, and read failures are errors carrying the byte offset and message number. The first
+// message must be a known type of about its fixed length, which rejects text files and other formats up
+// front.
 //
 // The span returned by next() points into the reader's block and is valid until the following call.
 // Complexity: O(1) amortised per message; one branch-predictable length check in the common case.
@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 
 #include <itch5/io/block_source.hpp>
 #include <itch5/detail/endian.hpp>
@@ -111,6 +112,7 @@ class message_reader {
   bool classify_irregular(std::size_t len, std::span<const std::byte>& msg);
   read_status refill();
   read_status fail(read_errc code, std::uint64_t offset, std::string detail);
+  read_status fail_reading(std::uint64_t at, std::uint64_t input_ends_at, std::string_view note);
   bool check_format();
   void check_rest_of_compressed_input();
 
