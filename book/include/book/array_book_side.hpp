@@ -377,24 +377,22 @@ class array_book_side {
   // per level the side holds, about what two map nodes cost; the new block comes from the heap, not the
   // arena (whose blocks are for the default window; the old one stays unused there). O(new window).
   void grow() {
-    const std::uint32_t old_window = window_;
-    std::uint64_t* const old_levels = levels_;
-    const std::uint64_t* const old_bits = levels_ + old_window;
-    const bool owned = owns_levels_;
-    const std::uint64_t old_mask = old_window - 1, top = static_cast<std::uint64_t>(std::int64_t{top_});
-    window_ = old_window * 2;
-    levels_ = new std::uint64_t[block_words()]();
-    owns_levels_ = true;
-    for (std::size_t word = 0; word < old_window / 64; ++word) {
-      for (std::uint64_t m = old_bits[word]; m != 0; m &= m - 1) {
+    const std::uint32_t grown = window_ * 2;
+    auto* const block = new std::uint64_t[std::size_t{grown} + grown / 64]();
+    std::uint64_t* const grown_bits = block + grown;
+    const std::uint64_t* const b = bits();
+    for (std::size_t word = 0; word < window_ / 64; ++word) {
+      for (std::uint64_t m = b[word]; m != 0; m &= m - 1) {
         const std::size_t i = (word << 6) + static_cast<std::size_t>(std::countr_zero(m));
-        const std::int64_t slot = static_cast<std::int64_t>((K == side_kind::buy ? top - i : i - top) & old_mask);
-        const std::size_t j = index_of(tick_of(slot));
-        levels_[j] = old_levels[i];
-        bits()[j >> 6] |= std::uint64_t{1} << (j & 63);
+        const std::size_t j = static_cast<std::uint64_t>(tick_of(slot_at(i))) & (grown - 1);  // index_of, grown
+        block[j] = levels_[i];
+        grown_bits[j >> 6] |= std::uint64_t{1} << (j & 63);
       }
     }
-    if (owned) delete[] old_levels;
+    release();
+    levels_ = block;
+    owns_levels_ = true;
+    window_ = grown;
     outside_->moved = 0;
     take_from_map();  // best and worst slots are the same slots (slot 0 stays); mark() widens worst
   }
