@@ -270,6 +270,7 @@ class line_thread {
   static_assert(sizeof(record) == 24);
   static constexpr std::size_t chunk_records = 2048;  // 48 KB
   static constexpr std::uint64_t ring = 16;           // chunks in flight
+  static constexpr std::uint64_t wake_after = ring / 2;  // chunks waiting before a sleeping line thread is woken
   // Not initialised (publish() sets count and last, next() writes each record before it is published):
   // the ring's 768 KB are touched as they are used, not zeroed per run (short runs, such as fuzz_inside's
   // thousands a second, would spend most of their time faulting those pages in).
@@ -284,13 +285,18 @@ class line_thread {
     return chunks_[head_ % ring].records[used_++];
   }
 
-  // Hands the chunk being filled to the line thread (waiting while all chunks are in its hands).
+  // Hands the chunk being filled to the line thread (waiting while all chunks are in its hands). The line
+  // thread, once it has caught up, sleeps until `wake_after` chunks wait for it (or the last one comes):
+  // woken for every chunk, as it was, the books' thread made a futex call per 2,048 changes (~3,800 on the
+  // 20 M day), ~3% of its time.
   void publish(bool last) {
     chunk& c = chunks_[head_ % ring];
     c.count = used_;
     c.last = last;
     head_shared_.store(++head_, std::memory_order_release);
-    head_shared_.notify_one();
+    // A stale tail only overstates what waits, so the wake-up is never missed: by the time the ring is
+    // full, wake_after < ring chunks waited at some publish and the line thread was woken.
+    if (last || head_ - tail_.load(std::memory_order_acquire) >= wake_after) head_shared_.notify_one();
     used_ = 0;
     for (std::uint64_t done = tail_.load(std::memory_order_acquire); head_ - done >= ring;
          done = tail_.load(std::memory_order_acquire)) {
