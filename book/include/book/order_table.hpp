@@ -109,7 +109,7 @@ class order_table {
   void prefetch(std::uint64_t ref) const noexcept {
     if (ref - base_ < window_) {
       const std::uint64_t pos = ref & (window_ - 1);
-      detail::prefetch(&ring_[pos]);
+      detail::prefetch_object(&ring_[pos]);
       detail::prefetch(&used_[pos >> 6]);
     } else if (ref < base_ || sparse_) {
       behind_.prefetch(ref);

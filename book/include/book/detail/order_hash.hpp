@@ -134,7 +134,7 @@ class basic_order_hash {
     [[nodiscard]] std::size_t home(std::uint64_t ref) const noexcept {
       return static_cast<std::size_t>((ref * 0x9E3779B97F4A7C15ull) >> shift);
     }
-    void prefetch(std::uint64_t ref) const noexcept { detail::prefetch(&at(home(ref))); }
+    void prefetch(std::uint64_t ref) const noexcept { detail::prefetch_object(&at(home(ref))); }
 
     // Probing stops at a slot that is neither occupied nor a tombstone.
     [[nodiscard]] order* find(std::uint64_t ref) const noexcept {

@@ -19,4 +19,16 @@ namespace book::detail {
   std::atomic_signal_fence(std::memory_order_seq_cst);
 }
 
+/// Starts loading every cache line of `*p`, an object of at most 64 bytes that may straddle two lines (a
+/// 12-byte order at a multiple of 12 bytes does for 2 slots in 16: prefetching its first byte alone left
+/// its last, the occupancy flag find() reads first, to a demand miss). Changes nothing.
+template <class T>
+[[gnu::always_inline]] inline void prefetch_object(const T* p) noexcept {
+  static_assert(sizeof(T) <= 64);
+  const char* first = reinterpret_cast<const char*>(p);
+  __builtin_prefetch(first);
+  __builtin_prefetch(first + sizeof(T) - 1);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+}
+
 }  // namespace book::detail
