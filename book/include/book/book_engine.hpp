@@ -83,11 +83,15 @@ class book_engine {
   /// outside `frame`, changes nothing.
   void prefetch_far(std::span<const std::byte> frame) const noexcept {
     if (frame.size() < itch5::order_reference_end) return;
-    const char type = itch5::peek_type(frame);
+    prefetch_far(itch5::peek_type(frame), itch5::peek_order_reference(frame), itch5::peek_stock_locate(frame));
+  }
+
+  /// The far stage from the message's fields: its type, order reference and stock locate (the reference
+  /// and locate are not read unless `type` is an order message).
+  void prefetch_far(char type, std::uint64_t ref, std::uint16_t locate) const noexcept {
     if (!itch5::is_order_message(type)) return;
-    orders_.prefetch(itch5::peek_order_reference(frame));
+    orders_.prefetch(ref);
     if (type == itch5::add_order::type || type == itch5::add_order_mpid::type) {
-      const std::uint16_t locate = itch5::peek_stock_locate(frame);
       if (locate < books_.size()) prefetch_book(books_[locate]);
     }
   }
@@ -96,13 +100,15 @@ class book_engine {
   /// in cache after prefetch_far) and starts loading that order's book. Changes nothing.
   void prefetch_near(std::span<const std::byte> frame) noexcept {
     if (frame.size() < itch5::order_reference_end) return;
-    const char type = itch5::peek_type(frame);
+    prefetch_near(itch5::peek_type(frame), itch5::peek_order_reference(frame));
+  }
+
+  /// The near stage from the message's type and order reference.
+  void prefetch_near(char type, std::uint64_t ref) noexcept {
     if (!itch5::is_order_message(type) || type == itch5::add_order::type || type == itch5::add_order_mpid::type) {
       return;
     }
-    if (const order* o = orders_.find(itch5::peek_order_reference(frame))) {
-      prefetch_book(books_[o->locate]);
-    }
+    if (const order* o = orders_.find(ref)) prefetch_book(books_[o->locate]);
   }
 
   /// Prefetch, level stage: for a message handled in two or three messages (its order slot and book
@@ -114,14 +120,24 @@ class book_engine {
       const char type = itch5::peek_type(frame);
       if (type == itch5::add_order::type || type == itch5::add_order_mpid::type) {
         if (frame.size() < itch5::add_price_end) return;
-        const std::uint16_t locate = itch5::peek_stock_locate(frame);
+        prefetch_level(type, 0, itch5::peek_stock_locate(frame), itch5::peek_add_side(frame),
+                       itch5::peek_add_price(frame));
+      } else {
+        prefetch_level(type, itch5::peek_order_reference(frame), 0, 0, {});
+      }
+    }
+  }
+
+  /// The level stage from the message's fields: an add's locate, side code and price; for the other order
+  /// messages, the order reference (the rest is ignored).
+  void prefetch_level(char type, std::uint64_t ref, std::uint16_t locate, char side_code,
+                      itch5::price4 price) noexcept {
+    if constexpr (side_prefetches) {
+      if (type == itch5::add_order::type || type == itch5::add_order_mpid::type) {
         if (locate >= books_.size()) return;
-        const side_kind side = itch5::peek_add_side(frame) == 'B' ? side_kind::buy : side_kind::sell;
-        prefetch_level(books_[locate], side, itch5::peek_add_price(frame));
+        prefetch_level(books_[locate], side_code == 'B' ? side_kind::buy : side_kind::sell, price);
       } else if (itch5::is_order_message(type)) {
-        if (const order* o = orders_.find(itch5::peek_order_reference(frame))) {
-          prefetch_level(books_[o->locate], o->side, o->price);
-        }
+        if (const order* o = orders_.find(ref)) prefetch_level(books_[o->locate], o->side, o->price);
       }
     }
   }
