@@ -6,7 +6,8 @@
 // same error) and when cancelled. The lines of the threads against the naive reference are checked by
 // differential_test and synth_differential_test; this covers everything else the merge must reproduce.
 // Also the line thread of one book thread (inside_options::line_thread) against lines formatted by the
-// books' thread itself: the same output, the same sink error, the same cancelled run.
+// books' thread itself, and the decode thread (inside_options::decode_thread) against the books' thread
+// reading for itself: the same output, the same sink error, the same cancelled run.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -366,6 +367,85 @@ TEST(LineThread, CancelledRunWritesWhatTheBooksThreadWould) {
   ASSERT_GT(books_thread.result.lines, 1000u);
   opt.line_thread = true;
   expect_same(run(day, opt, 1), books_thread);
+}
+
+// The decode thread against the books' thread reading the stream itself, with and without the line thread,
+// on the inputs and options of LineThread above (its messages come in 4,096-record chunks, the day's 400 k
+// in ~100 of them, more than the ring of 8 holds, so the decode thread waits for the books' thread too).
+TEST(DecodeThread, GivesWhatTheBooksThreadReadingItselfGives) {
+  const auto day = generated_day(35, itch5::synth::reference_pattern::sequential);
+  const auto anomalous = with_anomalies(generated_day(36, itch5::synth::reference_pattern::random));
+  const std::span<const std::byte> cut(day.data(), day.size() * 2 / 3);
+  for (const auto& [what, bytes] : {std::pair<std::string, std::span<const std::byte>>{"day", day},
+                                    {"with anomalies", anomalous},
+                                    {"cut in a message", cut}}) {
+    book::inside_options reading;
+    reading.decode_thread = false;
+    const outcome plain = run(bytes, reading, 1);
+    ASSERT_GT(plain.result.lines, 10'000u) << what;
+    if (what == "with anomalies") ASSERT_GT(plain.result.anomalies.total(), 100u);
+    if (what == "cut in a message") ASSERT_EQ(plain.result.status, itch5::read_status::error);
+    for (option_case c : option_cases(plain.lines)) {
+      c.options.stats = c.options.stats_all_events = c.options.histograms = false;  // nothing timed
+      for (bool line_thread : {false, true}) {
+        SCOPED_TRACE(what + ", " + c.name + (line_thread ? ", line thread" : ", lines on the books' thread"));
+        c.options.line_thread = line_thread;
+        c.options.decode_thread = false;
+        const outcome books_thread = run(bytes, c.options, 1);
+        c.options.decode_thread = true;
+        expect_same(run(bytes, c.options, 1), books_thread);
+      }
+    }
+  }
+}
+
+TEST(DecodeThread, SinkErrorReachesTheCaller) {
+  const auto day = generated_day(37, itch5::synth::reference_pattern::sequential);
+  std::string taken[2];
+  for (bool decode_thread : {false, true}) {
+    SCOPED_TRACE(decode_thread ? "decode thread" : "books' thread");
+    itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(day), {1 << 16, true, 4}));
+    book::inside_options opt;
+    opt.decode_thread = decode_thread;
+    opt.line_thread = false;  // the sink throws on the books' thread, in the middle of a chunk of records
+    opt.books.output_buffer_bytes = 4096;
+    failing_sink sink(5);
+    try {
+      (void)book::run_inside(reader, opt, sink);
+      ADD_FAILURE() << "no error from run_inside";
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "no space left on device");
+    }
+    taken[decode_thread] = sink.text;
+  }
+  EXPECT_GT(taken[0].size(), 4u * 3000u);
+  EXPECT_EQ(first_difference(taken[1], taken[0]), "");
+}
+
+TEST(DecodeThread, CancelledRunAndProgressAreThoseOfTheBooksThread) {
+  const auto day = generated_day(38, itch5::synth::reference_pattern::sequential);
+  std::atomic<bool> cancel{false};
+  book::inside_options opt;
+  opt.cancel = &cancel;
+  outcome got[2];
+  std::vector<std::uint64_t> progress[2];
+  for (bool decode_thread : {false, true}) {
+    opt.decode_thread = decode_thread;
+    cancel = false;
+    itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(day), {1 << 16, true, 4}));
+    string_sink sink;
+    // Cancelled at the third report (after 3 x 64 Ki messages): the rest of the day is not read.
+    got[decode_thread].result = book::run_inside(reader, opt, sink, [&](const itch5::message_reader& r) {
+      progress[decode_thread].push_back(r.messages());
+      if (progress[decode_thread].size() == 3) cancel = true;
+    });
+    got[decode_thread].lines = std::move(sink.text);
+  }
+  ASSERT_TRUE(got[0].result.cancelled);
+  EXPECT_EQ(got[0].result.messages, 3u * 65536u);
+  EXPECT_EQ(progress[0], (std::vector<std::uint64_t>{65536, 2 * 65536, 3 * 65536}));
+  EXPECT_EQ(progress[1], progress[0]);
+  expect_same(got[1], got[0]);
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // libFuzzer target: decoder + books + inside detection. The input runs through every book family (the
 // array book with a 64-level window, and a 16-reference order table window, to cross their edges often);
 // all must produce identical lines, statistics and anomaly counts, whatever the bytes. The first family
-// writes its lines through the line thread (inside_options::line_thread), the others on their own
-// thread, so the same check also holds the two output paths to the same bytes. The small order
+// reads through the decode thread (inside_options::decode_thread) and writes its lines through the line
+// thread (inside_options::line_thread), the others read and write on their own thread, so the same check
+// also holds both paths to the same bytes. The small order
 // window and a 4 KiB output buffer also spare each run the default 12 MiB ring and 256 KiB buffer, whose
 // allocation (fresh pages and shadow under ASan) cost more than the work on a typical input.
 //
@@ -123,6 +124,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     opt.books.output_buffer_bytes = 4096;
     opt.depth = true;
     opt.line_thread = first;
+    opt.decode_thread = first;
     string_sink sink;
     book::inside_result r = book::run_inside(reader, opt, sink);
     // Every line is complete: 7 fields and a newline.

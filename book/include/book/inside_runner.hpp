@@ -72,6 +72,10 @@ struct inside_options {
   /// which the books' thread hands each inside change to (24 bytes, in chunks), so that the books' thread
   /// does nothing else. false: the books' thread formats them itself. The output is the same.
   bool line_thread = true;
+  /// With threads == 1 and neither stats nor slowest: read, frame and decode the messages on a thread of
+  /// their own, which hands the books' thread each message as 40 bytes of decoded fields, in chunks. false:
+  /// the books' thread reads the stream itself. The output and every count of the result are the same.
+  bool decode_thread = true;
   /// Keep the `slowest` messages that took longest to handle (result.slowest), timing every message as
   /// stats does (without stats the clock reads are the only cost). Needs threads == 1.
   std::size_t slowest = 0;
@@ -114,7 +118,8 @@ struct inside_result {
   std::vector<slow_message> slowest;
 };
 
-/// Called about every 64 Ki messages with the reader, for progress reports.
+/// Called about every 64 Ki messages with the reader, for progress reports, on the thread that reads the
+/// stream (with inside_options::decode_thread, not the calling thread).
 using progress_callback = std::function<void(const itch5::message_reader&)>;
 
 /// Runs the job. Throws std::invalid_argument for an unknown book type, threads == 0, or slowest with
