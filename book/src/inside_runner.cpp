@@ -283,7 +283,9 @@ class line_thread {
 
   record& next() {
     if (used_ == chunk_records) publish(false);
-    return chunks_[head_ % ring].records[used_++];
+    record* const records = chunks_[head_ % ring].records.data();
+    if (used_ + 16 < chunk_records) detail::prefetch_for_write(records + used_ + 16);
+    return records[used_++];
   }
 
   // Hands the chunk being filled to the line thread (waiting while all chunks are in its hands). The line
