@@ -70,7 +70,9 @@ struct inside_options {
   unsigned threads = 1;
   /// With threads == 1 and neither stats nor slowest: format and write the lines on a thread of their own,
   /// which the books' thread hands each inside change to (24 bytes, in chunks), so that the books' thread
-  /// does nothing else. false: the books' thread formats them itself. The output is the same.
+  /// does nothing else. false: the books' thread formats them itself. The output is the same. With
+  /// decode_thread, compressed input and at most 2 hardware threads, the books' thread formats them anyway
+  /// (the inflater, the decode thread and the books' thread keep both cores busy).
   bool line_thread = true;
   /// With threads == 1 and neither stats nor slowest: read, frame and decode the messages on a thread of
   /// their own, which hands the books' thread each message as 40 bytes of decoded fields, in chunks. false:

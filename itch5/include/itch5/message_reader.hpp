@@ -103,6 +103,9 @@ class message_reader {
   [[nodiscard]] std::uint64_t input_position() const noexcept { return source_->consumed(); }
   [[nodiscard]] std::uint64_t input_size() const noexcept { return source_->total(); }
 
+  /// Whether the blocks are inflated from compressed input (gzip): inflating then takes a thread of its own.
+  [[nodiscard]] bool compressed() const noexcept { return source_->compressed(); }
+
   /// After end_of_session: whether any bytes follow the zero length prefix (they are not framed).
   [[nodiscard]] bool data_after_end_of_session();
 
