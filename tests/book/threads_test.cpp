@@ -383,8 +383,12 @@ TEST(DecodeThread, GivesWhatTheBooksThreadReadingItselfGives) {
     reading.decode_thread = false;
     const outcome plain = run(bytes, reading, 1);
     ASSERT_GT(plain.result.lines, 10'000u) << what;
-    if (what == "with anomalies") ASSERT_GT(plain.result.anomalies.total(), 100u);
-    if (what == "cut in a message") ASSERT_EQ(plain.result.status, itch5::read_status::error);
+    if (what == "with anomalies") {
+      ASSERT_GT(plain.result.anomalies.total(), 100u);
+    }
+    if (what == "cut in a message") {
+      ASSERT_EQ(plain.result.status, itch5::read_status::error);
+    }
     for (option_case c : option_cases(plain.lines)) {
       c.options.stats = c.options.stats_all_events = c.options.histograms = false;  // nothing timed
       for (bool line_thread : {false, true}) {
