@@ -516,18 +516,23 @@ void finish_result(const inside_options& opt, const std::unordered_set<std::stri
   }
 }
 
-// The end of a run with one book thread (run_loop, run_decoded): the reader's and the engine's counts,
-// then finish_result.
-template <class Engine, class Observer>
-void finish_single(itch5::message_reader& reader, const Engine& engine, const Observer& obs,
-                   const inside_options& opt, stats::feed_statistics* feed, stats::depth_statistics* depth,
-                   inside_result& r) {
+// The end of every run: how the reader ended and what it counted.
+void reader_counts(itch5::message_reader& reader, inside_result& r) {
   r.status = reader.status();
   if (r.status == itch5::read_status::error) r.error = reader.error();
   if (r.status == itch5::read_status::end_of_session) r.data_after_end_of_session = reader.data_after_end_of_session();
   r.messages = reader.messages();
   r.unknown_types = reader.unknown_total();
   r.oversized = reader.oversized();
+}
+
+// The end of a run with one book thread (run_loop, run_decoded): the reader's and the engine's counts,
+// then finish_result.
+template <class Engine, class Observer>
+void finish_single(itch5::message_reader& reader, const Engine& engine, const Observer& obs,
+                   const inside_options& opt, stats::feed_statistics* feed, stats::depth_statistics* depth,
+                   inside_result& r) {
+  reader_counts(reader, r);
   r.book_events = engine.book_events();
   r.inside_changes = engine.inside_changes();
   r.anomalies = engine.anomalies();
@@ -1166,12 +1171,7 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
   while (merged < next_batch) merge(merged++);
   if (!out.empty()) sink.write(out);
 
-  r.status = reader.status();
-  if (r.status == itch5::read_status::error) r.error = reader.error();
-  if (r.status == itch5::read_status::end_of_session) r.data_after_end_of_session = reader.data_after_end_of_session();
-  r.messages = reader.messages();
-  r.unknown_types = reader.unknown_total();
-  r.oversized = reader.oversized();
+  reader_counts(reader, r);
   r.anomalies = timestamps.anomalies;
   for (const auto& sh : shards) {
     r.book_events += sh->engine().book_events();

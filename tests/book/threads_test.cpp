@@ -334,23 +334,29 @@ class failing_sink final : public book::line_sink {
   int writes_ = 0;
 };
 
+// The lines a run with `opt` hands a sink that takes five writes and throws at the sixth, after checking
+// that the error reached run_inside's caller.
+std::string lines_before_sink_error(std::span<const std::byte> day, book::inside_options opt) {
+  itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(day), {1 << 16, true, 4}));
+  opt.books.output_buffer_bytes = 4096;
+  failing_sink sink(5);
+  try {
+    (void)book::run_inside(reader, opt, sink);
+    ADD_FAILURE() << "no error from run_inside";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "no space left on device");
+  }
+  return sink.text;
+}
+
 TEST(LineThread, SinkErrorReachesTheCaller) {
   const auto day = generated_day(33, itch5::synth::reference_pattern::sequential);
   std::string taken[2];
   for (bool line_thread : {false, true}) {
     SCOPED_TRACE(line_thread ? "line thread" : "books' thread");
-    itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(day), {1 << 16, true, 4}));
     book::inside_options opt;
     opt.line_thread = line_thread;
-    opt.books.output_buffer_bytes = 4096;
-    failing_sink sink(5);
-    try {
-      (void)book::run_inside(reader, opt, sink);
-      ADD_FAILURE() << "no error from run_inside";
-    } catch (const std::runtime_error& e) {
-      EXPECT_STREQ(e.what(), "no space left on device");
-    }
-    taken[line_thread] = sink.text;
+    taken[line_thread] = lines_before_sink_error(day, opt);
   }
   EXPECT_GT(taken[0].size(), 4u * 3000u);  // the five buffers before the failing write
   EXPECT_EQ(first_difference(taken[1], taken[0]), "");
@@ -408,19 +414,10 @@ TEST(DecodeThread, SinkErrorReachesTheCaller) {
   std::string taken[2];
   for (bool decode_thread : {false, true}) {
     SCOPED_TRACE(decode_thread ? "decode thread" : "books' thread");
-    itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(day), {1 << 16, true, 4}));
     book::inside_options opt;
     opt.decode_thread = decode_thread;
     opt.line_thread = false;  // the sink throws on the books' thread, in the middle of a chunk of records
-    opt.books.output_buffer_bytes = 4096;
-    failing_sink sink(5);
-    try {
-      (void)book::run_inside(reader, opt, sink);
-      ADD_FAILURE() << "no error from run_inside";
-    } catch (const std::runtime_error& e) {
-      EXPECT_STREQ(e.what(), "no space left on device");
-    }
-    taken[decode_thread] = sink.text;
+    taken[decode_thread] = lines_before_sink_error(day, opt);
   }
   EXPECT_GT(taken[0].size(), 4u * 3000u);
   EXPECT_EQ(first_difference(taken[1], taken[0]), "");

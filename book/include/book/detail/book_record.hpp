@@ -105,6 +105,25 @@ M with_header(const book_record& r) noexcept {
   return m;
 }
 
+template <class M>  // A, F
+M add_from(const book_record& r) noexcept {
+  auto m = with_header<M>(r);
+  m.order_ref = r.ref;
+  m.side = r.side;
+  m.shares = r.shares;
+  m.stock = symbol_of(r.other);
+  m.price = itch5::price4(r.price);
+  return m;
+}
+
+template <class M>  // E, C
+M executed_from(const book_record& r) noexcept {
+  auto m = with_header<M>(r);
+  m.order_ref = r.ref;
+  m.executed_shares = r.shares;
+  return m;
+}
+
 template <class H, class... M>
 void replay_other(const book_record& r, H& h, itch5::type_list<M...>) {
   (void)((r.type == M::type ? (h(with_header<M>(r)), true) : false) || ...);
@@ -117,40 +136,10 @@ template <class H>
 void replay(const book_record& r, H& h) {
   using namespace record_detail;
   switch (r.type) {
-    case itch5::add_order::type: {
-      auto m = with_header<itch5::add_order>(r);
-      m.order_ref = r.ref;
-      m.side = r.side;
-      m.shares = r.shares;
-      m.stock = symbol_of(r.other);
-      m.price = itch5::price4(r.price);
-      h(m);
-      return;
-    }
-    case itch5::add_order_mpid::type: {
-      auto m = with_header<itch5::add_order_mpid>(r);
-      m.order_ref = r.ref;
-      m.side = r.side;
-      m.shares = r.shares;
-      m.stock = symbol_of(r.other);
-      m.price = itch5::price4(r.price);
-      h(m);
-      return;
-    }
-    case itch5::order_executed::type: {
-      auto m = with_header<itch5::order_executed>(r);
-      m.order_ref = r.ref;
-      m.executed_shares = r.shares;
-      h(m);
-      return;
-    }
-    case itch5::order_executed_with_price::type: {
-      auto m = with_header<itch5::order_executed_with_price>(r);
-      m.order_ref = r.ref;
-      m.executed_shares = r.shares;
-      h(m);
-      return;
-    }
+    case itch5::add_order::type: h(add_from<itch5::add_order>(r)); return;
+    case itch5::add_order_mpid::type: h(add_from<itch5::add_order_mpid>(r)); return;
+    case itch5::order_executed::type: h(executed_from<itch5::order_executed>(r)); return;
+    case itch5::order_executed_with_price::type: h(executed_from<itch5::order_executed_with_price>(r)); return;
     case itch5::order_cancel::type: {
       auto m = with_header<itch5::order_cancel>(r);
       m.order_ref = r.ref;
