@@ -26,9 +26,8 @@ template <class T>
 [[gnu::always_inline]] inline void prefetch_object(const T* p) noexcept {
   static_assert(sizeof(T) <= 64);
   const char* first = reinterpret_cast<const char*>(p);
-  __builtin_prefetch(first);
-  __builtin_prefetch(first + sizeof(T) - 1);
-  std::atomic_signal_fence(std::memory_order_seq_cst);
+  prefetch(first);
+  prefetch(first + sizeof(T) - 1);
 }
 
 /// Starts loading the cache line holding `p` for writing (x86-64: PREFETCHW, which GCC emits for
