@@ -199,6 +199,74 @@ class line_formatter {
   std::uint64_t lines_ = 0;
 };
 
+// A single-producer, single-consumer ring of `Ring` chunks between two threads (line_thread, decode_thread):
+// the producer fills the chunk to_fill() gives and publishes it, the consumer takes chunks in order with
+// to_read() and hands each back with release(). Each side sleeps only when it must (the producer on a full
+// ring, the consumer on an empty one) and is woken in batches, not per chunk: the consumer once half the
+// ring waits (or the last chunk comes), the producer once half the ring is free. Woken for every chunk,
+// the line thread cost the books' thread a futex call per 2,048 lines (~3,800 on the 20 M day), ~3% of its
+// time. Neither wake-up is missed: a side waits on the value it last saw, so a change before it sleeps
+// wakes it at once, and a sleeping side's partner reaches the half-way mark before it can wait itself.
+// Chunks are not initialised (the producer writes what it publishes): the ring's pages are touched as used,
+// not zeroed per run (short runs, such as fuzz_inside's, would spend most of their time faulting them in).
+template <class Chunk, std::uint64_t Ring>
+class chunk_ring {
+ public:
+  static constexpr std::uint64_t half = Ring / 2;
+
+  chunk_ring() : chunks_(std::make_unique_for_overwrite<Chunk[]>(Ring)) {}
+
+  /// Producer: the chunk to fill next, waiting while every chunk is in the consumer's hands; nullptr once
+  /// stop() was called.
+  Chunk* to_fill() {
+    for (std::uint64_t t = tail_.load(std::memory_order_acquire); head_ - t >= Ring && !stopped();
+         t = tail_.load(std::memory_order_acquire)) {
+      tail_.wait(t, std::memory_order_acquire);
+    }
+    return stopped() ? nullptr : &chunks_[head_ % Ring];
+  }
+
+  /// Producer: hands over the chunk to_fill() gave; `last` wakes the consumer whatever waits.
+  void publish(bool last) {
+    head_shared_.store(++head_, std::memory_order_release);
+    // A stale tail only overstates what waits, so it never keeps the consumer asleep.
+    if (last || head_ - tail_.load(std::memory_order_acquire) >= half) head_shared_.notify_one();
+  }
+
+  /// Consumer: the next published chunk, waiting for one.
+  const Chunk& to_read() {
+    for (std::uint64_t h = head_shared_.load(std::memory_order_acquire); h == taken_;
+         h = head_shared_.load(std::memory_order_acquire)) {
+      head_shared_.wait(h, std::memory_order_acquire);
+    }
+    return chunks_[taken_ % Ring];
+  }
+
+  /// Consumer: hands the chunk to_read() gave back.
+  void release() {
+    tail_.store(++taken_, std::memory_order_release);
+    // A stale head only understates what waits, so it never keeps the producer asleep.
+    if (head_shared_.load(std::memory_order_acquire) - taken_ <= Ring - half) tail_.notify_one();
+  }
+
+  /// Consumer: makes the producer's to_fill() return nullptr from now on, waking it if it waits.
+  void stop() {
+    stop_.store(true, std::memory_order_release);
+    tail_.fetch_add(Ring, std::memory_order_release);  // a changed value wakes a waiting producer
+    tail_.notify_one();
+  }
+
+ private:
+  bool stopped() const noexcept { return stop_.load(std::memory_order_acquire); }
+
+  std::unique_ptr<Chunk[]> chunks_;
+  std::uint64_t head_ = 0;                     // chunks published (producer's copy)
+  std::uint64_t taken_ = 0;                    // chunks released (consumer's copy)
+  std::atomic<std::uint64_t> head_shared_{0};  // chunks published
+  std::atomic<std::uint64_t> tail_{0};         // chunks released
+  std::atomic<bool> stop_{false};
+};
+
 // Inside lines formatted and written on a thread of their own (run_loop with one book thread and nothing
 // that times messages): the books' thread only records each change (24 bytes) in chunks and hands full
 // chunks over; the line thread runs a line_formatter over them, in order, and writes to the sink. The
@@ -209,8 +277,7 @@ class line_formatter {
 class line_thread {
  public:
   line_thread(line_sink& sink, std::size_t buffer_bytes)
-      : formatter_(sink, buffer_bytes), chunks_(std::make_unique_for_overwrite<chunk[]>(ring)),
-        thread_([this] { consume(); }) {}
+      : formatter_(sink, buffer_bytes), filling_(chunks_.to_fill()), thread_([this] { consume(); }) {}
   line_thread(const line_thread&) = delete;
   line_thread& operator=(const line_thread&) = delete;
   ~line_thread() {
@@ -270,50 +337,33 @@ class line_thread {
   };
   static_assert(sizeof(record) == 24);
   static constexpr std::size_t chunk_records = 2048;  // 48 KB
-  static constexpr std::uint64_t ring = 16;           // chunks in flight
-  static constexpr std::uint64_t wake_after = ring / 2;  // chunks waiting before a sleeping line thread is woken
-  // Not initialised (publish() sets count and last, next() writes each record before it is published):
-  // the ring's 768 KB are touched as they are used, not zeroed per run (short runs, such as fuzz_inside's
-  // thousands a second, would spend most of their time faulting those pages in).
   struct chunk {
     std::array<record, chunk_records> records;
     std::size_t count;
     bool last;
   };
+  static constexpr std::uint64_t ring = 16;  // chunks in flight
 
   record& next() {
     if (used_ == chunk_records) publish(false);
-    record* const records = chunks_[head_ % ring].records.data();
+    record* const records = filling_->records.data();
     if (used_ + 16 < chunk_records) detail::prefetch_for_write(records + used_ + 16);
     return records[used_++];
   }
 
-  // Hands the chunk being filled to the line thread (waiting while all chunks are in its hands). The line
-  // thread, once it has caught up, sleeps until `wake_after` chunks wait for it (or the last one comes):
-  // woken for every chunk, as it was, the books' thread made a futex call per 2,048 changes (~3,800 on the
-  // 20 M day), ~3% of its time.
+  // Hands the chunk being filled to the line thread and takes the next (waiting while all chunks are in
+  // the line thread's hands).
   void publish(bool last) {
-    chunk& c = chunks_[head_ % ring];
-    c.count = used_;
-    c.last = last;
-    head_shared_.store(++head_, std::memory_order_release);
-    // A stale tail only overstates what waits, so the wake-up is never missed: by the time the ring is
-    // full, wake_after < ring chunks waited at some publish and the line thread was woken.
-    if (last || head_ - tail_.load(std::memory_order_acquire) >= wake_after) head_shared_.notify_one();
+    filling_->count = used_;
+    filling_->last = last;
+    chunks_.publish(last);
     used_ = 0;
-    for (std::uint64_t done = tail_.load(std::memory_order_acquire); head_ - done >= ring;
-         done = tail_.load(std::memory_order_acquire)) {
-      tail_.wait(done, std::memory_order_acquire);
-    }
+    if (!last) filling_ = chunks_.to_fill();
   }
 
   void consume() {
-    for (std::uint64_t at = 0;; ++at) {
-      for (std::uint64_t h = head_shared_.load(std::memory_order_acquire); h == at;
-           h = head_shared_.load(std::memory_order_acquire)) {
-        head_shared_.wait(h, std::memory_order_acquire);
-      }
-      const chunk& c = chunks_[at % ring];
+    for (;;) {
+      const chunk& c = chunks_.to_read();
       const bool last = c.last;
       if (!error_) {
         try {
@@ -324,8 +374,7 @@ class line_thread {
           failed_.store(true, std::memory_order_relaxed);
         }
       }
-      tail_.store(at + 1, std::memory_order_release);
-      tail_.notify_one();
+      chunks_.release();
       if (last) return;
     }
   }
@@ -340,11 +389,9 @@ class line_thread {
   }
 
   line_formatter formatter_;  // used by the line thread only (and by finish() after joining it)
-  std::unique_ptr<chunk[]> chunks_;
-  std::size_t used_ = 0;                      // records in the chunk being filled (producer)
-  std::uint64_t head_ = 0;                    // chunks published (producer's copy)
-  std::atomic<std::uint64_t> head_shared_{0};  // chunks published
-  std::atomic<std::uint64_t> tail_{0};         // chunks the line thread is done with
+  chunk_ring<chunk, ring> chunks_;
+  chunk* filling_;        // the chunk being filled (producer; never stopped, so never null)
+  std::size_t used_ = 0;  // records in it
   std::atomic<bool> failed_{false};
   std::exception_ptr error_;  // written by the line thread, read after joining it
   std::thread thread_;        // last: starts once everything above is constructed
@@ -625,7 +672,6 @@ class decode_thread {
  public:
   static constexpr std::size_t chunk_records = 4096;  // 160 KB
   static constexpr std::uint64_t ring = 8;            // chunks in flight
-  static constexpr std::uint64_t wake_after = ring / 2;
 
   struct chunk {
     std::array<detail::book_record, chunk_records> records;
@@ -634,36 +680,22 @@ class decode_thread {
   };
 
   decode_thread(itch5::message_reader& reader, const inside_options& opt, const progress_callback& progress)
-      : reader_(reader), cancel_(opt.cancel), progress_(progress),
-        chunks_(std::make_unique_for_overwrite<chunk[]>(ring)), thread_([this] { produce(); }) {}
+      : reader_(reader), cancel_(opt.cancel), progress_(progress), thread_([this] { produce(); }) {}
   decode_thread(const decode_thread&) = delete;
   decode_thread& operator=(const decode_thread&) = delete;
   ~decode_thread() { stop(); }
 
   /// The next chunk of records (books' thread), waiting for the decode thread if need be. After a chunk
   /// whose `last` is set, call no more.
-  const chunk& next() {
-    for (std::uint64_t h = head_.load(std::memory_order_acquire); h == taken_; h = head_.load(std::memory_order_acquire)) {
-      head_.wait(h, std::memory_order_acquire);
-    }
-    return chunks_[taken_ % ring];
-  }
+  const chunk& next() { return chunks_.to_read(); }
 
-  /// Hands the chunk next() gave back to the decode thread. A decode thread that waits for room is woken
-  /// once half the ring is free, not for every chunk (one futex call per chunk cost the books' thread more
-  /// than the waiting saved).
-  void release() {
-    ++taken_;
-    tail_.store(taken_, std::memory_order_release);
-    if (head_.load(std::memory_order_acquire) - taken_ <= ring - wake_after) tail_.notify_one();
-  }
+  /// Hands the chunk next() gave back to the decode thread.
+  void release() { chunks_.release(); }
 
   /// Stops the decode thread (if still running) and waits for it. Idempotent.
   void stop() {
     if (!thread_.joinable()) return;
-    stop_.store(true, std::memory_order_release);
-    tail_.fetch_add(ring, std::memory_order_release);  // a changed value wakes a waiting decode thread
-    tail_.notify_one();
+    chunks_.stop();
     thread_.join();
   }
 
@@ -680,17 +712,10 @@ class decode_thread {
     // Counted here, on the decode thread's own stack, and handed over at the end: the object lives on the
     // books' thread's stack, whose lines a write per message would take from that thread's core.
     std::array<std::uint64_t, 256> by_type{};
-    for (std::uint64_t k = 0;; ++k) {
-      for (std::uint64_t t = tail_.load(std::memory_order_acquire); k - t >= ring && !stopping();
-           t = tail_.load(std::memory_order_acquire)) {
-        tail_.wait(t, std::memory_order_acquire);
-      }
-      if (stopping()) {
-        by_type_ = by_type;
-        return;
-      }
-      chunk& c = chunks_[k % ring];
-      bool last = false;
+    bool last = false;
+    while (!last) {
+      chunk* const c = chunks_.to_fill();
+      if (c == nullptr) break;  // stopped
       std::size_t n = 0;
       try {
         std::span<const std::byte> msg;
@@ -700,7 +725,7 @@ class decode_thread {
             break;
           }
           ++by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
-          detail::record_encoder encode{&c.records[n++]};
+          detail::record_encoder encode{&c->records[n++]};
           itch5::dispatch_unchecked(msg.data(), encode);
           if ((reader_.messages() & 0xffff) == 0) [[unlikely]] {
             if (progress_) progress_(reader_);
@@ -715,28 +740,20 @@ class decode_thread {
         error_ = std::current_exception();
         last = true;
       }
-      c.count = n;
-      c.last = last;
-      if (last) by_type_ = by_type;
-      head_.store(k + 1, std::memory_order_release);
-      if (last || k + 1 - tail_.load(std::memory_order_acquire) >= wake_after) head_.notify_one();
-      if (last) return;
+      c->count = n;
+      c->last = last;
+      chunks_.publish(last);
     }
+    by_type_ = by_type;  // finish() reads it after joining this thread
   }
-
-  bool stopping() const noexcept { return stop_.load(std::memory_order_acquire); }
 
   itch5::message_reader& reader_;
   const std::atomic<bool>* cancel_;
   const progress_callback& progress_;
-  std::unique_ptr<chunk[]> chunks_;
+  chunk_ring<chunk, ring> chunks_;
   std::array<std::uint64_t, 256> by_type_{};  // set by the decode thread as it ends (finish() reads it after joining)
   bool cancelled_ = false;                    // likewise
   std::exception_ptr error_;                  // likewise
-  std::uint64_t taken_ = 0;                   // chunks the books' thread released (its own copy)
-  std::atomic<std::uint64_t> head_{0};        // chunks published
-  std::atomic<std::uint64_t> tail_{0};        // chunks released
-  std::atomic<bool> stop_{false};
   std::thread thread_;  // last: starts once everything above is constructed
 };
 
