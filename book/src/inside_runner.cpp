@@ -495,8 +495,7 @@ class observer {
 // How many messages ahead of the one being handled each prefetch stage of book_engine looks (run_loop and
 // the book threads of run_sharded).
 constexpr int prefetch_far_distance = 16;
-constexpr int prefetch_near_distance = 6;
-constexpr int prefetch_level_distance = 3;
+constexpr int prefetch_level_distance = 5;
 
 // A cursor that stays about `distance` frames ahead of the reader inside its current block, handing each
 // frame it passes to a prefetch function once. It never reads beyond the block; at a block boundary it
@@ -605,14 +604,14 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   observer_type obs(opt, out, feed.get(), depth.get());
   book_engine<Book, observer_type> engine(opt.books, obs);
 
-  // Three-stage software prefetch: 16 messages ahead the order slot (and an add's book) starts loading; 6
-  // ahead the order is looked up (its slot now cached) and its book starts loading; 3 ahead the price level
-  // it will update (and that level's occupancy word) starts loading, found from the book (now cached).
-  // Each stage needs what the one before loaded, so the misses of a message overlap those of the next
-  // dozen instead of coming one after the other. (Measured in docs/performance.md, "Prefetches the compiler
-  // deleted"; the distances were chosen there: 12-24 / 6-10 / 2-4 were alike.)
+  // Two-stage software prefetch: 16 messages ahead the order slot and the book of the message's locate
+  // start loading; 5 ahead the price level it will update (and that level's occupancy word) starts
+  // loading, found from the order and the book (now cached). The second stage needs what the first
+  // loaded, so the misses of a message overlap those of the next dozen instead of coming one after the
+  // other. (docs/performance.md, "Prefetches the compiler deleted" and "One prefetch stage fewer": a third
+  // stage between them, which looked the order up to find its book, cost more than it saved; with it gone,
+  // level distances of 5 and 8 were alike and 3 slower, far distances of 12-24 alike.)
   frame_cursor<prefetch_far_distance> far;
-  frame_cursor<prefetch_near_distance> near;
   frame_cursor<prefetch_level_distance> level;
   itch5::io::latency_queue* const latencies = Timed ? opt.latencies : nullptr;
   if (feed && latencies != nullptr) feed->enable_latency();
@@ -627,7 +626,6 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
       }
     }
     far.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_far(f); });
-    near.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_near(f); });
     level.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_level(f); });
     ++r.messages_by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
     if (Timed || timing) {
@@ -659,12 +657,12 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
 // ---- One book thread fed by a decode thread (threads == 1, nothing timed) ----
 //
 // In run_loop the books' thread also reads: it frames every message (message_reader::next), frames it
-// again for each of the three prefetch stages (frame_cursor) and decodes it from big-endian, about half of
+// again for each of the prefetch stages (frame_cursor) and decodes it from big-endian, about half of
 // its instructions (cachegrind, 2 M day: ~250 of ~540 a message). With nothing timed (no statistics, no
 // slowest; their times cover decoding), run_decoded moves all of that to a thread of its own: the decode
 // thread frames each message of a known type, counts it by type, decodes it into a detail::book_record
 // (40 bytes of native fields) and hands the records over in chunks; the books' thread walks the records,
-// runs the prefetch stages on the records 16, 6 and 3 ahead, and replays each into the engine as the
+// runs the prefetch stages on the records 16 and 5 ahead, and replays each into the engine as the
 // message it was (detail::replay). The engine sees the messages run_loop gives it, in the same order, so
 // the lines, anomaly counts and every count of the result are run_loop's (tests: DecodeThread*). Progress
 // and the cancel flag are polled on the decode thread, after the same messages as in run_loop.
@@ -796,10 +794,6 @@ void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_
         const detail::book_record& a = rec[j + prefetch_far_distance];
         engine.prefetch_far(a.type, a.ref, a.locate);
       }
-      if (j + prefetch_near_distance < n) {
-        const detail::book_record& a = rec[j + prefetch_near_distance];
-        engine.prefetch_near(a.type, a.ref);
-      }
       if (j + prefetch_level_distance < n) {
         const detail::book_record& a = rec[j + prefetch_level_distance];
         engine.prefetch_level(a.type, a.ref, a.locate, a.side, itch5::price4(a.price));
@@ -918,7 +912,6 @@ class shard {
     std::uint64_t lines = lines_.lines();
     for (std::size_t j = 0; j < n; ++j) {
       if (j + prefetch_far_distance < n) engine_.prefetch_far(frame(j + prefetch_far_distance));
-      if (j + prefetch_near_distance < n) engine_.prefetch_near(frame(j + prefetch_near_distance));
       if (j + prefetch_level_distance < n) engine_.prefetch_level(frame(j + prefetch_level_distance));
       const std::uint32_t i = mine_[j].index;
       const std::byte* m = base + mine_[j].offset;

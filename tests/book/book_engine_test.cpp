@@ -289,7 +289,7 @@ TYPED_TEST(BookEngineTest, NonBookMessagesProduceNoEvents) {
   EXPECT_EQ(this->engine.book_events(), 0u);
 }
 
-// The three look-ahead stages (prefetch_far, prefetch_near, prefetch_level) are hints: an engine that is
+// The look-ahead stages (prefetch_far, prefetch_level) are hints: an engine that is
 // handed every frame ahead of time, whole and cut at every length that changes what a stage may read (each
 // in a heap buffer of exactly that size, so that a read past it shows under ASan), gives the same events and
 // anomalies as one that never is, on a random stream with every kind of anomaly.
@@ -316,8 +316,7 @@ TYPED_TEST(BookEngineTest, PrefetchStagesChangeNothingAndReadOnlyTheirFrame) {
   };
   for (std::size_t i = 0; i < frames.size(); ++i) {
     if (i + 16 < frames.size()) each_cut(frames[i + 16], [&](auto f) { hinted.prefetch_far(f); });
-    if (i + 6 < frames.size()) each_cut(frames[i + 6], [&](auto f) { hinted.prefetch_near(f); });
-    if (i + 3 < frames.size()) each_cut(frames[i + 3], [&](auto f) { hinted.prefetch_level(f); });
+    if (i + 5 < frames.size()) each_cut(frames[i + 5], [&](auto f) { hinted.prefetch_level(f); });
     itch5::dispatch_unchecked(frames[i].data(), hinted);
     itch5::dispatch_unchecked(frames[i].data(), plain);
   }

@@ -79,7 +79,7 @@ class book_engine {
   }
 
   /// Prefetch, far stage: for a message that will be handled a little later (`frame` starts at its type
-  /// byte), starts loading the order slot it refers to and, for an add, the book it goes to. Never reads
+  /// byte), starts loading the order slot it refers to and the book of its stock locate. Never reads
   /// outside `frame`, changes nothing.
   void prefetch_far(std::span<const std::byte> frame) const noexcept {
     if (frame.size() < itch5::order_reference_end) return;
@@ -88,32 +88,22 @@ class book_engine {
 
   /// The far stage from the message's fields: its type, order reference and stock locate (the reference
   /// and locate are not read unless `type` is an order message).
+  ///
+  /// The book comes from the message's own locate, for an execution, cancel, delete or replace too: its
+  /// order's book is the one the message names in well-formed input (the engine itself goes by the
+  /// order's locate, so a message naming another book only makes this hint miss). Until 2026-11 those
+  /// messages looked their order up a second time, 6 messages ahead (a "near" stage), to find the book:
+  /// one lookup and several unpredictable branches a message more, for the same line (the 50 M day 1.14x
+  /// faster without it, docs/performance.md).
   void prefetch_far(char type, std::uint64_t ref, std::uint16_t locate) const noexcept {
     if (!itch5::is_order_message(type)) return;
     orders_.prefetch(ref);
-    if (type == itch5::add_order::type || type == itch5::add_order_mpid::type) {
-      if (locate < books_.size()) prefetch_book(books_[locate]);
-    }
+    if (locate < books_.size()) prefetch_book(books_[locate]);
   }
 
-  /// Prefetch, near stage: for a message handled next or nearly so, looks its order up (its slot should be
-  /// in cache after prefetch_far) and starts loading that order's book. Changes nothing.
-  void prefetch_near(std::span<const std::byte> frame) noexcept {
-    if (frame.size() < itch5::order_reference_end) return;
-    prefetch_near(itch5::peek_type(frame), itch5::peek_order_reference(frame));
-  }
-
-  /// The near stage from the message's type and order reference.
-  void prefetch_near(char type, std::uint64_t ref) noexcept {
-    if (!itch5::is_order_message(type) || type == itch5::add_order::type || type == itch5::add_order_mpid::type) {
-      return;
-    }
-    if (const order* o = orders_.find(ref)) prefetch_book(books_[o->locate]);
-  }
-
-  /// Prefetch, level stage: for a message handled in two or three messages (its order slot and book
-  /// should be in cache after the stages above), starts loading the price level it will update, where the
-  /// side type can tell where that is (array_book_side). Changes nothing.
+  /// Prefetch, level stage: for a message handled a few messages later (its order slot and book should be
+  /// in cache after the far stage), starts loading the price level it will update, where the side type
+  /// can tell where that is (array_book_side). Changes nothing.
   void prefetch_level(std::span<const std::byte> frame) noexcept {
     if constexpr (side_prefetches) {
       if (frame.size() < itch5::order_reference_end) return;
