@@ -251,6 +251,19 @@ class order_table {
       }
       ahead_.erase(first);
     }
+    prefetch_next_passed();
+  }
+
+  // Starts loading what the next move of the window will most likely read and write: the slots of the live
+  // orders among the next advance_step() references it will pass (W references old: rarely still in
+  // cache) and the hash slots they will go to. With consecutive references that move comes advance_step()
+  // inserts later, long enough for both to arrive; without this, each order the window passed cost two
+  // misses one after the other (perf: advance() ~6% of the books' thread on the 50 M day).
+  void prefetch_next_passed() noexcept {
+    for_each_occupied(base_, advance_step(), [this](std::uint64_t r) {
+      detail::prefetch_object(&slot(r));
+      behind_.prefetch(r);
+    });
   }
 
   // Adds how far `ref` raises the highest reference so far to the epoch's sum (references below it, old or
