@@ -307,9 +307,10 @@ int main(int argc, char** argv) {
   opts.add("read-ahead", cfg.read_ahead,
            "Read and decompress the input on a second thread while the books are updated.");
   opts.add("threads", cfg.threads,
-           "Book threads. 1 keeps every book on one thread, fed by a thread that reads and decodes the input, "
-           "with the lines formatted and written on a third (from gzip on a machine with 2 cores, on the "
-           "books' thread: the inflater holds the other core); --stats and --slowest, which time each "
+           "Book threads. 1 keeps every book on one thread, fed by a thread that reads and decodes the input "
+           "(from gzip on a machine with 2 cores, the books' thread decodes the inflated input itself: the "
+           "inflater holds the other core), with the lines formatted and written on a thread of their own; "
+           "--stats and --slowest, which time each "
            "message, keep reading, books and lines on one thread. N > 1 shares the symbols "
            "among N threads, the reading thread one of them (each symbol goes to the least busy thread when "
            "its first order comes), fed by the reading thread in batches of messages, "

@@ -1224,11 +1224,13 @@ inside_result run_inside(itch5::message_reader& reader, const inside_options& op
         // include formatting the line.
         if constexpr (!Timed) {
           if (options.slowest == 0) {
-            if (options.decode_thread) {
-              // From gzip on two cores, the inflater already keeps the second core busy: a line thread there
-              // cost more than it saved (20 M day, ISA-L: 1.26-1.36 s with it, 1.19-1.22 s without).
-              const bool cores_to_spare = !reader.compressed() || std::thread::hardware_concurrency() > 2;
-              if (options.line_thread && cores_to_spare) {
+            // From gzip on two cores the inflater keeps the second core busy, and a decode thread beside it
+            // costs more than it saves: there the books' thread reads the inflated blocks itself, and only
+            // the lines get a thread of their own (50 M day, ISA-L: 3.21 s with a decode thread and the
+            // lines on the books' thread, 3.02 s so; 20 M day 1.27 s and 1.24 s; neither 3.51 s and 1.30 s).
+            const bool cores_to_spare = !reader.compressed() || std::thread::hardware_concurrency() > 2;
+            if (options.decode_thread && cores_to_spare) {
+              if (options.line_thread) {
                 run_decoded<Book, Depth, line_thread>(reader, options, out, progress, r);
               } else {
                 run_decoded<Book, Depth, line_formatter>(reader, options, out, progress, r);

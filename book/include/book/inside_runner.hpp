@@ -70,13 +70,13 @@ struct inside_options {
   unsigned threads = 1;
   /// With threads == 1 and neither stats nor slowest: format and write the lines on a thread of their own,
   /// which the books' thread hands each inside change to (24 bytes, in chunks), so that the books' thread
-  /// does nothing else. false: the books' thread formats them itself. The output is the same. With
-  /// decode_thread, compressed input and at most 2 hardware threads, the books' thread formats them anyway
-  /// (the inflater, the decode thread and the books' thread keep both cores busy).
+  /// does nothing else. false: the books' thread formats them itself. The output is the same.
   bool line_thread = true;
   /// With threads == 1 and neither stats nor slowest: read, frame and decode the messages on a thread of
   /// their own, which hands the books' thread each message as 40 bytes of decoded fields, in chunks. false:
   /// the books' thread reads the stream itself. The output and every count of the result are the same.
+  /// Not used for compressed input on at most 2 hardware threads, where the inflater keeps the second
+  /// core busy and a decode thread beside it cost more than it saved.
   bool decode_thread = true;
   /// Keep the `slowest` messages that took longest to handle (result.slowest), timing every message as
   /// stats does (without stats the clock reads are the only cost). Needs threads == 1.
