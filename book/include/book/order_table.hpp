@@ -90,10 +90,10 @@ class order_table {
   order* insert(std::uint64_t ref, std::uint32_t shares, itch5::price4 price, std::uint16_t locate, side_kind side) {
     note_reference(ref);
     if (ref - base_ >= window_) [[unlikely]] return insert_outside(ref, {shares, price, locate, side, true});
-    // The window's path writes the fields into the slot one by one. Built as one `order` on the stack and
-    // copied (it has to be, for the call above), its fields were stored one by one and loaded back as 8 +
-    // 4 bytes: a load spanning two stores, which the core cannot forward, waits for them to reach the
-    // cache (perf: half of insert()'s samples on the 50 M day).
+    // The window's path stores the fields into the slot. (An `order` built first for both paths lived on
+    // the stack, since the call above takes it by reference: its fields were stored there one by one and
+    // loaded back as 8 + 4 bytes to copy it, a load spanning two stores, which the core cannot forward and
+    // waits for; perf put half of insert()'s samples there on the 50 M day.)
     order& s = slot(ref);
     if (s.used) return nullptr;
     s.shares = shares;
