@@ -90,19 +90,7 @@ class order_table {
   order* insert(std::uint64_t ref, std::uint32_t shares, itch5::price4 price, std::uint16_t locate, side_kind side) {
     note_reference(ref);
     if (ref - base_ >= window_) [[unlikely]] return insert_outside(ref, {shares, price, locate, side, true});
-    // The window's path stores the fields into the slot. (An `order` built first for both paths lived on
-    // the stack, since the call above takes it by reference: its fields were stored there one by one and
-    // loaded back as 8 + 4 bytes to copy it, a load spanning two stores, which the core cannot forward and
-    // waits for; perf put half of insert()'s samples there on the 50 M day.)
-    order& s = slot(ref);
-    if (s.used) return nullptr;
-    s.shares = shares;
-    s.price = price;
-    s.locate = locate;
-    s.side = side;
-    s.used = true;
-    mark(ref);
-    return count(&s);
+    return insert_in_window(ref, shares, price, locate, side);
   }
 
   /// Removes the live order `ref` (found by find() or insert()).
@@ -147,10 +135,21 @@ class order_table {
 
   // The window's paths of find(), insert() and erase() stay inline in the engine; the others (old orders,
   // far references, a move of the window) are calls.
-  order* insert_in_window(std::uint64_t ref, const order& o) noexcept {
+  //
+  // insert_in_window() takes the fields and stores them into the slot. (An `order` built first for both
+  // paths of insert() lived on the stack, since insert_outside() takes it by reference: its fields were
+  // stored there one by one and loaded back as 8 + 4 bytes to copy it, a load spanning two stores, which
+  // the core cannot forward and waits for; perf put half of insert()'s samples there on the 50 M day.)
+  order* insert_in_window(std::uint64_t ref, std::uint32_t shares, itch5::price4 price, std::uint16_t locate,
+                          side_kind side) noexcept {
     order& s = slot(ref);
     if (s.used) return nullptr;
-    occupy(ref, o);
+    s.shares = shares;
+    s.price = price;
+    s.locate = locate;
+    s.side = side;
+    s.used = true;
+    mark(ref);
     return count(&s);
   }
 
@@ -170,7 +169,7 @@ class order_table {
       // A step of `advance_step` beyond what `ref` needs, so that consecutive references move the window
       // once per 64 inserts, not at each of them.
       advance(ref - (window_ - 1) + advance_step());
-      return insert_in_window(ref, o);
+      return insert_in_window(ref, o.shares, o.price, o.locate, o.side);
     }
     auto [it, inserted] = ahead_.try_emplace(ref, o);
     return count(inserted ? &it->second : nullptr);
