@@ -22,7 +22,7 @@
 #include <itch5/synth/rng.hpp>
 #include <microbench/suite.hpp>
 
-#include <cli/options.hpp>
+#include <itch5/cli/options.hpp>
 
 namespace {
 

@@ -8,7 +8,7 @@
 // first) it reads one byte of a random line per access, three ways: `chained`, each address depending on
 // the byte read before (the latency of a miss: nothing overlaps); `independent`, the addresses known in
 // advance (what the out-of-order core overlaps by itself); `prefetched`, independent plus
-// book::detail::prefetch() 16 accesses ahead; `chained, prefetched`, chained plus a prefetch 64 accesses
+// itch5::book::detail::prefetch() 16 accesses ahead; `chained, prefetched`, chained plus a prefetch 64 accesses
 // ahead (the engine's case: each message's loads depend on each other, its look-ahead starts them early).
 // Reported: ns per access, the best of ROUNDS rounds. Where `chained` jumps is the last cache level this process
 // effectively has (on the 2-core EPYC guests here: between 4 and 16 MiB, though lscpu says 32 MiB of L3),
@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include <book/detail/huge_buffer.hpp>
-#include <book/detail/prefetch.hpp>
+#include <itch5/book/detail/huge_buffer.hpp>
+#include <itch5/book/detail/prefetch.hpp>
 
 namespace {
 
@@ -37,7 +37,7 @@ double run(const char* base, const std::vector<std::uint32_t>& lines, mode m) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::size_t n = lines.size();
   for (std::size_t i = 0; i < n; ++i) {
-    if ((m == mode::prefetched || m == mode::chained_prefetched) && i + ahead < n) book::detail::prefetch(base + std::size_t{lines[i + ahead]} * 64);
+    if ((m == mode::prefetched || m == mode::chained_prefetched) && i + ahead < n) itch5::book::detail::prefetch(base + std::size_t{lines[i + ahead]} * 64);
     std::size_t line = lines[i];
     if (m == mode::chained || m == mode::chained_prefetched) line ^= sum & 1;  // the address waits for the byte read before
     sum = sum * 31 + static_cast<unsigned char>(base[line * 64 + 11]);
@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
               "|---:|---:|---:|---:|---:|\n");
   for (std::size_t mib : {1, 2, 4, 8, 16, 32, 64, 256}) {
     const std::size_t bytes = mib << 20;
-    book::detail::huge_buffer memory(bytes, book::detail::huge_buffer::fault::now);
+    itch5::book::detail::huge_buffer memory(bytes, itch5::book::detail::huge_buffer::fault::now);
     char* base = reinterpret_cast<char*>(memory.data());
     for (std::size_t at = 0; at < bytes; at += 64) base[at + 11] = static_cast<char>(at >> 6);
     std::vector<std::uint32_t> lines(accesses);

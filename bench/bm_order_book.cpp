@@ -1,5 +1,5 @@
 // bm_order_book: time of the book side implementations (array, map, and any family added to
-// book::all_book_types later) on synthetic operation streams with the measured event-depth distribution.
+// itch5::book::all_book_types later) on synthetic operation streams with the measured event-depth distribution.
 //
 // Setup (not timed) generates, with book_stream::generate(), a seeded stream of --size add and reduce
 // operations for one side, starting from a steady-state book of ~1,500 levels (book_stream/side_stream.hpp
@@ -9,7 +9,7 @@
 // the initial levels, best first; one iteration applies the operations in order. Setup checks once that
 // the replayed side ends where the generator's reference ends (level count, best and worst level).
 //
-// Test cases: FAMILY/buy and FAMILY/sell for every family in book::all_book_types. Per-iteration mode
+// Test cases: FAMILY/buy and FAMILY/sell for every family in itch5::book::all_book_types. Per-iteration mode
 // reports ns/iteration and ns/operation; --per-item times every operation on its own (one sample per
 // operation), with --disturb-cache to start every operation with cold caches (all but its own 12-byte
 // record, which prepare_item() loads: a caller would have just decoded it).
@@ -19,22 +19,22 @@
 #include <string>
 #include <tuple>
 
-#include <book/book_config.hpp>
-#include <book/book_side.hpp>
-#include <book/book_types.hpp>
+#include <itch5/book/book_config.hpp>
+#include <itch5/book/book_side.hpp>
+#include <itch5/book/book_types.hpp>
 #include <book_stream/side_stream.hpp>
 #include <microbench/suite.hpp>
 
-#include <cli/options.hpp>
+#include <itch5/cli/options.hpp>
 
 namespace {
 
 struct bench_options {
-  std::uint64_t window = book::book_config{}.window_levels;
+  std::uint64_t window = itch5::book::book_config{}.window_levels;
   std::uint64_t drift_interval = book_stream::stream_config{}.drift_interval;
 };
 
-template <book::book_side Side>
+template <itch5::book::book_side Side>
 class side_fixture {
  public:
   side_fixture(const microbench::config& cfg, const bench_options& opts)
@@ -81,7 +81,7 @@ class side_fixture {
   [[nodiscard]] std::uint64_t items_per_iteration() const noexcept { return stream_.operations.size(); }
 
  private:
-  static book::price_level as_price_level(const book_stream::level& l) { return {l.price, l.shares}; }
+  static itch5::book::price_level as_price_level(const book_stream::level& l) { return {l.price, l.shares}; }
 
   void apply(const book_stream::operation& op) {
     if (op.kind == book_stream::op_kind::add) {
@@ -91,15 +91,15 @@ class side_fixture {
     }
   }
 
-  book::book_config book_cfg_;
+  itch5::book::book_config book_cfg_;
   book_stream::side_stream stream_;
   std::optional<Side> side_;
 };
 
 template <class Family>
 void add_family(microbench::suite& s, const bench_options& opts) {
-  using buy = typename Family::template side<book::side_kind::buy>;
-  using sell = typename Family::template side<book::side_kind::sell>;
+  using buy = typename Family::template side<itch5::book::side_kind::buy>;
+  using sell = typename Family::template side<itch5::book::side_kind::sell>;
   static_assert(microbench::fixture<side_fixture<buy>, const bench_options&>);
   static_assert(microbench::itemwise<side_fixture<buy>>);
   s.add<side_fixture<buy>>(std::string(Family::name) + "/buy", std::cref(opts));
@@ -133,7 +133,7 @@ int main(int argc, char** argv) {
       "Test cases: FAMILY/buy and FAMILY/sell for every book family (" +
       [] {
         std::string names;
-        for (const auto& n : book::book_type_names()) names += (names.empty() ? "" : ", ") + n;
+        for (const auto& n : itch5::book::book_type_names()) names += (names.empty() ? "" : ", ") + n;
         return names;
       }() +
       ").\n\n"
@@ -141,6 +141,6 @@ int main(int argc, char** argv) {
       "iterations x size moderate (8 bytes per sample), e.g. --per-item -n 20. --per-item --disturb-cache "
       "reads twice the last-level cache before every operation (~1.3 ms each here): use e.g. -n 1 --size "
       "2000.\n");
-  std::apply([&](auto... family) { (add_family<decltype(family)>(s, opts), ...); }, book::all_book_types{});
+  std::apply([&](auto... family) { (add_family<decltype(family)>(s, opts), ...); }, itch5::book::all_book_types{});
   return s.main(argc, argv);
 }

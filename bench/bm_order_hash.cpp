@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include <book/detail/order_hash.hpp>
+#include <itch5/book/detail/order_hash.hpp>
 
 namespace {
 
@@ -27,14 +27,14 @@ struct result {
   std::int64_t p50 = 0, p9999 = 0, max = 0;  // ns
 };
 
-template <book::detail::rehash Policy>
+template <itch5::book::detail::rehash Policy>
 result run(std::size_t orders, std::uint64_t seed, std::vector<std::int64_t>& samples) {
   std::mt19937_64 rng(seed);
-  book::detail::basic_order_hash<Policy> h(16);
+  itch5::book::detail::basic_order_hash<Policy> h(16);
   samples.clear();
   const auto start = clock_type::now();
   for (std::size_t i = 0; i < orders; ++i) {
-    const book::order o{100, itch5::price4(1), 1, book::side_kind::buy, true};
+    const itch5::book::order o{100, itch5::price4(1), 1, itch5::book::side_kind::buy, true};
     const std::uint64_t ref = rng();
     const auto t0 = clock_type::now();
     (void)h.insert(ref, o);
@@ -64,8 +64,8 @@ int main(int argc, char** argv) {
   std::printf("# bm_order_hash: %zu inserts of random references per round, %d rounds\n", orders, rounds);
   std::printf("| round | policy | total ms | p50 ns | p99.99 ns | max us |\n|---:|---|---:|---:|---:|---:|\n");
   for (int round = 1; round <= rounds; ++round) {
-    const auto at_once = run<book::detail::rehash::at_once>(orders, 42 + round, samples);
-    const auto incremental = run<book::detail::rehash::incremental>(orders, 42 + round, samples);
+    const auto at_once = run<itch5::book::detail::rehash::at_once>(orders, 42 + round, samples);
+    const auto incremental = run<itch5::book::detail::rehash::incremental>(orders, 42 + round, samples);
     for (const auto& [name, r] : {std::pair{"at_once", at_once}, std::pair{"incremental", incremental}}) {
       std::printf("| %d | %s | %.1f | %lld | %lld | %.1f |\n", round, name, r.total_ms,
                   static_cast<long long>(r.p50), static_cast<long long>(r.p9999), static_cast<double>(r.max) / 1000);

@@ -1,4 +1,4 @@
-// bm_tde: cost of one cross-correlation delay estimate (tde::delay_estimator<double>) next to the bare FFTW
+// bm_tde: cost of one cross-correlation delay estimate (itch5::tde::delay_estimator<double>) next to the bare FFTW
 // transforms it is built on, and of estimating many series in a batch.
 //
 // Per N in {2048, 4096, 16384, 65536} (max_lag N/16, so the padded length M is the estimator's
@@ -22,22 +22,22 @@
 #include <vector>
 
 #include <microbench/suite.hpp>
-#include <tde/delay_estimator.hpp>
-#include <tde/fft_buffer.hpp>
-#include <tde/fft_plan.hpp>
+#include <itch5/tde/delay_estimator.hpp>
+#include <itch5/tde/fft_buffer.hpp>
+#include <itch5/tde/fft_plan.hpp>
 
-#include <cli/options.hpp>
+#include <itch5/cli/options.hpp>
 
 namespace {
 
 using plan_text = std::reference_wrapper<const std::string>;
 constexpr std::size_t batch_count = 80;
 
-tde::estimator_options estimator_options(std::size_t n, const std::string& plan) {
-  tde::estimator_options o;
+itch5::tde::estimator_options estimator_options(std::size_t n, const std::string& plan) {
+  itch5::tde::estimator_options o;
   o.length = n;
   o.max_lag = n / 16;
-  o.rigor = tde::parse_plan_rigor(plan);
+  o.rigor = itch5::tde::parse_plan_rigor(plan);
   return o;
 }
 
@@ -66,7 +66,7 @@ class estimate_fixture {
   std::uint64_t run() { return bits(estimator_.estimate(a_, b_).delay); }
 
  private:
-  tde::delay_estimator<double> estimator_;
+  itch5::tde::delay_estimator<double> estimator_;
   std::vector<double> a_, b_;
 };
 
@@ -74,16 +74,16 @@ class estimate_fixture {
 class transforms_fixture {
  public:
   transforms_fixture(const microbench::config& cfg, std::size_t n, int forward, plan_text plan)
-      : m_(tde::delay_estimator<double>::fft_length_for(estimator_options(n, plan.get()))),
+      : m_(itch5::tde::delay_estimator<double>::fft_length_for(estimator_options(n, plan.get()))),
         forward_count_(forward),
         a_(m_),
         b_(m_),
         out_(m_),
         fa_(m_ / 2 + 1),
         fb_(m_ / 2 + 1) {
-    const auto rigor = tde::parse_plan_rigor(plan.get());
-    forward_ = tde::r2c_plan<double>(m_, a_.span(), fa_.span(), rigor);
-    inverse_ = tde::c2r_plan<double>(m_, fa_.span(), out_.span(), rigor);
+    const auto rigor = itch5::tde::parse_plan_rigor(plan.get());
+    forward_ = itch5::tde::r2c_plan<double>(m_, a_.span(), fa_.span(), rigor);
+    inverse_ = itch5::tde::c2r_plan<double>(m_, fa_.span(), out_.span(), rigor);
     std::vector<double> a, b;
     make_pair(n, cfg.seed, a, b);
     std::copy(a.begin(), a.end(), a_.begin());  // after planning, which may overwrite the arrays
@@ -99,10 +99,10 @@ class transforms_fixture {
  private:
   std::size_t m_;
   int forward_count_;
-  tde::fft_buffer<double> a_, b_, out_;
-  tde::fft_buffer<std::complex<double>> fa_, fb_;
-  tde::r2c_plan<double> forward_;
-  tde::c2r_plan<double> inverse_;
+  itch5::tde::fft_buffer<double> a_, b_, out_;
+  itch5::tde::fft_buffer<std::complex<double>> fa_, fb_;
+  itch5::tde::r2c_plan<double> forward_;
+  itch5::tde::c2r_plan<double> inverse_;
 };
 
 enum class batch_mode { batch, loop, fresh };
@@ -128,7 +128,7 @@ class many_fixture {
         break;
       case batch_mode::fresh:
         for (std::size_t i = 0; i < batch_count; ++i) {
-          tde::delay_estimator<double> fresh(options_);
+          itch5::tde::delay_estimator<double> fresh(options_);
           out_[i] = fresh.estimate(pairs_[i].a, pairs_[i].b);
         }
         break;
@@ -141,18 +141,18 @@ class many_fixture {
 
  private:
   batch_mode mode_;
-  tde::estimator_options options_;
-  tde::delay_estimator<double> estimator_;
+  itch5::tde::estimator_options options_;
+  itch5::tde::delay_estimator<double> estimator_;
   std::vector<std::pair<std::vector<double>, std::vector<double>>> series_;
-  std::vector<tde::series_pair<double>> pairs_;
-  std::vector<tde::delay_estimate> out_;
+  std::vector<itch5::tde::series_pair<double>> pairs_;
+  std::vector<itch5::tde::delay_estimate> out_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
   microbench::suite s("bm_tde",
-                      "Times one tde::delay_estimator<double> estimate against the bare FFTW transforms of the "
+                      "Times one itch5::tde::delay_estimator<double> estimate against the bare FFTW transforms of the "
                       "same padded length, and batched against one-by-one estimation of 80 series.");
   s.defaults().size = 4096;
   s.defaults().iterations = 100;

@@ -1,6 +1,6 @@
 // bm_tde_bias: the delay estimator's accuracy, not its speed. Prints tables of the bias and spread of the
 // estimated delay against the true one, and of how often the significance test calls a pair significant,
-// through the path itch5tde takes (tde::bin_changes, then delay_estimator<double> with the options
+// through the path itch5tde takes (itch5::tde::bin_changes, then delay_estimator<double> with the options
 // analysis_options gives: smoothing of one sampling period, alpha 0.01).
 //
 // Each window holds N = 1024 samples; A's changes are Poisson arrivals at whole nanoseconds, each with a
@@ -17,19 +17,19 @@
 #include <string>
 #include <vector>
 
-#include <tde/delay_estimator.hpp>
-#include <tde/feed_events.hpp>
-#include <tde/signal_kind.hpp>
-#include <tde/window_analyzer.hpp>
+#include <itch5/tde/delay_estimator.hpp>
+#include <itch5/tde/feed_events.hpp>
+#include <itch5/tde/signal_kind.hpp>
+#include <itch5/tde/window_analyzer.hpp>
 
-#include <cli/options.hpp>
+#include <itch5/cli/options.hpp>
 
 #include "shifted_pair.hpp"  // tests/tde: the same window pairs as estimator_bias_test
 
 namespace {
 
-using tde::change_event;
-using tde::signal_kind;
+using itch5::tde::change_event;
+using itch5::tde::signal_kind;
 
 using tde_test::base_delay;
 using tde_test::make_pair;
@@ -44,21 +44,21 @@ struct result {
 };
 
 result run(const pair_config& c, signal_kind s, bool related, int windows, std::uint64_t seed) {
-  tde::analysis_options o;
+  itch5::tde::analysis_options o;
   o.sampling_period = std::chrono::nanoseconds(c.period_ns);
   o.window = o.sampling_period * static_cast<std::int64_t>(samples);
   o.max_lag = o.sampling_period * static_cast<std::int64_t>(max_lag);
   o.validate();
-  tde::delay_estimator<double> estimator(o.estimator());
+  itch5::tde::delay_estimator<double> estimator(o.estimator());
   std::mt19937_64 rng(seed);
   std::vector<double> a(samples), b(samples), err;
   result r;
   int significant = 0;
   for (int i = 0; i < windows; ++i) {
     const window_pair w = make_pair(c, rng);
-    const double ia = tde::bin_changes<double>(w.a, s, 0, c.period_ns, a);
-    const double ib = tde::bin_changes<double>(related ? w.b : make_pair(c, rng).a, s, 0, c.period_ns, b);
-    const tde::delay_estimate e = estimator.estimate(a, b, ia, ib);
+    const double ia = itch5::tde::bin_changes<double>(w.a, s, 0, c.period_ns, a);
+    const double ib = itch5::tde::bin_changes<double>(related ? w.b : make_pair(c, rng).a, s, 0, c.period_ns, b);
+    const itch5::tde::delay_estimate e = estimator.estimate(a, b, ia, ib);
     if (std::isnan(e.delay)) continue;
     ++r.windows;
     if (e.p_value <= o.alpha) ++significant;
@@ -80,7 +80,7 @@ result run(const pair_config& c, signal_kind s, bool related, int windows, std::
 
 int main(int argc, char** argv) {
   std::uint64_t windows = 50, changes = 150, seed = 1;
-  cli::options opts("bm_tde_bias", "[options]",
+  itch5::cli::options opts("bm_tde_bias", "[options]",
                     "Prints the delay estimator's bias and spread against the true delay over a grid of sampling "
                     "periods, fractional delays, jitter and drop rates and signals (in sampling periods), then "
                     "the fraction of unrelated pairs it calls significant (the false-positive rate).");
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
             const pair_config c{p, f, jitter, drop, static_cast<double>(changes)};
             const result r = run(c, s, true, w, cell++ * 7919);
             std::printf("%-10lld %-6.2f %-6.1f %-5.1f %-10s %+8.4f %7.4f %7.4f %5.2f\n",
-                        static_cast<long long>(p), f, jitter, drop, std::string(tde::to_string(s)).c_str(), r.bias,
+                        static_cast<long long>(p), f, jitter, drop, std::string(itch5::tde::to_string(s)).c_str(), r.bias,
                         r.sd, r.worst, r.significant);
           }
         }
@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
     for (signal_kind s : {signal_kind::events, signal_kind::mid, signal_kind::bid_size}) {
       const pair_config c{10'000, 0.3, 0, 0, n};
       const result r = run(c, s, false, 4 * w, cell++ * 7919);
-      std::printf("%-8.0f %-10s %6.3f\n", n, std::string(tde::to_string(s)).c_str(), r.significant);
+      std::printf("%-8.0f %-10s %6.3f\n", n, std::string(itch5::tde::to_string(s)).c_str(), r.significant);
     }
   }
   return 0;

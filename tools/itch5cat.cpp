@@ -20,11 +20,11 @@
 #include <itch5/peek.hpp>
 #include <itch5/io/output_file.hpp>
 
-#include <cli/capture_flags.hpp>
-#include <cli/inflate_flag.hpp>
-#include <cli/options.hpp>
-#include <cli/path_guard.hpp>
-#include <cli/progress.hpp>
+#include <itch5/cli/capture_flags.hpp>
+#include <itch5/cli/inflate_flag.hpp>
+#include <itch5/cli/options.hpp>
+#include <itch5/cli/path_guard.hpp>
+#include <itch5/cli/progress.hpp>
 
 namespace {
 
@@ -38,8 +38,8 @@ struct config {
   bool market_wide = false;
   std::uint64_t limit = 0;
   bool quiet = false;
-  cli::inflate_flag inflate;
-  cli::capture_flags capture;
+  itch5::cli::inflate_flag inflate;
+  itch5::cli::capture_flags capture;
 };
 
 // Accumulates output lines and hands them to the output in large, line-aligned chunks.
@@ -223,7 +223,7 @@ struct scan_totals {
 
 // Reads the whole input (or up to --limit printed messages): prints the selected messages unless --counts
 // or --decode, and counts them.
-scan_totals scan(itch5::message_reader& reader, const config& cfg, line_buffer& lines, cli::progress& progress) {
+scan_totals scan(itch5::message_reader& reader, const config& cfg, line_buffer& lines, itch5::cli::progress& progress) {
   const std::array<bool, 256> wanted = wanted_types(cfg);
   symbol_filter symbols(cfg);
   scan_totals t;
@@ -299,7 +299,7 @@ int report_end(itch5::message_reader& reader, const config& cfg, const scan_tota
   switch (reader.status()) {
     case itch5::read_status::error:
       std::cerr << "itch5cat: error: " << reader.error().describe(input_name)
-                << (framing_error_in_capture(capture_stats, reader.error()) ? cli::capture_flags::framing_note : "")
+                << (framing_error_in_capture(capture_stats, reader.error()) ? itch5::cli::capture_flags::framing_note : "")
                 << "\n";
       return 1;
     case itch5::read_status::end_of_session:
@@ -348,7 +348,7 @@ int run(const config& cfg) {
   itch5::message_reader reader(itch5::io::make_block_source(std::move(input)));
   itch5::io::output_file out("-");
   line_buffer lines(out);
-  cli::progress progress(!cfg.quiet);
+  itch5::cli::progress progress(!cfg.quiet);
   const scan_totals totals = scan(reader, cfg, lines, progress);
   progress.finish();
   if (cfg.counts || cfg.decode) write_counts(lines, cfg, totals, reader, filtered);
@@ -361,7 +361,7 @@ int run(const config& cfg) {
 
 int main(int argc, char** argv) {
   config cfg;
-  cli::options opts("itch5cat", "[options] INPUT",
+  itch5::cli::options opts("itch5cat", "[options] INPUT",
                     "Prints the messages of an ITCH 5.0 BinaryFILE stream as readable text, one per line: "
                     "timestamp, type, name, stock locate, tracking number, then every field as name=value "
                     "(prices in dollars). With --counts, prints how many messages of each type there are (of the "
@@ -409,12 +409,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    cli::path_guard paths;  // `itch5cat day.itch >> day.itch` would never end
+    itch5::cli::path_guard paths;  // `itch5cat day.itch >> day.itch` would never end
     for (const auto& c : opts.config_files()) paths.input(c, "--config");
     paths.input(cfg.input, "INPUT");
     paths.output("-", "standard output");
     paths.check();
-  } catch (const cli::path_error& e) {
+  } catch (const itch5::cli::path_error& e) {
     std::cerr << "itch5cat: error: " << e.what() << "\n";
     return e.exit_status();
   }

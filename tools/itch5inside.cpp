@@ -12,18 +12,18 @@
 #include <itch5/messages.hpp>
 #include <itch5/io/output_file.hpp>
 
-#include <book/book_types.hpp>
-#include <book/inside_runner.hpp>
+#include <itch5/book/book_types.hpp>
+#include <itch5/book/inside_runner.hpp>
 
-#include <stats/histogram_file.hpp>
+#include <itch5/stats/histogram_file.hpp>
 
-#include <cli/capture_flags.hpp>
-#include <cli/inflate_flag.hpp>
-#include <cli/interruption.hpp>
-#include <cli/options.hpp>
-#include <cli/path_guard.hpp>
-#include <cli/progress.hpp>
-#include <cli/time_of_day.hpp>
+#include <itch5/cli/capture_flags.hpp>
+#include <itch5/cli/inflate_flag.hpp>
+#include <itch5/cli/interruption.hpp>
+#include <itch5/cli/options.hpp>
+#include <itch5/cli/path_guard.hpp>
+#include <itch5/cli/progress.hpp>
+#include <itch5/cli/time_of_day.hpp>
 
 namespace {
 
@@ -43,15 +43,15 @@ struct config {
   std::uint64_t slowest = 0;
   std::uint64_t block_size = 1 << 20;
   std::uint64_t gzip_level = 6;
-  cli::inflate_flag inflate;
+  itch5::cli::inflate_flag inflate;
   std::string from;
   std::string to;
   std::string session;
-  cli::capture_flags capture;
-  cli::time_range range;  // from the three above, resolved after parsing
+  itch5::cli::capture_flags capture;
+  itch5::cli::time_range range;  // from the three above, resolved after parsing
 };
 
-class file_sink final : public book::line_sink {
+class file_sink final : public itch5::book::line_sink {
  public:
   explicit file_sink(itch5::io::output_file& f) : file_(f) {}
   void write(std::string_view lines) override { file_.write(lines); }
@@ -62,10 +62,10 @@ class file_sink final : public book::line_sink {
 
 itch5::io::capture_stats capture_stats;  // of a pcap/pcapng input
 
-void print_summary(const config& cfg, const book::inside_result& r, double seconds) {
+void print_summary(const config& cfg, const itch5::book::inside_result& r, double seconds) {
   std::fprintf(stderr, "itch5inside: %s: %llu messages in %.2f s (%s msg/s), book %s\n", cfg.input.c_str(),
                static_cast<unsigned long long>(r.messages), seconds,
-               cli::human_count(static_cast<double>(r.messages) / (seconds > 0 ? seconds : 1)).c_str(),
+               itch5::cli::human_count(static_cast<double>(r.messages) / (seconds > 0 ? seconds : 1)).c_str(),
                cfg.book.c_str());
   std::fprintf(stderr, "  messages by type:");
   for (unsigned t = 0; t < 256; ++t) {
@@ -82,21 +82,21 @@ void print_summary(const config& cfg, const book::inside_result& r, double secon
                static_cast<unsigned long long>(r.book_events), static_cast<unsigned long long>(r.inside_changes),
                static_cast<unsigned long long>(r.lines));
   std::fprintf(stderr, "  anomalies: %llu", static_cast<unsigned long long>(r.anomalies.total()));
-  for (std::size_t k = 0; k < book::anomaly_kinds; ++k) {
-    auto a = static_cast<book::anomaly>(k);
+  for (std::size_t k = 0; k < itch5::book::anomaly_kinds; ++k) {
+    auto a = static_cast<itch5::book::anomaly>(k);
     if (r.anomalies[a] != 0) {
-      std::fprintf(stderr, ", %.*s=%llu", static_cast<int>(book::to_string(a).size()), book::to_string(a).data(),
+      std::fprintf(stderr, ", %.*s=%llu", static_cast<int>(itch5::book::to_string(a).size()), itch5::book::to_string(a).data(),
                    static_cast<unsigned long long>(r.anomalies[a]));
     }
   }
   if (r.oversized) std::fprintf(stderr, ", oversized_messages=%llu", static_cast<unsigned long long>(r.oversized));
   std::fprintf(stderr, "\n  live orders at peak: %zu, peak memory: %s\n", r.peak_live_orders,
-               cli::human_bytes(static_cast<double>(cli::peak_rss_bytes())).c_str());
+               itch5::cli::human_bytes(static_cast<double>(itch5::cli::peak_rss_bytes())).c_str());
   if (capture_stats.is_capture) std::fprintf(stderr, "  capture: %s\n", capture_stats.describe().c_str());
 }
 
 // --slowest: asked for, so printed also with --quiet (on stderr, like the summary).
-void print_slowest(const book::inside_result& r) {
+void print_slowest(const itch5::book::inside_result& r) {
   std::fprintf(stderr, "itch5inside: the %zu slowest messages (message number from 1, type, microseconds):\n",
                r.slowest.size());
   for (const auto& m : r.slowest) {
@@ -128,7 +128,7 @@ bool framing_error_in_capture(const itch5::io::capture_stats& stats, const itch5
 }
 
 // How a run that did not finish reports: what was kept where, the reason last.
-void report_unfinished(const config& cfg, const book::inside_result& r, double seconds, itch5::io::output_file& out,
+void report_unfinished(const config& cfg, const itch5::book::inside_result& r, double seconds, itch5::io::output_file& out,
                        std::vector<itch5::io::output_file*> tables, const std::string& reason) {
   std::string kept = out.abandon();
   std::vector<std::string> tables_kept;
@@ -149,7 +149,7 @@ void report_unfinished(const config& cfg, const book::inside_result& r, double s
 
 int run(const config& cfg) {
   const auto start = std::chrono::steady_clock::now();
-  book::inside_options opt;
+  itch5::book::inside_options opt;
   opt.book = cfg.book;
   opt.books.window_levels = static_cast<std::uint32_t>(cfg.window_levels);
   opt.symbols = cfg.symbols;
@@ -159,7 +159,7 @@ int run(const config& cfg) {
   opt.histograms = !cfg.histograms.empty();
   opt.from = cfg.range.from;
   opt.to = cfg.range.to;
-  opt.cancel = &cli::interruption::flag();
+  opt.cancel = &itch5::cli::interruption::flag();
   opt.threads = static_cast<unsigned>(cfg.threads);
   opt.slowest = static_cast<std::size_t>(cfg.slowest);
 
@@ -189,8 +189,8 @@ int run(const config& cfg) {
   if (opt.histograms) histograms_out = std::make_unique<itch5::io::output_file>(cfg.histograms, out_opts);
 
   file_sink sink(out);
-  cli::progress progress(!cfg.quiet);
-  book::inside_result r = book::run_inside(reader, opt, sink, [&](const itch5::message_reader& rd) {
+  itch5::cli::progress progress(!cfg.quiet);
+  itch5::book::inside_result r = itch5::book::run_inside(reader, opt, sink, [&](const itch5::message_reader& rd) {
     progress.update(rd.input_position(), rd.input_size(), rd.messages());
   });
   progress.finish();
@@ -199,20 +199,20 @@ int run(const config& cfg) {
   if (histograms_out) {
     r.histograms.meta = {{"stats_events", cfg.stats_events},
                          {"time_range", cfg.range.whole_day() ? "whole day" : cfg.range.describe()}};
-    histograms_out->write(stats::encode_histograms(r.histograms));
+    histograms_out->write(itch5::stats::encode_histograms(r.histograms));
   }
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (r.cancelled || cli::interruption::requested()) {
+  if (r.cancelled || itch5::cli::interruption::requested()) {
     report_unfinished(cfg, r, seconds, out, {stats_out.get(), depth_out.get(), histograms_out.get()},
-                      "interrupted by " + cli::interruption::name() + " after " + std::to_string(r.messages) +
+                      "interrupted by " + itch5::cli::interruption::name() + " after " + std::to_string(r.messages) +
                           " messages of " + input_name);
-    cli::interruption::exit_now();
+    itch5::cli::interruption::exit_now();
   }
   if (r.status == itch5::read_status::error) {
     report_unfinished(cfg, r, seconds, out, {stats_out.get(), depth_out.get(), histograms_out.get()},
                       "error: " + r.error.describe(cfg.input) +
-                          (framing_error_in_capture(capture_stats, r.error) ? cli::capture_flags::framing_note : ""));
+                          (framing_error_in_capture(capture_stats, r.error) ? itch5::cli::capture_flags::framing_note : ""));
     return 1;
   }
   out.commit();
@@ -239,7 +239,7 @@ int run(const config& cfg) {
 
 int main(int argc, char** argv) {
   config cfg;
-  cli::options opts(
+  itch5::cli::options opts(
       "itch5inside", "[options] INPUT",
       "Rebuilds the order book of every symbol from an ITCH 5.0 BinaryFILE stream and writes one line per change "
       "of a symbol's inside (best bid or offer price or size): '<timestamp ns since midnight> <stock locate> "
@@ -255,7 +255,7 @@ int main(int argc, char** argv) {
       .alias('o')
       .value_name("FILE");
   opts.add("book", cfg.book, "Book side implementation (all give identical output; array is the fastest).")
-      .choices(book::book_type_names());
+      .choices(itch5::book::book_type_names());
   opts.add("window-levels", cfg.window_levels,
            "Price levels held in the array book's window around the inside (rounded up to a power of two); "
            "levels beyond it are kept in a map.",
@@ -319,7 +319,7 @@ int main(int argc, char** argv) {
            "active symbol stays on one thread, which bounds the gain; each thread adds ~20 MB. It pays only "
            "with a free core per thread (on a busy 2-core machine it did not): see docs/performance.md, "
            "Book threads.",
-           1, book::max_threads);
+           1, itch5::book::max_threads);
   opts.add("slowest", cfg.slowest,
            "Print the N messages that took longest to handle, on stderr at the end: message number (from 1), "
            "type and microseconds, from before decoding to after the book update and output formatting. Times "
@@ -353,8 +353,8 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("--slowest needs --threads 1 (book threads handle messages in batches)");
     }
     cfg.capture.check();
-    cfg.range = cli::resolve_time_range(cfg.from, cfg.to, cfg.session);
-    cli::path_guard paths;
+    cfg.range = itch5::cli::resolve_time_range(cfg.from, cfg.to, cfg.session);
+    itch5::cli::path_guard paths;
     for (const auto& c : opts.config_files()) paths.input(c, "--config");
     paths.input(cfg.input, "INPUT");
     paths.output(cfg.output, "--output");
@@ -362,14 +362,14 @@ int main(int argc, char** argv) {
     paths.output(cfg.depth, "--depth");
     paths.output(cfg.histograms, "--histograms");
     paths.check();
-  } catch (const cli::path_error& e) {
+  } catch (const itch5::cli::path_error& e) {
     std::cerr << "itch5inside: error: " << e.what() << "\n";
     return e.exit_status();
   } catch (const std::invalid_argument& e) {
     std::cerr << "itch5inside: error: " << e.what() << "\n";
     return 2;
   }
-  cli::interruption::install();
+  itch5::cli::interruption::install();
   try {
     return run(cfg);
   } catch (const std::exception& e) {

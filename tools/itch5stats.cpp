@@ -15,11 +15,11 @@
 #include <itch5/io/input_error.hpp>
 #include <itch5/io/output_file.hpp>
 
-#include <stats/histogram_file.hpp>
+#include <itch5/stats/histogram_file.hpp>
 
-#include <cli/build_info.hpp>
-#include <cli/options.hpp>
-#include <cli/path_guard.hpp>
+#include <itch5/cli/build_info.hpp>
+#include <itch5/cli/options.hpp>
+#include <itch5/cli/path_guard.hpp>
 
 namespace {
 
@@ -61,14 +61,14 @@ std::string read_all(const std::string& path) {
 int merge(const merge_config& cfg) {
   std::vector<std::string> files{cfg.first};
   files.insert(files.end(), cfg.more.begin(), cfg.more.end());
-  stats::statistics_histograms all;
+  itch5::stats::statistics_histograms all;
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::string name = files[i] == "-" ? "standard input" : files[i];
-    stats::statistics_histograms h = stats::decode_histograms(read_all(files[i]), name);
+    itch5::stats::statistics_histograms h = itch5::stats::decode_histograms(read_all(files[i]), name);
     if (i == 0) {
       all = std::move(h);
     } else {
-      stats::merge(all, h, name);
+      itch5::stats::merge(all, h, name);
     }
   }
   itch5::io::output_options out_opts;
@@ -79,16 +79,16 @@ int merge(const merge_config& cfg) {
     outs.push_back(std::make_unique<itch5::io::output_file>(path, out_opts));
     outs.back()->write(bytes);
   };
-  write(cfg.stats, stats::feed_csv(all.feed));
-  write(cfg.depth, stats::depth_csv(all.depth));
-  write(cfg.histograms, stats::encode_histograms(all));
+  write(cfg.stats, itch5::stats::feed_csv(all.feed));
+  write(cfg.depth, itch5::stats::depth_csv(all.depth));
+  write(cfg.histograms, itch5::stats::encode_histograms(all));
   for (auto& o : outs) o->commit();
   return 0;
 }
 
 int run_merge(int argc, char** argv) {
   merge_config cfg;
-  cli::options opts(
+  itch5::cli::options opts(
       "itch5stats merge", "FILE... [--stats OUT.csv] [--depth OUT.csv] [--histograms OUT]",
       "Merges the histogram files of several itch5inside runs (e.g. one per day, written with --histograms): "
       "the histograms of each symbol are added up per symbol NAME (stock locates differ between days), the "
@@ -128,7 +128,7 @@ int run_merge(int argc, char** argv) {
     if (cfg.stats.empty() && cfg.depth.empty() && cfg.histograms.empty()) {
       throw std::invalid_argument("nothing to write: give --stats, --depth or --histograms (see --help)");
     }
-    cli::path_guard paths;
+    itch5::cli::path_guard paths;
     for (const auto& c : opts.config_files()) paths.input(c, "--config");
     paths.input(cfg.first, "FILE");
     for (const auto& f : cfg.more) paths.input(f, "FILE");
@@ -136,7 +136,7 @@ int run_merge(int argc, char** argv) {
     paths.output(cfg.depth, "--depth");
     paths.output(cfg.histograms, "--histograms");
     paths.check();
-  } catch (const cli::path_error& e) {
+  } catch (const itch5::cli::path_error& e) {
     std::cerr << "itch5stats merge: error: " << e.what() << "\n";
     return e.exit_status();
   } catch (const std::invalid_argument& e) {
@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command == "--version") {
-    std::cout << cli::build_info::current().version_text("itch5stats");
+    std::cout << itch5::cli::build_info::current().version_text("itch5stats");
     return 0;
   }
   std::cerr << "itch5stats: error: unknown command '" << command << "' (the command is merge; see --help)\n";

@@ -15,10 +15,10 @@
 #include <itch5/io/output_file.hpp>
 #include <itch5/synth/generator.hpp>
 
-#include <cli/interruption.hpp>
-#include <cli/options.hpp>
-#include <cli/path_guard.hpp>
-#include <cli/progress.hpp>
+#include <itch5/cli/interruption.hpp>
+#include <itch5/cli/options.hpp>
+#include <itch5/cli/path_guard.hpp>
+#include <itch5/cli/progress.hpp>
 
 namespace {
 
@@ -92,8 +92,8 @@ void check_free_space(const config& cfg, const std::string& out_path) {
   }
   for (const auto& [fsid, n] : by_fs) {
     if (n.bytes <= static_cast<double>(n.available)) continue;
-    const std::string text = n.files + (n.count == 1 ? " needs about " : " need about ") + cli::human_bytes(n.bytes) + " but the file system of '" +
-                             n.directory + "' has " + cli::human_bytes(static_cast<double>(n.available)) + " free";
+    const std::string text = n.files + (n.count == 1 ? " needs about " : " need about ") + itch5::cli::human_bytes(n.bytes) + " but the file system of '" +
+                             n.directory + "' has " + itch5::cli::human_bytes(static_cast<double>(n.available)) + " free";
     if (!cfg.force) throw std::runtime_error(text + " (--force writes anyway)");
     std::cerr << "itch5synth: warning: " << text << "; writing anyway (--force)\n";
   }
@@ -131,14 +131,14 @@ void print_summary(const config& cfg, const std::string& out_path, const itch5::
   };
   const auto& c = st.counts;
   auto n = [&](char t) { return c[static_cast<unsigned char>(t)]; };
-  std::string size = cli::human_bytes(static_cast<double>(st.bytes)) + " framed";
-  if (out_path != "-") size += ", " + cli::human_bytes(static_cast<double>(file_size(out_path))) + " on disk";
+  std::string size = itch5::cli::human_bytes(static_cast<double>(st.bytes)) + " framed";
+  if (out_path != "-") size += ", " + itch5::cli::human_bytes(static_cast<double>(file_size(out_path))) + " on disk";
   std::fprintf(stderr, "itch5synth: %s messages to %s (%s) in %.2f s: %s msg/s\n",
                with_commas(st.messages).c_str(), out_path.c_str(), size.c_str(), seconds,
-               cli::human_count(static_cast<double>(st.messages) / (seconds > 0 ? seconds : 1)).c_str());
+               itch5::cli::human_count(static_cast<double>(st.messages) / (seconds > 0 ? seconds : 1)).c_str());
   std::fprintf(stderr, "  seed %llu, %u symbols, trading %s to %s, mean gap %s\n",
                static_cast<unsigned long long>(g.seed), st.symbols, clock_text(st.first_trading).c_str(),
-               clock_text(st.last_trading).c_str(), cli::format_duration(g.mean_gap).c_str());
+               clock_text(st.last_trading).c_str(), itch5::cli::format_duration(g.mean_gap).c_str());
   std::fprintf(stderr, "  by type:");
   int shown = 0;
   for (unsigned t = 0; t < 256; ++t) {
@@ -167,13 +167,13 @@ void print_summary(const config& cfg, const std::string& out_path, const itch5::
                  with_commas(st.substitutions).c_str());
   }
   if (!cfg.delayed.empty()) {
-    std::string dsize = cli::human_bytes(static_cast<double>(st.delayed_bytes)) + " framed";
+    std::string dsize = itch5::cli::human_bytes(static_cast<double>(st.delayed_bytes)) + " framed";
     if (cfg.delayed != "-")
-      dsize += ", " + cli::human_bytes(static_cast<double>(file_size(cfg.delayed))) + " on disk";
+      dsize += ", " + itch5::cli::human_bytes(static_cast<double>(file_size(cfg.delayed))) + " on disk";
     std::fprintf(
         stderr, "  delayed copy: %s messages to %s (%s), delay %s +- %s, %s of %s orders dropped (%.2f%%)\n",
         with_commas(st.delayed_messages).c_str(), cfg.delayed.c_str(), dsize.c_str(),
-        cli::format_duration(g.delay).c_str(), cli::format_duration(g.jitter).c_str(),
+        itch5::cli::format_duration(g.delay).c_str(), itch5::cli::format_duration(g.jitter).c_str(),
         with_commas(st.dropped_orders).c_str(), with_commas(st.new_orders).c_str(),
         st.new_orders ? 100.0 * static_cast<double>(st.dropped_orders) / static_cast<double>(st.new_orders)
                       : 0.0);
@@ -183,12 +183,12 @@ void print_summary(const config& cfg, const std::string& out_path, const itch5::
                  "  capture: %s messages in %s MoldUDP64 packets (end of session included) to %s (%s%s), %s lost, "
                  "%s written twice, %s late\n",
                  with_commas(pcap->messages).c_str(), with_commas(pcap->packets).c_str(), cfg.pcap.c_str(),
-                 cli::human_bytes(static_cast<double>(pcap->bytes)).c_str(), is_gz(cfg.pcap) ? " uncompressed" : "",
+                 itch5::cli::human_bytes(static_cast<double>(pcap->bytes)).c_str(), is_gz(cfg.pcap) ? " uncompressed" : "",
                  with_commas(pcap->lost).c_str(),
                  with_commas(pcap->duplicated).c_str(), with_commas(pcap->reordered).c_str());
   }
   std::fprintf(stderr, "  peak RSS %s\n",
-               cli::human_bytes(static_cast<double>(cli::peak_rss_bytes())).c_str());
+               itch5::cli::human_bytes(static_cast<double>(itch5::cli::peak_rss_bytes())).c_str());
 }
 
 int run(config& cfg) {
@@ -242,7 +242,7 @@ int run(config& cfg) {
   bool drawn = false;
   std::uint64_t total = gen.config().messages;
   itch5::synth::generator::progress on_progress = [&](std::uint64_t done) {
-    if (cli::interruption::requested()) throw interrupted{done};
+    if (itch5::cli::interruption::requested()) throw interrupted{done};
     if (!show) return;
     auto now = std::chrono::steady_clock::now();
     if (now - last < 500ms) return;
@@ -252,7 +252,7 @@ int run(config& cfg) {
     auto left = static_cast<unsigned long>(static_cast<double>(total - done) / (rate > 0 ? rate : 1));
     std::fprintf(stderr, "\r%5.1f%% %s messages, %s msg/s, ETA %lu:%02lu   ",
                  100.0 * static_cast<double>(done) / static_cast<double>(total),
-                 cli::human_count(static_cast<double>(done)).c_str(), cli::human_count(rate).c_str(),
+                 itch5::cli::human_count(static_cast<double>(done)).c_str(), itch5::cli::human_count(rate).c_str(),
                  left / 60, left % 60);
     std::fflush(stderr);
     drawn = true;
@@ -284,7 +284,7 @@ int run(config& cfg) {
 int main(int argc, char** argv) {
   config cfg;
   auto& g = cfg.gen;
-  cli::options opts(
+  itch5::cli::options opts(
       "itch5synth", "[options] (-o OUTPUT | OUTPUT)",
       "Writes a synthetic Nasdaq TotalView-ITCH 5.0 day in BinaryFILE framing: system events, a stock "
       "directory "
@@ -394,26 +394,26 @@ int main(int argc, char** argv) {
       "the signal.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
   try {
-    cli::path_guard paths;
+    itch5::cli::path_guard paths;
     for (const auto& c : opts.config_files()) paths.input(c, "--config");
     paths.output(cfg.output.empty() ? cfg.positional_output : cfg.output, cfg.output.empty() ? "OUTPUT" : "--output");
     paths.output(cfg.delayed, "--delayed");
     paths.output(cfg.pcap, "--pcap");
     paths.check();
-  } catch (const cli::path_error& e) {
+  } catch (const itch5::cli::path_error& e) {
     std::cerr << "itch5synth: error: " << e.what() << "\n";
     return e.exit_status();
   } catch (const std::invalid_argument& e) {
     std::cerr << "itch5synth: error: " << e.what() << "\n";
     return 2;
   }
-  cli::interruption::install();
+  itch5::cli::interruption::install();
   try {
     return run(cfg);
   } catch (const interrupted& i) {
-    std::cerr << "itch5synth: interrupted by " << cli::interruption::name() << " after " << with_commas(i.messages)
+    std::cerr << "itch5synth: interrupted by " << itch5::cli::interruption::name() << " after " << with_commas(i.messages)
               << " messages; the incomplete output was removed\n";
-    cli::interruption::exit_now();
+    itch5::cli::interruption::exit_now();
   } catch (const std::exception& e) {
     std::cerr << "itch5synth: error: " << e.what() << "\n";
     return 1;

@@ -18,19 +18,19 @@
 #include <vector>
 
 #include <itch5/io/output_file.hpp>
-#include <tde/csv_writer.hpp>
-#include <tde/delay_summary.hpp>
-#include <tde/pair_summary.hpp>
-#include <tde/fft_wisdom.hpp>
-#include <tde/inside_reader.hpp>
-#include <tde/window_analyzer.hpp>
+#include <itch5/tde/csv_writer.hpp>
+#include <itch5/tde/delay_summary.hpp>
+#include <itch5/tde/pair_summary.hpp>
+#include <itch5/tde/fft_wisdom.hpp>
+#include <itch5/tde/inside_reader.hpp>
+#include <itch5/tde/window_analyzer.hpp>
 
-#include <cli/build_info.hpp>
-#include <cli/interruption.hpp>
-#include <cli/options.hpp>
-#include <cli/path_guard.hpp>
-#include <cli/progress.hpp>
-#include <cli/time_of_day.hpp>
+#include <itch5/cli/build_info.hpp>
+#include <itch5/cli/interruption.hpp>
+#include <itch5/cli/options.hpp>
+#include <itch5/cli/path_guard.hpp>
+#include <itch5/cli/progress.hpp>
+#include <itch5/cli/time_of_day.hpp>
 
 namespace {
 
@@ -40,9 +40,9 @@ struct config {
   std::vector<std::string> symbols;
   std::vector<std::string> signals{"events"};
   std::chrono::nanoseconds sampling_period = std::chrono::microseconds(1);
-  std::chrono::nanoseconds window{0};   // 0: tde::default_window()
+  std::chrono::nanoseconds window{0};   // 0: itch5::tde::default_window()
   std::chrono::nanoseconds hop{0};
-  std::chrono::nanoseconds max_lag{0};  // 0: tde::default_max_lag()
+  std::chrono::nanoseconds max_lag{0};  // 0: itch5::tde::default_max_lag()
   std::string smooth = "auto";
   std::uint64_t upsample = 0;
   std::uint64_t min_events = 10;
@@ -91,28 +91,28 @@ std::vector<std::string> pair_texts(const config& c) {
   return pairs;
 }
 
-tde::analysis_options to_analysis(const config& c) {
-  tde::analysis_options o;
+itch5::tde::analysis_options to_analysis(const config& c) {
+  itch5::tde::analysis_options o;
   for (const auto& s : pair_texts(c)) {
     try {
-      o.symbols.push_back(tde::parse_symbol_pair(s));
+      o.symbols.push_back(itch5::tde::parse_symbol_pair(s));
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(std::string("--symbols: ") + e.what());
     }
   }
   o.signals.clear();
-  for (const auto& s : c.signals) o.signals.push_back(tde::parse_signal_kind(s));
+  for (const auto& s : c.signals) o.signals.push_back(itch5::tde::parse_signal_kind(s));
   o.sampling_period = c.sampling_period;
   if (c.sampling_period.count() <= 0) throw std::invalid_argument("--sampling-period must be positive");
-  o.window = c.window.count() != 0 ? c.window : tde::default_window(c.sampling_period);
+  o.window = c.window.count() != 0 ? c.window : itch5::tde::default_window(c.sampling_period);
   o.hop = c.hop;
-  o.max_lag = c.max_lag.count() != 0 ? c.max_lag : tde::default_max_lag(c.sampling_period, o.window);
-  const cli::time_range range = cli::resolve_time_range(c.from, c.to, c.session);
+  o.max_lag = c.max_lag.count() != 0 ? c.max_lag : itch5::tde::default_max_lag(c.sampling_period, o.window);
+  const itch5::cli::time_range range = itch5::cli::resolve_time_range(c.from, c.to, c.session);
   o.from = range.from;
   o.to = range.to;
   if (c.smooth != "auto") {
     try {
-      o.smooth = cli::parse_duration(c.smooth);
+      o.smooth = itch5::cli::parse_duration(c.smooth);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(std::string("--smooth: ") + e.what());
     }
@@ -123,7 +123,7 @@ tde::analysis_options to_analysis(const config& c) {
   o.min_psr = c.min_psr;
   o.max_second_ratio = c.max_second_ratio;
   o.alpha = c.alpha;
-  o.rigor = tde::parse_plan_rigor(c.plan);
+  o.rigor = itch5::tde::parse_plan_rigor(c.plan);
   o.threads = c.threads != 0 ? static_cast<std::size_t>(c.threads)
                              : std::max<std::size_t>(1, std::thread::hardware_concurrency());
   o.validate();
@@ -196,10 +196,10 @@ void load_wisdom(const wisdom_file& w, bool quiet) {
   if (w.chosen) check_wisdom_directory(w.path);
   bool loaded = false;
   try {
-    loaded = tde::import_wisdom<T>(w.path);
+    loaded = itch5::tde::import_wisdom<T>(w.path);
   } catch (const std::exception& e) {
     if (w.chosen) rethrow_for("--wisdom", e);
-    tde::forget_wisdom<T>();
+    itch5::tde::forget_wisdom<T>();
   }
   if (loaded && w.chosen && !quiet) std::cerr << "itch5tde: loaded FFTW wisdom from " << w.path << "\n";
 }
@@ -210,7 +210,7 @@ void save_wisdom(const wisdom_file& w, bool quiet) {
   if (w.path.empty()) return;
   try {
     if (!w.chosen) std::filesystem::create_directories(std::filesystem::path(w.path).parent_path());
-    tde::export_wisdom<T>(w.path);
+    itch5::tde::export_wisdom<T>(w.path);
   } catch (const std::exception& e) {
     if (w.chosen) rethrow_for("--wisdom", e);
     if (!quiet) std::cerr << "itch5tde: note: FFTW wisdom not cached: " << e.what() << "\n";
@@ -218,13 +218,13 @@ void save_wisdom(const wisdom_file& w, bool quiet) {
 }
 
 // Opens an input; standard input is called that in messages.
-tde::inside_reader open_input(const std::string& path) {
-  if (path == "-") return tde::inside_reader(itch5::io::open_input("-"), "standard input");
-  return tde::inside_reader(path);
+itch5::tde::inside_reader open_input(const std::string& path) {
+  if (path == "-") return itch5::tde::inside_reader(itch5::io::open_input("-"), "standard input");
+  return itch5::tde::inside_reader(path);
 }
 
 // An input without a single change gives nothing to compare: an error naming it, not rows of flags.
-void check_not_empty(tde::inside_reader& r) {
+void check_not_empty(itch5::tde::inside_reader& r) {
   if (!r.at_end()) return;
   if (r.line_number() == 0) throw std::runtime_error(r.name() + ": empty input (no inside-change lines)");
   throw std::runtime_error(r.name() + ": no inside-change lines (only " + std::to_string(r.line_number()) +
@@ -234,7 +234,7 @@ void check_not_empty(tde::inside_reader& r) {
 // A chosen symbol that never appears in its file is an error. A regular file is read ahead now, up to the
 // first change of each chosen symbol (to the end only when one is absent), so the error comes before any
 // work; standard input and pipes cannot be read twice, and the analyzer reports it at the end instead.
-void check_symbols_appear(const config& cfg, const tde::analysis_options& options) {
+void check_symbols_appear(const config& cfg, const itch5::tde::analysis_options& options) {
   std::vector<std::string> in_a, in_b;
   for (const auto& p : options.symbols) {
     in_a.push_back(p.a);
@@ -243,8 +243,8 @@ void check_symbols_appear(const config& cfg, const tde::analysis_options& option
   auto absent = [](const std::string& path, const std::vector<std::string>& symbols) -> std::string {
     std::error_code ec;
     if (path == "-" || !std::filesystem::is_regular_file(path, ec)) return {};
-    tde::inside_reader r(path);
-    return tde::absent_symbols_text(tde::absent_symbols(r, symbols), r.name());
+    itch5::tde::inside_reader r(path);
+    return itch5::tde::absent_symbols_text(itch5::tde::absent_symbols(r, symbols), r.name());
   };
   std::string text = absent(cfg.a, in_a);
   if (auto b = absent(cfg.b, in_b); !b.empty()) text += (text.empty() ? "" : "; ") + b;
@@ -256,12 +256,12 @@ void check_symbols_appear(const config& cfg, const tde::analysis_options& option
 std::string metadata_file(const config& cfg) {
   if (cfg.metadata == "none") return {};
   if (!cfg.metadata.empty()) return cfg.metadata;
-  return tde::default_metadata_path(cfg.output);
+  return itch5::tde::default_metadata_path(cfg.output);
 }
 
-tde::csv_metadata csv_metadata(const config& cfg, std::size_t fft_length) {
-  const auto& build = cli::build_info::current();
-  tde::csv_metadata m;
+itch5::tde::csv_metadata csv_metadata(const config& cfg, std::size_t fft_length) {
+  const auto& build = itch5::cli::build_info::current();
+  itch5::tde::csv_metadata m;
   m.version = std::string(build.version);
   m.git_commit = std::string(build.git_commit);
   m.csv = cfg.output;
@@ -272,8 +272,8 @@ tde::csv_metadata csv_metadata(const config& cfg, std::size_t fft_length) {
   return m;
 }
 
-tde::pair_summary_options pair_options(const config& cfg) {
-  tde::pair_summary_options p;
+itch5::tde::pair_summary_options pair_options(const config& cfg) {
+  itch5::tde::pair_summary_options p;
   p.null_pass_rate = cfg.null_pass_rate > 0 ? cfg.null_pass_rate : cfg.alpha;
   p.resamples = static_cast<std::size_t>(cfg.bootstrap);
   p.confidence = cfg.confidence;
@@ -285,7 +285,7 @@ tde::pair_summary_options pair_options(const config& cfg) {
 struct interrupted {};
 
 template <class T>
-int run(const config& cfg, const tde::analysis_options& options) {
+int run(const config& cfg, const itch5::tde::analysis_options& options) {
   // Everything that can fail on a path is tried before any input is read: the outputs are created (under
   // temporary names), the wisdom file loaded and its directory checked.
   std::optional<itch5::io::output_file> yaml, metadata, pair_csv, lead_lag_csv;
@@ -301,23 +301,23 @@ int run(const config& cfg, const tde::analysis_options& options) {
     load_wisdom<T>(wisdom, cfg.quiet);
     open_output(out, "--output", cfg.output);
 
-    tde::inside_reader a = open_input(cfg.a), b = open_input(cfg.b);
+    itch5::tde::inside_reader a = open_input(cfg.a), b = open_input(cfg.b);
     check_not_empty(a);
     check_not_empty(b);
     if (!options.symbols.empty()) check_symbols_appear(cfg, options);
-    tde::window_analyzer<T> analyzer(options, a, b);
-    tde::csv_writer csv(*out);
-    tde::delay_summary summary;
-    tde::pair_summary pairs(pair_options(cfg));
-    cli::progress progress(!cfg.quiet);
+    itch5::tde::window_analyzer<T> analyzer(options, a, b);
+    itch5::tde::csv_writer csv(*out);
+    itch5::tde::delay_summary summary;
+    itch5::tde::pair_summary pairs(pair_options(cfg));
+    itch5::cli::progress progress(!cfg.quiet);
     analyzer.on_progress([&] {
-      if (cli::interruption::requested()) throw interrupted{};
+      if (itch5::cli::interruption::requested()) throw interrupted{};
       progress.update(a.input_position() + b.input_position(), a.input_size() + b.input_size(),
                       a.changes() + b.changes());
     });
     rows_started = true;
-    analyzer.run([&](const tde::window_row& row) {
-      if (cli::interruption::requested()) throw interrupted{};
+    analyzer.run([&](const itch5::tde::window_row& row) {
+      if (itch5::cli::interruption::requested()) throw interrupted{};
       csv.write(row);
       summary.add(row);
       pairs.add(row);
@@ -326,7 +326,7 @@ int run(const config& cfg, const tde::analysis_options& options) {
     csv.flush();
     out->commit();
     if (metadata) {
-      metadata->write(tde::metadata_yaml(options, csv_metadata(cfg, analyzer.fft_length())));
+      metadata->write(itch5::tde::metadata_yaml(options, csv_metadata(cfg, analyzer.fft_length())));
       metadata->commit();
     }
 
@@ -335,16 +335,16 @@ int run(const config& cfg, const tde::analysis_options& options) {
       yaml->write(summary.yaml(options));
       yaml->commit();
     }
-    std::vector<tde::pair_statistics> ranked;
+    std::vector<itch5::tde::pair_statistics> ranked;
     if (pair_csv || lead_lag_csv || !cfg.reference.empty()) {
       const auto verdicts = pairs.statistics();
       if (pair_csv) {
-        pair_csv->write(tde::summary_csv(verdicts));
+        pair_csv->write(itch5::tde::summary_csv(verdicts));
         pair_csv->commit();
       }
-      ranked = tde::rank_lead_lag(verdicts);
+      ranked = itch5::tde::rank_lead_lag(verdicts);
       if (lead_lag_csv) {
-        lead_lag_csv->write(tde::lead_lag_csv(ranked));
+        lead_lag_csv->write(itch5::tde::lead_lag_csv(ranked));
         lead_lag_csv->commit();
       }
     }
@@ -352,15 +352,15 @@ int run(const config& cfg, const tde::analysis_options& options) {
     if (!cfg.quiet) {
       std::cerr << "itch5tde: " << a.changes() << " changes in " << a.name() << ", " << b.changes() << " in "
                 << b.name() << "; " << analyzer.windows() << " windows of " << options.samples()
-                << " samples of " << cli::format_duration(options.sampling_period) << " (FFT length "
+                << " samples of " << itch5::cli::format_duration(options.sampling_period) << " (FFT length "
                 << analyzer.fft_length() << ")";
-      const cli::time_range range{options.from, options.to};
+      const itch5::cli::time_range range{options.from, options.to};
       if (!range.whole_day()) std::cerr << ", windows from " << range.describe();
       std::cerr << "\n";
       std::cerr << "itch5tde: " << analyzer.skipped() << " symbol windows skipped (fewer than "
                 << options.min_events << " changes in A or in B: no transform, no row)\n";
       std::cerr << summary.text("itch5tde");
-      if (!cfg.reference.empty()) std::cerr << tde::lead_lag_text(ranked, "itch5tde");
+      if (!cfg.reference.empty()) std::cerr << itch5::tde::lead_lag_text(ranked, "itch5tde");
     }
     return 0;
   } catch (...) {
@@ -388,8 +388,8 @@ std::string path_clash(const config& cfg) {
 
 // Every input and output compared by identity (device and inode): an output that is an input, the wisdom
 // file or another output is a usage error naming both.
-void check_paths(const config& cfg, const cli::options& opts) {
-  cli::path_guard paths;
+void check_paths(const config& cfg, const itch5::cli::options& opts) {
+  itch5::cli::path_guard paths;
   for (const auto& c : opts.config_files()) paths.input(c, "--config");
   paths.input(cfg.a, "input A");
   paths.input(cfg.b, "input B");
@@ -406,7 +406,7 @@ void check_paths(const config& cfg, const cli::options& opts) {
 
 int main(int argc, char** argv) {
   config cfg;
-  cli::options opts(
+  itch5::cli::options opts(
       "itch5tde", "A.txt[.gz] B.txt[.gz] [options]",
       "Estimates how much inside-change file B lags file A (two feeds of the same market, or two symbols), "
       "window "
@@ -575,7 +575,7 @@ int main(int argc, char** argv) {
   }
   try {
     check_paths(cfg, opts);
-  } catch (const cli::path_error& e) {
+  } catch (const itch5::cli::path_error& e) {
     std::cerr << "itch5tde: error: " << e.what() << "\n";
     return e.exit_status();
   }
@@ -584,20 +584,20 @@ int main(int argc, char** argv) {
                  "the peak; 2 to 1024: band-limited interpolation on a 1/U-sample grid)\n";
     return 2;
   }
-  tde::analysis_options options;
+  itch5::tde::analysis_options options;
   try {
     options = to_analysis(cfg);
   } catch (const std::exception& e) {
     std::cerr << "itch5tde: error: " << e.what() << "\n";
     return 2;
   }
-  cli::interruption::install();
+  itch5::cli::interruption::install();
   try {
     return cfg.precision == "float" ? run<float>(cfg, options) : run<double>(cfg, options);
   } catch (const interrupted&) {
-    std::cerr << "itch5tde: interrupted by " << cli::interruption::name() << "; the rows written before it are in "
+    std::cerr << "itch5tde: interrupted by " << itch5::cli::interruption::name() << "; the rows written before it are in "
               << (cfg.output == "-" ? std::string("standard output") : cfg.output + ".partial") << "\n";
-    cli::interruption::exit_now();
+    itch5::cli::interruption::exit_now();
   } catch (const std::exception& e) {
     std::cerr << "itch5tde: error: " << e.what() << "\n";
     return 1;

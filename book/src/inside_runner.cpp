@@ -1,4 +1,4 @@
-#include <book/inside_runner.hpp>
+#include <itch5/book/inside_runner.hpp>
 
 #include <algorithm>
 #include <array>
@@ -23,16 +23,16 @@
 #include <itch5/message_header.hpp>
 #include <itch5/peek.hpp>
 
-#include <book/book_engine.hpp>
-#include <book/detail/book_record.hpp>
-#include <book/book_types.hpp>
-#include <book/detail/locate_array.hpp>
-#include <stats/depth_statistics.hpp>
-#include <stats/feed_statistics.hpp>
-#include <book/inside_line.hpp>
-#include <book/slowest_messages.hpp>
+#include <itch5/book/book_engine.hpp>
+#include <itch5/book/detail/book_record.hpp>
+#include <itch5/book/book_types.hpp>
+#include <itch5/book/detail/locate_array.hpp>
+#include <itch5/stats/depth_statistics.hpp>
+#include <itch5/stats/feed_statistics.hpp>
+#include <itch5/book/inside_line.hpp>
+#include <itch5/book/slowest_messages.hpp>
 
-namespace book {
+namespace itch5::book {
 namespace {
 
 // The symbol as printed: trailing spaces trimmed, anything unprintable or a space inside replaced by '?',
@@ -1261,4 +1261,4 @@ inside_result run_inside(itch5::message_reader& reader, const inside_options& op
   return r;
 }
 
-}  // namespace book
+}  // namespace itch5::book

@@ -1,6 +1,6 @@
-#include <cli/build_info.hpp>
+#include <itch5/cli/build_info.hpp>
 
-namespace cli {
+namespace itch5::cli {
 namespace detail {
 extern const char* const git_commit;  // generated at build time by git_commit.cmake
 }  // namespace detail
@@ -26,4 +26,4 @@ std::string build_info::version_text(std::string_view program) const {
   return s;
 }
 
-}  // namespace cli
+}  // namespace itch5::cli

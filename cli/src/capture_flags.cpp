@@ -1,8 +1,8 @@
-#include <cli/capture_flags.hpp>
+#include <itch5/cli/capture_flags.hpp>
 
 #include <cstdio>
 
-namespace cli {
+namespace itch5::cli {
 
 void capture_flags::add_to(options& opts) {
   opts.add("filter", filter,
@@ -53,4 +53,4 @@ itch5::io::capture_options capture_flags::make(const std::string& tool, const st
   return o;
 }
 
-}  // namespace cli
+}  // namespace itch5::cli

@@ -1,6 +1,6 @@
-#include <cli/inflate_flag.hpp>
+#include <itch5/cli/inflate_flag.hpp>
 
-namespace cli {
+namespace itch5::cli {
 
 void inflate_flag::add_to(options& opts) {
   const bool isal = itch5::io::inflate_library_available(itch5::io::inflate_library::isal);
@@ -18,4 +18,4 @@ itch5::io::inflate_library inflate_flag::library() const noexcept {
   return itch5::io::default_inflate_library();
 }
 
-}  // namespace cli
+}  // namespace itch5::cli

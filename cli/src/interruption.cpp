@@ -1,4 +1,4 @@
-#include <cli/interruption.hpp>
+#include <itch5/cli/interruption.hpp>
 
 #include <pthread.h>
 #include <signal.h>
@@ -8,7 +8,7 @@
 
 #include <itch5/io/output_file.hpp>
 
-namespace cli {
+namespace itch5::cli {
 namespace {
 
 std::atomic<bool> stop_requested{false};
@@ -70,4 +70,4 @@ void interruption::exit_now() noexcept {
   die_of(sig != 0 ? sig : SIGTERM);
 }
 
-}  // namespace cli
+}  // namespace itch5::cli

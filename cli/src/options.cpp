@@ -1,4 +1,4 @@
-#include <cli/options.hpp>
+#include <itch5/cli/options.hpp>
 
 #include <CLI/CLI.hpp>
 #include <yaml-cpp/anchor.h>
@@ -17,11 +17,11 @@
 #include <stdexcept>
 #include <utility>
 
-#include <cli/build_info.hpp>
+#include <itch5/cli/build_info.hpp>
 
 #include "values.hpp"
 
-namespace cli {
+namespace itch5::cli {
 namespace {
 
 // The text of the --config file `path`; throws naming the path when it is a directory or unreadable
@@ -520,4 +520,4 @@ std::string options::to_yaml() const {
 
 std::string options::help_text() const { return make_app()->help(); }
 
-}  // namespace cli
+}  // namespace itch5::cli

@@ -1,4 +1,4 @@
-#include <cli/path_guard.hpp>
+#include <itch5/cli/path_guard.hpp>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <optional>
 
-namespace cli {
+namespace itch5::cli {
 namespace {
 
 // What a path will denote when the run writes or reads it.
@@ -203,4 +203,4 @@ void path_guard::check() const {
   }
 }
 
-}  // namespace cli
+}  // namespace itch5::cli

@@ -1,11 +1,11 @@
-#include <cli/progress.hpp>
+#include <itch5/cli/progress.hpp>
 
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
 
-namespace cli {
+namespace itch5::cli {
 
 progress::progress(bool enabled)
     : active_(enabled && ::isatty(STDERR_FILENO) == 1),
@@ -71,4 +71,4 @@ std::string human_count(double n) {
   return s;
 }
 
-}  // namespace cli
+}  // namespace itch5::cli

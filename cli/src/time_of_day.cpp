@@ -1,11 +1,11 @@
-#include <cli/time_of_day.hpp>
+#include <itch5/cli/time_of_day.hpp>
 
 #include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
 
-namespace cli {
+namespace itch5::cli {
 namespace {
 
 constexpr std::int64_t ns_per_second = 1'000'000'000;
@@ -121,4 +121,4 @@ time_range resolve_time_range(std::string_view from, std::string_view to, std::s
   return r;
 }
 
-}  // namespace cli
+}  // namespace itch5::cli

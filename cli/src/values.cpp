@@ -1,4 +1,4 @@
-// The values of cli::options, parsed exactly (see values.hpp).
+// The values of itch5::cli::options, parsed exactly (see values.hpp).
 #include "values.hpp"
 
 #include <cctype>
@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include <cli/options.hpp>
+#include <itch5/cli/options.hpp>
 
-namespace cli {
+namespace itch5::cli {
 namespace {
 
 // A well-formed number that the target type, or the option's range, cannot hold. Caught by
@@ -283,4 +283,4 @@ std::string format_duration(std::chrono::nanoseconds d) {
   return std::to_string(ns) + "ns";
 }
 
-}  // namespace cli
+}  // namespace itch5::cli

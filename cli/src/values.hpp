@@ -1,4 +1,4 @@
-// The values of cli::options (cli/src/options.cpp): lists, and numbers parsed exactly, never through floating
+// The values of itch5::cli::options (cli/src/options.cpp): lists, and numbers parsed exactly, never through floating
 // point for counts, sizes and durations. Each throws std::invalid_argument with the reason (without the
 // option's name, which the caller adds): a malformed text, or one outside [min, max] or the type, stated
 // with the range. parse_duration() and format_duration() are declared in <cli/options.hpp>.
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cli::values {
+namespace itch5::cli::values {
 
 std::string join(const std::vector<std::string>& v, std::string_view sep);
 /// The items of a list the program wrote itself (empty items dropped).
@@ -25,4 +25,4 @@ std::uint64_t parse_count(const std::string& v, std::uint64_t min, std::uint64_t
 std::uint64_t parse_size(const std::string& v, std::uint64_t min, std::uint64_t max);
 double parse_real(const std::string& v, double min, double max);
 
-}  // namespace cli::values
+}  // namespace itch5::cli::values

@@ -1,6 +1,6 @@
-#include <stats/depth_statistics.hpp>
+#include <itch5/stats/depth_statistics.hpp>
 
-namespace stats {
+namespace itch5::stats {
 
 void depth_statistics::record(std::uint16_t locate, std::uint32_t event_depth, std::uint32_t book_depth) {
   if (locate >= by_locate_.size()) by_locate_.resize(std::size_t{locate} + 1);
@@ -30,4 +30,4 @@ std::string depth_statistics::csv(const std::function<std::string(std::uint16_t)
   return depth_csv(table(name_of));
 }
 
-}  // namespace stats
+}  // namespace itch5::stats

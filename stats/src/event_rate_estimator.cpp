@@ -1,9 +1,9 @@
-#include <stats/event_rate_estimator.hpp>
+#include <itch5/stats/event_rate_estimator.hpp>
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace stats {
+namespace itch5::stats {
 
 event_rate_estimator::event_rate_estimator(std::chrono::nanoseconds window, std::chrono::nanoseconds period)
     : period_ns_(period.count()) {
@@ -57,4 +57,4 @@ void event_rate_estimator::finish() {
   finished_ = true;
 }
 
-}  // namespace stats
+}  // namespace itch5::stats

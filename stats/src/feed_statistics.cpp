@@ -1,8 +1,8 @@
-#include <stats/feed_statistics.hpp>
+#include <itch5/stats/feed_statistics.hpp>
 
 #include <utility>
 
-namespace stats {
+namespace itch5::stats {
 
 using namespace std::chrono_literals;
 
@@ -81,4 +81,4 @@ std::uint64_t feed_statistics::samples(std::uint16_t locate) const noexcept {
 
 std::uint64_t feed_statistics::total_samples() const noexcept { return aggregate_->samples; }
 
-}  // namespace stats
+}  // namespace itch5::stats

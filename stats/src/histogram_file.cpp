@@ -1,8 +1,8 @@
-#include <stats/histogram_file.hpp>
+#include <itch5/stats/histogram_file.hpp>
 
 #include <algorithm>
 
-namespace stats {
+namespace itch5::stats {
 namespace {
 
 constexpr std::string_view end_mark = "HEND";
@@ -289,4 +289,4 @@ void merge(statistics_histograms& into, const statistics_histograms& from, const
   merge(into.depth, from.depth);
 }
 
-}  // namespace stats
+}  // namespace itch5::stats

@@ -1,10 +1,10 @@
-#include <stats/statistics_tables.hpp>
+#include <itch5/stats/statistics_tables.hpp>
 
 #include <array>
 #include <charconv>
 #include <unordered_map>
 
-namespace stats {
+namespace itch5::stats {
 namespace {
 
 struct quantile_column {
@@ -181,4 +181,4 @@ void merge(feed_table& into, const feed_table& from) {
 }
 void merge(depth_table& into, const depth_table& from) { merge_table(into, from); }
 
-}  // namespace stats
+}  // namespace itch5::stats

@@ -1,11 +1,11 @@
-#include <tde/csv_writer.hpp>
+#include <itch5/tde/csv_writer.hpp>
 
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 
-namespace tde {
+namespace itch5::tde {
 
 namespace {
 
@@ -190,4 +190,4 @@ std::string metadata_yaml(const analysis_options& o, const csv_metadata& m) {
   return y;
 }
 
-}  // namespace tde
+}  // namespace itch5::tde

@@ -1,6 +1,6 @@
-#include <tde/delay_estimate.hpp>
+#include <itch5/tde/delay_estimate.hpp>
 
-namespace tde {
+namespace itch5::tde {
 
 const char* to_string(estimate_flag f) noexcept {
   switch (f) {
@@ -35,4 +35,4 @@ std::string estimate_flags::to_string() const {
   return s;
 }
 
-}  // namespace tde
+}  // namespace itch5::tde

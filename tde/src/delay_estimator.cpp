@@ -1,4 +1,4 @@
-#include <tde/delay_estimator.hpp>
+#include <itch5/tde/delay_estimator.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <string>
 
-#include <tde/fast_length.hpp>
+#include <itch5/tde/fast_length.hpp>
 
-namespace tde {
+namespace itch5::tde {
 
 namespace {
 
@@ -392,4 +392,4 @@ double delay_estimator<T>::refine_upsampled(std::int64_t peak) {
 template class delay_estimator<float>;
 template class delay_estimator<double>;
 
-}  // namespace tde
+}  // namespace itch5::tde

@@ -1,4 +1,4 @@
-#include <tde/delay_summary.hpp>
+#include <itch5/tde/delay_summary.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <cstring>
 #include <limits>
 
-namespace tde {
+namespace itch5::tde {
 
 namespace {
 
@@ -156,4 +156,4 @@ std::string delay_summary::yaml(const analysis_options& o) const {
   return y;
 }
 
-}  // namespace tde
+}  // namespace itch5::tde

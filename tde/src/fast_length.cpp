@@ -1,9 +1,9 @@
-#include <tde/fast_length.hpp>
+#include <itch5/tde/fast_length.hpp>
 
 #include <limits>
 #include <stdexcept>
 
-namespace tde {
+namespace itch5::tde {
 
 bool is_fast_length(std::size_t n) noexcept {
   if (n == 0) return false;
@@ -36,4 +36,4 @@ std::size_t next_fast_length(std::size_t n) {
   return best;
 }
 
-}  // namespace tde
+}  // namespace itch5::tde

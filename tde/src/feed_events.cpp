@@ -1,8 +1,8 @@
-#include <tde/feed_events.hpp>
+#include <itch5/tde/feed_events.hpp>
 
 #include <cstring>
 
-namespace tde {
+namespace itch5::tde {
 
 namespace {
 
@@ -137,4 +137,4 @@ void feed_events::active_symbols(std::vector<std::string_view>& out, bool append
   for (std::size_t i : active_) out.emplace_back(states_[i].name);
 }
 
-}  // namespace tde
+}  // namespace itch5::tde

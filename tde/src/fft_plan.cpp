@@ -1,9 +1,9 @@
-#include <tde/fft_plan.hpp>
+#include <itch5/tde/fft_plan.hpp>
 
 #include <stdexcept>
 #include <string>
 
-namespace tde {
+namespace itch5::tde {
 
 namespace detail {
 std::mutex& planner_mutex() noexcept {
@@ -47,4 +47,4 @@ template class fft_plan<float, fft_direction::c2r>;
 template class fft_plan<double, fft_direction::r2c>;
 template class fft_plan<double, fft_direction::c2r>;
 
-}  // namespace tde
+}  // namespace itch5::tde

@@ -1,4 +1,4 @@
-#include <tde/fft_wisdom.hpp>
+#include <itch5/tde/fft_wisdom.hpp>
 
 #include <filesystem>
 #include <memory>
@@ -8,9 +8,9 @@
 
 #include <itch5/io/byte_stream.hpp>
 #include <itch5/io/output_file.hpp>
-#include <tde/detail/fftw_api.hpp>
+#include <itch5/tde/detail/fftw_api.hpp>
 
-namespace tde {
+namespace itch5::tde {
 
 template <fft_real T>
 std::string export_wisdom_string() {
@@ -69,4 +69,4 @@ template bool import_wisdom_string<double>(const std::string&);
 template void forget_wisdom<float>();
 template void forget_wisdom<double>();
 
-}  // namespace tde
+}  // namespace itch5::tde

@@ -1,4 +1,4 @@
-#include <tde/inside_reader.hpp>
+#include <itch5/tde/inside_reader.hpp>
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <cstring>
 #include <unordered_set>
 
-namespace tde {
+namespace itch5::tde {
 
 namespace {
 
@@ -233,4 +233,4 @@ std::string absent_symbols_text(const std::vector<std::string>& symbols, const s
   return text + (symbols.size() == 1 ? " does not appear in " : " do not appear in ") + file;
 }
 
-}  // namespace tde
+}  // namespace itch5::tde

@@ -1,4 +1,4 @@
-#include <tde/pair_summary.hpp>
+#include <itch5/tde/pair_summary.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <limits>
 #include <random>
 
-#include <tde/delay_summary.hpp>
+#include <itch5/tde/delay_summary.hpp>
 
-namespace tde {
+namespace itch5::tde {
 
 namespace {
 
@@ -294,4 +294,4 @@ std::string lead_lag_text(std::span<const pair_statistics> ranked, std::string_v
   return out;
 }
 
-}  // namespace tde
+}  // namespace itch5::tde

@@ -1,9 +1,9 @@
-#include <tde/signal_kind.hpp>
+#include <itch5/tde/signal_kind.hpp>
 
 #include <stdexcept>
 #include <string>
 
-namespace tde {
+namespace itch5::tde {
 
 std::string_view to_string(signal_kind s) noexcept {
   switch (s) {
@@ -25,4 +25,4 @@ signal_kind parse_signal_kind(std::string_view text) {
                               "' (expected events, mid, bid, offer, bid-size or offer-size)");
 }
 
-}  // namespace tde
+}  // namespace itch5::tde

@@ -1,4 +1,4 @@
-#include <tde/window_analyzer.hpp>
+#include <itch5/tde/window_analyzer.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace tde {
+namespace itch5::tde {
 
 namespace {
 
@@ -445,4 +445,4 @@ template double bin_changes<double>(std::span<const change_event>, signal_kind, 
 template class window_analyzer<float>;
 template class window_analyzer<double>;
 
-}  // namespace tde
+}  // namespace itch5::tde

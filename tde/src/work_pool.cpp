@@ -1,9 +1,9 @@
-#include <tde/work_pool.hpp>
+#include <itch5/tde/work_pool.hpp>
 
 #include <stdexcept>
 #include <utility>
 
-namespace tde {
+namespace itch5::tde {
 
 work_pool::work_pool(std::size_t workers) {
   for (std::size_t w = 1; w < workers; ++w) threads_.emplace_back([this, w] { loop(w); });
@@ -94,4 +94,4 @@ void work_pool::wait() {
   if (error) std::rethrow_exception(error);
 }
 
-}  // namespace tde
+}  // namespace itch5::tde

@@ -17,13 +17,13 @@
 
 #include <itch5/tick.hpp>
 
-#include <book/array_book_side.hpp>
-#include <book/map_book_side.hpp>
-#include <book/side_kind.hpp>
+#include <itch5/book/array_book_side.hpp>
+#include <itch5/book/map_book_side.hpp>
+#include <itch5/book/side_kind.hpp>
 
 namespace {
 
-using book::side_kind;
+using itch5::book::side_kind;
 using book_stream::depth_curve;
 using book_stream::op_kind;
 using book_stream::side_stream;
@@ -86,18 +86,18 @@ struct replay {
   std::uint64_t adds = 0;
   std::uint32_t best_min = UINT32_MAX, best_max = 0;  // range of the best price, in ticks
   std::size_t final_levels = 0;
-  book::price_level final_best, final_worst;
+  itch5::book::price_level final_best, final_worst;
 };
 
 template <side_kind K>
 replay replay_on_map(const side_stream& s) {
   replay r;
-  std::map<itch5::price4, std::uint64_t, book::better_first<K>> levels;
+  std::map<itch5::price4, std::uint64_t, itch5::book::better_first<K>> levels;
   itch5::price4 last{};
   for (const auto& l : s.initial) {
     EXPECT_GT(l.shares, 0u);
     if (!levels.empty()) {
-      EXPECT_TRUE(book::better<K>(last, l.price)) << "initial levels must be best first";
+      EXPECT_TRUE(itch5::book::better<K>(last, l.price)) << "initial levels must be best first";
     }
     levels[l.price] += l.shares;
     last = l.price;
@@ -110,7 +110,7 @@ replay replay_on_map(const side_stream& s) {
     if (op.shares == 0) ++r.bad_shares;
     // docs/design.md: levels between the price and the best before the event; 0 at or better than it.
     std::uint32_t d = 0;
-    if (!levels.empty() && book::better<K>(levels.begin()->first, op.price)) {
+    if (!levels.empty() && itch5::book::better<K>(levels.begin()->first, op.price)) {
       d = itch5::levels_between(op.price, levels.begin()->first);
     }
     r.depth.push_back(d);
@@ -225,8 +225,8 @@ TYPED_TEST(BookStream, IsBookConsistent) {
   EXPECT_EQ(r.full, s.full_reductions);
   EXPECT_EQ(r.partial, s.partial_reductions);
   EXPECT_EQ(r.final_levels, s.final_level_count);
-  EXPECT_EQ(r.final_best, (book::price_level{s.final_best.price, s.final_best.shares}));
-  EXPECT_EQ(r.final_worst, (book::price_level{s.final_worst.price, s.final_worst.shares}));
+  EXPECT_EQ(r.final_best, (itch5::book::price_level{s.final_best.price, s.final_best.shares}));
+  EXPECT_EQ(r.final_worst, (itch5::book::price_level{s.final_worst.price, s.final_worst.shares}));
   // A mix of adds, partial and full reductions (about 53%, 32%, 15%), on a book of thousands of levels.
   const auto n = static_cast<double>(s.operations.size());
   EXPECT_NEAR(static_cast<double>(s.adds) / n, 0.53, 0.05);
@@ -248,8 +248,8 @@ TYPED_TEST(BookStream, TheInsideDriftsAndTheArrayWindowRecentresNowAndThen) {
   EXPECT_GT(r.best_max - r.best_min, 300u);
   EXPECT_NEAR(static_cast<double>(s.best_changes) / static_cast<double>(s.operations.size()), 0.10, 0.03);
 
-  book::array_book_side<K> array;  // the default window (book_config)
-  book::map_book_side<K> map;
+  itch5::book::array_book_side<K> array;  // the default window (book_config)
+  itch5::book::map_book_side<K> map;
   const std::uint64_t recentres = replay_on(array, s);
   replay_on(map, s);
   EXPECT_GE(recentres, 5u);                          // now ...

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "argv.hpp"
-#include <cli/options.hpp>
+#include <itch5/cli/options.hpp>
 
 namespace {
 
@@ -15,7 +15,7 @@ using microbench::test::argv;
 
 struct parsed {
   microbench::config cfg;
-  cli::options opts{"bm_test", "[options]", "test"};
+  itch5::cli::options opts{"bm_test", "[options]", "test"};
   parsed() { microbench::add_options(opts, cfg); }
 };
 

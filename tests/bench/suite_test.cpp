@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "argv.hpp"
-#include <cli/options.hpp>
+#include <itch5/cli/options.hpp>
 
 namespace {
 

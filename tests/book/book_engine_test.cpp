@@ -12,8 +12,8 @@
 #include <itch5/dispatch.hpp>
 #include <itch5/peek.hpp>
 
-#include <book/book_engine.hpp>
-#include <book/book_types.hpp>
+#include <itch5/book/book_engine.hpp>
+#include <itch5/book/book_types.hpp>
 
 #include "message_builders.hpp"
 #include "random_stream.hpp"
@@ -21,20 +21,20 @@
 namespace {
 
 using namespace testing_messages;
-using book::anomaly;
-using book::price_level;
+using itch5::book::anomaly;
+using itch5::book::price_level;
 using itch5::price4;
 
 struct recorded {
-  book::book_event event;
-  book::inside in;
+  itch5::book::book_event event;
+  itch5::book::inside in;
 };
 
 template <class Book>
 struct recorder {
   static constexpr bool wants_book_depth = true;
   std::vector<recorded> events;
-  void on_book_event(const book::book_event& e, const book::order_book<Book>& b) { events.push_back({e, b.last}); }
+  void on_book_event(const itch5::book::book_event& e, const itch5::book::order_book<Book>& b) { events.push_back({e, b.last}); }
 };
 
 template <class Book>
@@ -61,16 +61,16 @@ class BookEngineTest : public ::testing::Test {
     EXPECT_EQ(rec.events.size(), before) << "expected the message to be skipped";
   }
 
-  static book::inside in(std::uint32_t bp, std::uint64_t bq, std::uint32_t op, std::uint64_t oq) {
+  static itch5::book::inside in(std::uint32_t bp, std::uint64_t bq, std::uint32_t op, std::uint64_t oq) {
     return {bq ? price_level{price4(bp), bq} : price_level{}, oq ? price_level{price4(op), oq} : price_level{}};
   }
 
-  book::book_config cfg{64};
+  itch5::book::book_config cfg{64};
   recorder<Book> rec;
-  book::book_engine<Book, recorder<Book>> engine{cfg, rec};
+  itch5::book::book_engine<Book, recorder<Book>> engine{cfg, rec};
 };
 
-using families = ::testing::Types<book::array_book, book::map_book>;
+using families = ::testing::Types<itch5::book::array_book, itch5::book::map_book>;
 TYPED_TEST_SUITE(BookEngineTest, families);
 
 TYPED_TEST(BookEngineTest, FirstBidAndFirstOfferChangeTheInside) {
@@ -142,7 +142,7 @@ TYPED_TEST(BookEngineTest, ReplaceThatMovesAnOrderToANewBestPrice) {
   EXPECT_TRUE(r.event.inside_changed);
   EXPECT_EQ(r.in, this->in(1000100, 300, 0, 0));
   EXPECT_EQ(r.event.type, 'U');
-  EXPECT_EQ(r.event.side, book::side_kind::buy);
+  EXPECT_EQ(r.event.side, itch5::book::side_kind::buy);
   EXPECT_EQ(r.event.event_depth, 0u);  // the new price beats the best before the replace
   // The new reference is live with the original's side; the original is gone.
   r = this->feed(exec(4, 1, 3, 100));
@@ -303,9 +303,9 @@ TYPED_TEST(BookEngineTest, PrefetchStagesChangeNothingAndReadOnlyTheirFrame) {
   }
   ASSERT_GT(frames.size(), 19000u);
   recorder<TypeParam> plain_rec;
-  book::book_engine<TypeParam, recorder<TypeParam>> plain(this->cfg, plain_rec);
+  itch5::book::book_engine<TypeParam, recorder<TypeParam>> plain(this->cfg, plain_rec);
   recorder<TypeParam> hinted_rec;
-  book::book_engine<TypeParam, recorder<TypeParam>> hinted(this->cfg, hinted_rec);
+  itch5::book::book_engine<TypeParam, recorder<TypeParam>> hinted(this->cfg, hinted_rec);
   auto each_cut = [&](std::span<const std::byte> f, auto&& stage) {
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, itch5::order_reference_end - 1, itch5::order_reference_end,
                           itch5::add_price_end - 1, itch5::add_price_end, f.size()}) {
@@ -337,11 +337,11 @@ TYPED_TEST(BookEngineTest, PrefetchStagesChangeNothingAndReadOnlyTheirFrame) {
 // touch no book. Wherever a window lives, the array books give the map books' insides, event by event.
 TEST(BookEngineArena, BooksMadeInADirectoryFloodMoveIntoTheArena) {
   constexpr std::uint16_t symbols = 5000;  // ~5 chunks of 2 MiB
-  book::book_config cfg;
-  recorder<book::array_book> array_rec;
-  recorder<book::map_book> map_rec;
-  book::book_engine<book::array_book, recorder<book::array_book>> array_engine(cfg, array_rec);
-  book::book_engine<book::map_book, recorder<book::map_book>> map_engine(cfg, map_rec);
+  itch5::book::book_config cfg;
+  recorder<itch5::book::array_book> array_rec;
+  recorder<itch5::book::map_book> map_rec;
+  itch5::book::book_engine<itch5::book::array_book, recorder<itch5::book::array_book>> array_engine(cfg, array_rec);
+  itch5::book::book_engine<itch5::book::map_book, recorder<itch5::book::map_book>> map_engine(cfg, map_rec);
   auto both = [&](const auto& m) {
     array_engine(m);
     map_engine(m);

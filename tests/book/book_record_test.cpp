@@ -11,7 +11,7 @@
 #include <itch5/dispatch.hpp>
 #include <itch5/messages.hpp>
 
-#include <book/detail/book_record.hpp>
+#include <itch5/book/detail/book_record.hpp>
 
 #include "message_builders.hpp"
 
@@ -21,11 +21,11 @@ namespace tm = testing_messages;
 
 // Encodes `m` to its wire bytes, decodes them into a record as the decode thread does.
 template <itch5::message M>
-book::detail::book_record record_of(const M& m) {
+itch5::book::detail::book_record record_of(const M& m) {
   std::array<std::byte, 64> wire{};
   itch5::encode(m, wire.data());
-  book::detail::book_record r;
-  book::detail::record_encoder encode{&r};
+  itch5::book::detail::book_record r;
+  itch5::book::detail::record_encoder encode{&r};
   EXPECT_EQ(itch5::dispatch_unchecked(wire.data(), encode), itch5::dispatch_result::delivered);
   return r;
 }
@@ -47,7 +47,7 @@ struct capture {
 template <itch5::message M>
 M round_trip(const M& m) {
   capture<M> c;
-  book::detail::replay(record_of(m), c);
+  itch5::book::detail::replay(record_of(m), c);
   EXPECT_EQ(c.calls, 1);
   EXPECT_EQ(c.type, M::type);
   EXPECT_EQ(c.got.header.stock_locate, m.header.stock_locate);

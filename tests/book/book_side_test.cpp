@@ -9,20 +9,20 @@
 #include <random>
 #include <vector>
 
-#include <book/array_book_side.hpp>
-#include <book/book_side.hpp>
-#include <book/map_book_side.hpp>
+#include <itch5/book/array_book_side.hpp>
+#include <itch5/book/book_side.hpp>
+#include <itch5/book/map_book_side.hpp>
 
 namespace {
 
-using book::side_kind;
+using itch5::book::side_kind;
 using itch5::price4;
 
 template <class S>
 class BookSideTest : public ::testing::Test {
  protected:
   static constexpr side_kind K = S::kind;
-  book::book_config cfg{64};
+  itch5::book::book_config cfg{64};
   S side{cfg};
 
   // A price `levels` cent ticks away from `base` towards the inside (better) or away from it (worse).
@@ -34,8 +34,8 @@ class BookSideTest : public ::testing::Test {
   }
 };
 
-using side_types = ::testing::Types<book::array_book_side<side_kind::buy>, book::array_book_side<side_kind::sell>,
-                                    book::map_book_side<side_kind::buy>, book::map_book_side<side_kind::sell>>;
+using side_types = ::testing::Types<itch5::book::array_book_side<side_kind::buy>, itch5::book::array_book_side<side_kind::sell>,
+                                    itch5::book::map_book_side<side_kind::buy>, itch5::book::map_book_side<side_kind::sell>>;
 TYPED_TEST_SUITE(BookSideTest, side_types);
 
 const price4 ten{100000};  // $10.0000
@@ -43,15 +43,15 @@ const price4 ten{100000};  // $10.0000
 TYPED_TEST(BookSideTest, EmptySideHasNoLevels) {
   EXPECT_TRUE(this->side.empty());
   EXPECT_EQ(this->side.level_count(), 0u);
-  EXPECT_EQ(this->side.best(), (book::price_level{}));
-  EXPECT_EQ(this->side.worst(), (book::price_level{}));
+  EXPECT_EQ(this->side.best(), (itch5::book::price_level{}));
+  EXPECT_EQ(this->side.worst(), (itch5::book::price_level{}));
 }
 
 TYPED_TEST(BookSideTest, AddsAtOnePriceAggregate) {
   this->side.add(ten, 100);
   this->side.add(ten, 250);
-  EXPECT_EQ(this->side.best(), (book::price_level{ten, 350}));
-  EXPECT_EQ(this->side.worst(), (book::price_level{ten, 350}));
+  EXPECT_EQ(this->side.best(), (itch5::book::price_level{ten, 350}));
+  EXPECT_EQ(this->side.worst(), (itch5::book::price_level{ten, 350}));
   EXPECT_EQ(this->side.level_count(), 1u);
   EXPECT_FALSE(this->side.empty());
 }
@@ -60,8 +60,8 @@ TYPED_TEST(BookSideTest, BestIsTheBetterPriceOfTheSide) {
   const price4 worse = this->worse_by(ten, 3);
   this->side.add(worse, 100);
   this->side.add(ten, 200);
-  EXPECT_EQ(this->side.best(), (book::price_level{ten, 200}));
-  EXPECT_EQ(this->side.worst(), (book::price_level{worse, 100}));
+  EXPECT_EQ(this->side.best(), (itch5::book::price_level{ten, 200}));
+  EXPECT_EQ(this->side.worst(), (itch5::book::price_level{worse, 100}));
   EXPECT_EQ(this->side.level_count(), 2u);
 }
 
@@ -70,13 +70,13 @@ TYPED_TEST(BookSideTest, PartialReduceKeepsTheLevelAndFullReduceRemovesIt) {
   this->side.add(ten, 300);
   this->side.add(worse, 100);
   this->side.reduce(ten, 100);
-  EXPECT_EQ(this->side.best(), (book::price_level{ten, 200}));
+  EXPECT_EQ(this->side.best(), (itch5::book::price_level{ten, 200}));
   this->side.reduce(ten, 200);
-  EXPECT_EQ(this->side.best(), (book::price_level{worse, 100}));
+  EXPECT_EQ(this->side.best(), (itch5::book::price_level{worse, 100}));
   EXPECT_EQ(this->side.level_count(), 1u);
   this->side.reduce(worse, 100);
   EXPECT_TRUE(this->side.empty());
-  EXPECT_EQ(this->side.best(), (book::price_level{}));
+  EXPECT_EQ(this->side.best(), (itch5::book::price_level{}));
 }
 
 TYPED_TEST(BookSideTest, SubDollarPricesUseHundredthOfCentTicks) {
@@ -86,15 +86,15 @@ TYPED_TEST(BookSideTest, SubDollarPricesUseHundredthOfCentTicks) {
   this->side.add(c, 3);
   EXPECT_EQ(this->side.level_count(), 3u);
   if constexpr (TypeParam::kind == side_kind::buy) {
-    EXPECT_EQ(this->side.best(), (book::price_level{b, 2}));
-    EXPECT_EQ(this->side.worst(), (book::price_level{c, 3}));
+    EXPECT_EQ(this->side.best(), (itch5::book::price_level{b, 2}));
+    EXPECT_EQ(this->side.worst(), (itch5::book::price_level{c, 3}));
   } else {
-    EXPECT_EQ(this->side.best(), (book::price_level{c, 3}));
-    EXPECT_EQ(this->side.worst(), (book::price_level{b, 2}));
+    EXPECT_EQ(this->side.best(), (itch5::book::price_level{c, 3}));
+    EXPECT_EQ(this->side.worst(), (itch5::book::price_level{b, 2}));
   }
   this->side.reduce(b, 2);
   this->side.reduce(c, 3);
-  EXPECT_EQ(this->side.best(), (book::price_level{a, 1}));
+  EXPECT_EQ(this->side.best(), (itch5::book::price_level{a, 1}));
 }
 
 TYPED_TEST(BookSideTest, LevelsAcrossOneDollar) {
@@ -108,7 +108,7 @@ TYPED_TEST(BookSideTest, LevelsAcrossOneDollar) {
   EXPECT_EQ(this->side.best().price, best);
   EXPECT_EQ(this->side.worst().price, worst);
   this->side.reduce(best, this->side.best().shares);
-  EXPECT_EQ(this->side.best(), (book::price_level{dollar, 20}));
+  EXPECT_EQ(this->side.best(), (itch5::book::price_level{dollar, 20}));
 }
 
 TYPED_TEST(BookSideTest, NewBestFarBeyondTheWindowEdge) {
@@ -116,10 +116,10 @@ TYPED_TEST(BookSideTest, NewBestFarBeyondTheWindowEdge) {
   const price4 far = this->better_by(ten, 200);
   this->side.add(ten, 100);
   this->side.add(far, 5);
-  EXPECT_EQ(this->side.best(), (book::price_level{far, 5}));
-  EXPECT_EQ(this->side.worst(), (book::price_level{ten, 100}));
+  EXPECT_EQ(this->side.best(), (itch5::book::price_level{far, 5}));
+  EXPECT_EQ(this->side.worst(), (itch5::book::price_level{ten, 100}));
   this->side.reduce(far, 5);
-  EXPECT_EQ(this->side.best(), (book::price_level{ten, 100}));
+  EXPECT_EQ(this->side.best(), (itch5::book::price_level{ten, 100}));
   EXPECT_EQ(this->side.level_count(), 1u);
 }
 
@@ -128,9 +128,9 @@ TYPED_TEST(BookSideTest, InsideWalksAwayThroughManyLevels) {
   // through the window and into the levels held beyond it.
   for (std::uint32_t i = 0; i < 300; ++i) this->side.add(this->worse_by(ten, i), i + 1);
   EXPECT_EQ(this->side.level_count(), 300u);
-  EXPECT_EQ(this->side.worst(), (book::price_level{this->worse_by(ten, 299), 300}));
+  EXPECT_EQ(this->side.worst(), (itch5::book::price_level{this->worse_by(ten, 299), 300}));
   for (std::uint32_t i = 0; i < 300; ++i) {
-    ASSERT_EQ(this->side.best(), (book::price_level{this->worse_by(ten, i), i + 1})) << "step " << i;
+    ASSERT_EQ(this->side.best(), (itch5::book::price_level{this->worse_by(ten, i), i + 1})) << "step " << i;
     this->side.reduce(this->worse_by(ten, i), i + 1);
   }
   EXPECT_TRUE(this->side.empty());
@@ -139,14 +139,14 @@ TYPED_TEST(BookSideTest, InsideWalksAwayThroughManyLevels) {
 TYPED_TEST(BookSideTest, InsideWalksTowardsBetterPricesLevelByLevel) {
   for (std::uint32_t i = 0; i < 300; ++i) {
     this->side.add(this->better_by(ten, i), 7);
-    ASSERT_EQ(this->side.best(), (book::price_level{this->better_by(ten, i), 7}));
-    ASSERT_EQ(this->side.worst(), (book::price_level{ten, 7}));
+    ASSERT_EQ(this->side.best(), (itch5::book::price_level{this->better_by(ten, i), 7}));
+    ASSERT_EQ(this->side.worst(), (itch5::book::price_level{ten, 7}));
   }
   // Remove from the worst end: the best stays put, the worst moves towards it.
   for (std::uint32_t i = 0; i < 299; ++i) {
     this->side.reduce(this->better_by(ten, i), 7);
-    ASSERT_EQ(this->side.worst(), (book::price_level{this->better_by(ten, i + 1), 7}));
-    ASSERT_EQ(this->side.best(), (book::price_level{this->better_by(ten, 299), 7}));
+    ASSERT_EQ(this->side.worst(), (itch5::book::price_level{this->better_by(ten, i + 1), 7}));
+    ASSERT_EQ(this->side.best(), (itch5::book::price_level{this->better_by(ten, 299), 7}));
   }
 }
 
@@ -159,13 +159,13 @@ TYPED_TEST(BookSideTest, PricesOffTheCentGridAreDistinctLevels) {
   this->side.add(cent_up, 3);
   EXPECT_EQ(this->side.level_count(), 3u);
   if constexpr (TypeParam::kind == side_kind::buy) {
-    EXPECT_EQ(this->side.best(), (book::price_level{cent_up, 3}));
+    EXPECT_EQ(this->side.best(), (itch5::book::price_level{cent_up, 3}));
     this->side.reduce(cent_up, 3);
-    EXPECT_EQ(this->side.best(), (book::price_level{off, 2}));
+    EXPECT_EQ(this->side.best(), (itch5::book::price_level{off, 2}));
   } else {
-    EXPECT_EQ(this->side.best(), (book::price_level{ten, 1}));
+    EXPECT_EQ(this->side.best(), (itch5::book::price_level{ten, 1}));
     this->side.reduce(ten, 1);
-    EXPECT_EQ(this->side.best(), (book::price_level{off, 2}));
+    EXPECT_EQ(this->side.best(), (itch5::book::price_level{off, 2}));
   }
 }
 
@@ -174,7 +174,7 @@ TYPED_TEST(BookSideTest, EmptiedAndRefilledFarAway) {
   this->side.reduce(ten, 1);
   const price4 far{5000000};  // $500.00
   this->side.add(far, 9);
-  EXPECT_EQ(this->side.best(), (book::price_level{far, 9}));
+  EXPECT_EQ(this->side.best(), (itch5::book::price_level{far, 9}));
   this->side.add(price4(50), 4);  // $0.0050
   EXPECT_EQ(this->side.level_count(), 2u);
   EXPECT_EQ(this->side.best().price, TypeParam::kind == side_kind::buy ? far : price4(50));
@@ -187,7 +187,7 @@ template <class Side>
 void random_operations_match_a_plain_map(Side& side, bool off_grid, int& unchanged_claims) {
   using TypeParam = Side;
   std::mt19937_64 rng(12345);
-  std::map<price4, std::uint64_t, book::better_first<TypeParam::kind>> ref;
+  std::map<price4, std::uint64_t, itch5::book::better_first<TypeParam::kind>> ref;
   std::int64_t centre = 1'000'000;  // $100.00
   unchanged_claims = 0;
   for (int step = 0; step < 200'000; ++step) {
@@ -196,7 +196,7 @@ void random_operations_match_a_plain_map(Side& side, bool off_grid, int& unchang
     // by one tick without.
     centre += (static_cast<std::int64_t>(rng() % 3) - 1) * (off_grid || centre < 10000 ? 1 : 100);
     const bool do_add = ref.empty() || rng() % 100 < 52;
-    const book::price_level best_before = side.best();
+    const itch5::book::price_level best_before = side.best();
     bool best_may_change = false;
     if (do_add) {
       const std::uint64_t r = rng() % 1000;
@@ -220,8 +220,8 @@ void random_operations_match_a_plain_map(Side& side, bool off_grid, int& unchang
     }
     unchanged_claims += best_may_change ? 0 : 1;
     ASSERT_EQ(side.level_count(), ref.size()) << "step " << step;
-    const book::price_level best = ref.empty() ? book::price_level{} : book::price_level{ref.begin()->first, ref.begin()->second};
-    const book::price_level worst = ref.empty() ? book::price_level{} : book::price_level{ref.rbegin()->first, ref.rbegin()->second};
+    const itch5::book::price_level best = ref.empty() ? itch5::book::price_level{} : itch5::book::price_level{ref.begin()->first, ref.begin()->second};
+    const itch5::book::price_level worst = ref.empty() ? itch5::book::price_level{} : itch5::book::price_level{ref.rbegin()->first, ref.rbegin()->second};
     ASSERT_EQ(side.best(), best) << "step " << step;
     ASSERT_EQ(side.worst(), worst) << "step " << step;
     // add() and reduce() may say "the best may have changed" too often, never "unchanged" wrongly.
@@ -255,13 +255,13 @@ TYPED_TEST(BookSideTest, AddAndReduceTellWhetherTheBestMayHaveChanged) {
   EXPECT_FALSE(this->side.reduce(worse, 50));  // behind the best
   EXPECT_TRUE(this->side.reduce(ten, 10));    // at the best
   EXPECT_TRUE(this->side.add(this->better_by(ten, 1), 5));  // a better price
-  EXPECT_EQ(this->side.best(), (book::price_level{this->better_by(ten, 1), 5}));
+  EXPECT_EQ(this->side.best(), (itch5::book::price_level{this->better_by(ten, 1), 5}));
 }
 
 TEST(ArrayBookSide, KeepsLevelsNearTheInsideInTheWindow) {
   // The first level anchors the 128-level window with the best at slot 128/8 = 16; the 99 worse levels
   // below it take slots 17..115, all inside the window.
-  book::array_book_side<side_kind::buy> side(book::book_config{128});
+  itch5::book::array_book_side<side_kind::buy> side(itch5::book::book_config{128});
   for (std::uint32_t i = 0; i < 100; ++i) side.add(price4(1000000 - 100 * i), 1);  // from $100.00 down
   EXPECT_EQ(side.window_level_count(), 100u);
   EXPECT_EQ(side.outside_level_count(), 0u);
@@ -272,7 +272,7 @@ TEST(ArrayBookSide, KeepsLevelsNearTheInsideInTheWindow) {
 }
 
 TEST(ArrayBookSide, WindowSizeIsRoundedUpToAPowerOfTwo) {
-  book::array_book_side<side_kind::sell> side(book::book_config{130});
+  itch5::book::array_book_side<side_kind::sell> side(itch5::book::book_config{130});
   for (std::uint32_t i = 0; i < 256; ++i) side.add(price4(100000 + 100 * i), 1);
   // 130 rounds up to 256 levels (the window is a ring indexed by tick mod its size); the best sits at slot
   // 32, so 224 of these levels fit the window.
@@ -285,7 +285,7 @@ TEST(ArrayBookSide, WindowSizeIsRoundedUpToAPowerOfTwo) {
 // back, until the window has grown enough that it no longer moves. The side matches a plain map at every
 // step.
 TEST(ArrayBookSide, GrowsWhenItsMovesKeepSendingLevelsToTheMap) {
-  book::array_book_side<side_kind::sell> side(book::book_config{64});
+  itch5::book::array_book_side<side_kind::sell> side(itch5::book::book_config{64});
   std::map<price4, std::uint64_t> ref;
   auto add = [&](price4 p, std::uint64_t q) {
     side.add(p, q);
@@ -303,15 +303,15 @@ TEST(ArrayBookSide, GrowsWhenItsMovesKeepSendingLevelsToTheMap) {
   for (int round = 0; round < 400; ++round) {
     const price4 spike(1'000'000 - 100 * 300);  // 300 ticks better than the best: the window follows it
     add(spike, 5);
-    ASSERT_EQ(side.best(), (book::price_level{spike, 5}));
+    ASSERT_EQ(side.best(), (itch5::book::price_level{spike, 5}));
     reduce(spike, 5);
     // The old best is the best again, 300 ticks behind the window's best end: in the last quarter of a
     // window below 512 levels, which then comes back.
     add(price4(1'000'000), 1);
     reduce(price4(1'000'000), 1);
     ASSERT_EQ(side.level_count(), ref.size()) << round;
-    ASSERT_EQ(side.best(), (book::price_level{ref.begin()->first, ref.begin()->second})) << round;
-    ASSERT_EQ(side.worst(), (book::price_level{ref.rbegin()->first, ref.rbegin()->second})) << round;
+    ASSERT_EQ(side.best(), (itch5::book::price_level{ref.begin()->first, ref.begin()->second})) << round;
+    ASSERT_EQ(side.worst(), (itch5::book::price_level{ref.rbegin()->first, ref.rbegin()->second})) << round;
     if (side.window_size() != sizes.back()) sizes.push_back(side.window_size());
     window_ends.push_back(side.window_best_end());
   }
@@ -336,28 +336,28 @@ TEST(ArrayBookSide, GrowsWhenItsMovesKeepSendingLevelsToTheMap) {
 // the next add, and an add within the window's range goes in without moving it (the deep levels stay in
 // the map instead of coming in, to be sent back by the next better price).
 TEST(ArrayBookSide, EmptiedWindowStaysUntilAnAddNeedsItElsewhere) {
-  book::array_book_side<side_kind::buy> side(book::book_config{64});
+  itch5::book::array_book_side<side_kind::buy> side(itch5::book::book_config{64});
   side.add(price4(1'000'000), 5);             // $100.00 anchors the window: slots 8..63 down to $99.45
   side.add(price4(1'000'000 - 100 * 500), 7);  // $95.00: in the map
   const price4 end = side.window_best_end();
   side.reduce(price4(1'000'000), 5);
   EXPECT_EQ(side.window_level_count(), 0u);
   EXPECT_EQ(side.window_best_end(), end);
-  EXPECT_EQ(side.best(), (book::price_level{price4(1'000'000 - 100 * 500), 7}));
+  EXPECT_EQ(side.best(), (itch5::book::price_level{price4(1'000'000 - 100 * 500), 7}));
   EXPECT_TRUE(side.add(price4(1'000'000 - 100 * 3), 2));  // in range: the best changes, the window stays
   EXPECT_EQ(side.window_best_end(), end);
-  EXPECT_EQ(side.best(), (book::price_level{price4(1'000'000 - 100 * 3), 2}));
+  EXPECT_EQ(side.best(), (itch5::book::price_level{price4(1'000'000 - 100 * 3), 2}));
   EXPECT_EQ(side.outside_level_count(), 1u);
   side.reduce(price4(1'000'000 - 100 * 3), 2);
   side.add(price4(1'000'000 - 100 * 600), 1);  // worse than the map's best: the window moves to that best
-  EXPECT_EQ(side.best(), (book::price_level{price4(1'000'000 - 100 * 500), 7}));
+  EXPECT_EQ(side.best(), (itch5::book::price_level{price4(1'000'000 - 100 * 500), 7}));
   EXPECT_EQ(side.window_level_count(), 1u);
   EXPECT_EQ(side.outside_level_count(), 1u);
 }
 
 // A shallow side whose inside travels far moves its window often, but few levels with it: no growth.
 TEST(ArrayBookSide, ShallowBookThatTravelsKeepsItsWindowSize) {
-  book::array_book_side<side_kind::buy> side(book::book_config{64});
+  itch5::book::array_book_side<side_kind::buy> side(itch5::book::book_config{64});
   for (std::uint32_t step = 0; step < 20'000; ++step) {
     const price4 p(1'000'000 + 100 * step);  // the bid climbs a cent at a time, 20,000 cents
     side.add(p, 1);
@@ -370,26 +370,26 @@ TEST(ArrayBookSide, ShallowBookThatTravelsKeepsItsWindowSize) {
 // With an arena, the window comes from it; a window too large for the arena's blocks falls back to the
 // heap, and both behave the same.
 TEST(ArrayBookSide, TakesItsWindowFromAnArenaOrTheHeap) {
-  book::detail::level_arena arena;
+  itch5::book::detail::level_arena arena;
   for (std::uint32_t levels : {256u, 1u << 14}) {
-    book::array_book_side<side_kind::buy> side(book::book_config{levels}, &arena);
+    itch5::book::array_book_side<side_kind::buy> side(itch5::book::book_config{levels}, &arena);
     for (std::uint32_t i = 0; i < 300; ++i) side.add(price4(1000000 - 100 * i), i + 1);
     side.reduce(price4(1000000), 1);
     EXPECT_EQ(side.level_count(), 299u) << levels;
-    EXPECT_EQ(side.best(), (book::price_level{price4(999900), 2})) << levels;
-    EXPECT_EQ(side.worst(), (book::price_level{price4(1000000 - 100 * 299), 300})) << levels;
-    book::array_book_side<side_kind::buy> moved(std::move(side));
-    EXPECT_EQ(moved.best(), (book::price_level{price4(999900), 2})) << levels;
+    EXPECT_EQ(side.best(), (itch5::book::price_level{price4(999900), 2})) << levels;
+    EXPECT_EQ(side.worst(), (itch5::book::price_level{price4(1000000 - 100 * 299), 300})) << levels;
+    itch5::book::array_book_side<side_kind::buy> moved(std::move(side));
+    EXPECT_EQ(moved.best(), (itch5::book::price_level{price4(999900), 2})) << levels;
   }
-  EXPECT_EQ(arena.mapped_bytes(), book::detail::level_arena::chunk_bytes);  // only the 256-level window
+  EXPECT_EQ(arena.mapped_bytes(), itch5::book::detail::level_arena::chunk_bytes);  // only the 256-level window
 }
 
 // A window on the heap (taken while the arena had nothing ready) moves into the arena with its levels; a
 // side that never had one takes a zeroed block; either way the side goes on as before.
 TEST(ArrayBookSide, MovesItsWindowIntoTheArena) {
-  book::detail::level_arena arena;
-  book::array_book_side<side_kind::sell> used(book::book_config{256});
-  book::array_book_side<side_kind::sell> fresh(book::book_config{256});
+  itch5::book::detail::level_arena arena;
+  itch5::book::array_book_side<side_kind::sell> used(itch5::book::book_config{256});
+  itch5::book::array_book_side<side_kind::sell> fresh(itch5::book::book_config{256});
   for (std::uint32_t i = 0; i < 50; ++i) used.add(price4(500000 + 100 * i), i + 1);
   used.add(price4(500000 + 100 * 1000), 7);  // beyond the window: in the map
   EXPECT_TRUE(used.wants_arena());
@@ -400,19 +400,19 @@ TEST(ArrayBookSide, MovesItsWindowIntoTheArena) {
   EXPECT_FALSE(fresh.wants_arena());
   EXPECT_EQ(used.level_count(), 51u);
   EXPECT_EQ(used.window_level_count(), 50u);
-  EXPECT_EQ(used.best(), (book::price_level{price4(500000), 1}));
-  EXPECT_EQ(used.worst(), (book::price_level{price4(500000 + 100 * 1000), 7}));
+  EXPECT_EQ(used.best(), (itch5::book::price_level{price4(500000), 1}));
+  EXPECT_EQ(used.worst(), (itch5::book::price_level{price4(500000 + 100 * 1000), 7}));
   used.reduce(price4(500000), 1);  // the best level empties: the bitmap moved too
-  EXPECT_EQ(used.best(), (book::price_level{price4(500100), 2}));
+  EXPECT_EQ(used.best(), (itch5::book::price_level{price4(500100), 2}));
   EXPECT_TRUE(fresh.empty());
   fresh.add(price4(500000), 3);
-  EXPECT_EQ(fresh.best(), (book::price_level{price4(500000), 3}));
+  EXPECT_EQ(fresh.best(), (itch5::book::price_level{price4(500000), 3}));
   // A window too large for the arena stays on the heap.
-  book::array_book_side<side_kind::buy> large(book::book_config{1u << 14});
+  itch5::book::array_book_side<side_kind::buy> large(itch5::book::book_config{1u << 14});
   EXPECT_FALSE(large.wants_arena());
 }
 
-static_assert(book::book_side<book::array_book_side<side_kind::buy>>);
-static_assert(book::book_side<book::map_book_side<side_kind::sell>>);
+static_assert(itch5::book::book_side<itch5::book::array_book_side<side_kind::buy>>);
+static_assert(itch5::book::book_side<itch5::book::map_book_side<side_kind::sell>>);
 
 }  // namespace

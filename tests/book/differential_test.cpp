@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <string>
 
-#include <book/book_types.hpp>
-#include <book/inside_runner.hpp>
+#include <itch5/book/book_types.hpp>
+#include <itch5/book/inside_runner.hpp>
 
 #include "naive_reference.hpp"
 #include "random_stream.hpp"
@@ -14,7 +14,7 @@
 namespace {
 
 // Collects the lines; every chunk written must be whole lines (checked for each write).
-class string_sink final : public book::line_sink {
+class string_sink final : public itch5::book::line_sink {
  public:
   void write(std::string_view lines) override {
     EXPECT_TRUE(!lines.empty() && lines.back() == '\n') << "a chunk that does not end a line, after byte "
@@ -29,15 +29,15 @@ std::size_t messages_per_seed() {
   return env != nullptr ? std::stoul(env) : 200'000;
 }
 
-std::string run_book(const std::string& name, const book::book_config& config, std::span<const std::byte> bytes,
+std::string run_book(const std::string& name, const itch5::book::book_config& config, std::span<const std::byte> bytes,
                      unsigned threads = 1) {
   itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(bytes), {1 << 16, true, 4}));
-  book::inside_options opt;
+  itch5::book::inside_options opt;
   opt.book = name;
   opt.books = config;
   opt.threads = threads;
   string_sink sink;
-  book::inside_result r = book::run_inside(reader, opt, sink);
+  itch5::book::inside_result r = itch5::book::run_inside(reader, opt, sink);
   EXPECT_EQ(r.status, itch5::read_status::end_of_input);
   return sink.text;
 }
@@ -53,11 +53,11 @@ TEST_P(Differential, EveryBookMatchesTheNaiveReference) {
   const auto bytes = testing_messages::random_stream(GetParam().seed, messages_per_seed(), GetParam().anomalies);
   const std::string expected = naive::run(bytes);
   ASSERT_GT(std::count(expected.begin(), expected.end(), '\n'), 1000);
-  for (const std::string& name : book::book_type_names()) {
+  for (const std::string& name : itch5::book::book_type_names()) {
     // Array windows of 64 and 1024 levels, and the fuzz target's configuration: a 16-reference order table
     // window (orders mostly behind it, in its hash table) and a 4 KiB output buffer (many small writes).
-    for (const book::book_config& config :
-         {book::book_config{64}, book::book_config{1024}, book::book_config{64, 4, 4096}}) {
+    for (const itch5::book::book_config& config :
+         {itch5::book::book_config{64}, itch5::book::book_config{1024}, itch5::book::book_config{64, 4, 4096}}) {
       const std::string got = run_book(name, config, bytes);
       if (got == expected) continue;
       // Point at the first differing line.
@@ -82,7 +82,7 @@ TEST_P(DifferentialThreads, BookThreadsMatchTheNaiveReference) {
   const auto bytes = testing_messages::random_stream(GetParam().seed, messages_per_seed(), GetParam().anomalies);
   const std::string expected = naive::run(bytes);
   for (unsigned threads : {2u, 3u, 8u}) {
-    for (const book::book_config& config : {book::book_config{}, book::book_config{64, 4, 4096}}) {
+    for (const itch5::book::book_config& config : {itch5::book::book_config{}, itch5::book::book_config{64, 4, 4096}}) {
       const std::string got = run_book("array", config, bytes, threads);
       if (got == expected) continue;
       std::size_t i = 0, line = 1;

@@ -6,13 +6,13 @@
 #include <fstream>
 #include <utility>
 
-#include <book/detail/huge_buffer.hpp>
+#include <itch5/book/detail/huge_buffer.hpp>
 
 #include <unistd.h>
 
 namespace {
 
-using book::detail::huge_buffer;
+using itch5::book::detail::huge_buffer;
 
 TEST(HugeBuffer, IsZeroedAndAlignedToHugePagesWhenLarge) {
   huge_buffer b(3 * huge_buffer::huge_page + 5);

@@ -7,11 +7,11 @@
 #include <thread>
 #include <vector>
 
-#include <book/detail/level_arena.hpp>
+#include <itch5/book/detail/level_arena.hpp>
 
 namespace {
 
-using book::detail::level_arena;
+using itch5::book::detail::level_arena;
 
 // A block, waiting (up to 30 s) while the arena's helper maps the next chunk.
 std::uint64_t* allocate_waiting(level_arena& arena, std::size_t words) {

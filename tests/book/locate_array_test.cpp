@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include <book/detail/locate_array.hpp>
+#include <itch5/book/detail/locate_array.hpp>
 
 namespace {
 
@@ -21,7 +21,7 @@ struct counted {
 TEST(LocateArray, EntriesAreMadeInOrderAndNeverMove) {
   int live = 0;
   {
-    book::detail::locate_array<counted> a;
+    itch5::book::detail::locate_array<counted> a;
     EXPECT_EQ(a.size(), 0u);
     std::vector<const counted*> where;
     for (int i = 0; i < 10'000; ++i) where.push_back(&a.emplace_back(i, live));
@@ -37,8 +37,8 @@ TEST(LocateArray, EntriesAreMadeInOrderAndNeverMove) {
 }
 
 TEST(LocateArray, ZeroedTableHasEveryLocate) {
-  auto a = book::detail::locate_array<std::uint64_t>::zeroed();
-  EXPECT_EQ(a.size(), book::detail::locate_array<std::uint64_t>::capacity);
+  auto a = itch5::book::detail::locate_array<std::uint64_t>::zeroed();
+  EXPECT_EQ(a.size(), itch5::book::detail::locate_array<std::uint64_t>::capacity);
   for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{4095}, std::size_t{65535}}) EXPECT_EQ(a[i], 0u) << i;
   a[65535] = 7;
   a[0] = 3;

@@ -9,19 +9,19 @@
 #include <string>
 #include <unordered_map>
 
-#include <book/book_config.hpp>
-#include <book/detail/order_hash.hpp>
-#include <book/order_table.hpp>
+#include <itch5/book/book_config.hpp>
+#include <itch5/book/detail/order_hash.hpp>
+#include <itch5/book/order_table.hpp>
 
 namespace {
 
-using book::order_table;
-using book::side_kind;
+using itch5::book::order_table;
+using itch5::book::side_kind;
 using itch5::price4;
 
 TEST(OrderTable, WindowBitsDefaultAndClamping) {
   EXPECT_EQ(order_table().window(), std::uint64_t{1} << 20);
-  EXPECT_EQ(order_table::default_window_bits, book::book_config{}.order_window_bits);
+  EXPECT_EQ(order_table::default_window_bits, itch5::book::book_config{}.order_window_bits);
   EXPECT_EQ(order_table(4).window(), 16u);
   EXPECT_EQ(order_table(0).window(), std::uint64_t{1} << order_table::min_window_bits);
   EXPECT_EQ(order_table(99).window(), std::uint64_t{1} << order_table::max_window_bits);
@@ -36,7 +36,7 @@ class OrderTableWindow : public ::testing::TestWithParam<unsigned> {
 TEST_P(OrderTableWindow, InsertFindErase) {
   order_table t(GetParam());
   ASSERT_NE(t.insert(42, 100, price4(123400), 7, side_kind::sell), nullptr);
-  book::order* o = t.find(42);
+  itch5::book::order* o = t.find(42);
   ASSERT_NE(o, nullptr);
   EXPECT_EQ(o->shares, 100u);
   EXPECT_EQ(o->price, price4(123400));
@@ -175,7 +175,7 @@ TEST_P(OrderTableWindow, LongLivedOrdersGoBehindAndMemoryFollowsThem) {
 ::testing::AssertionResult holds_exactly(order_table& t, const std::unordered_map<std::uint64_t, std::uint32_t>& ref) {
   if (t.size() != ref.size()) return ::testing::AssertionFailure() << t.size() << " orders, expected " << ref.size();
   for (const auto& [k, v] : ref) {
-    const book::order* o = t.find(k);
+    const itch5::book::order* o = t.find(k);
     if (o == nullptr) return ::testing::AssertionFailure() << "order " << k << " is missing";
     if (o->shares != v) return ::testing::AssertionFailure() << "order " << k << " has " << o->shares << " shares";
   }
@@ -210,7 +210,7 @@ TEST_P(OrderTableWindow, MatchesUnorderedMapUnderRandomChurn) {
       const std::uint64_t key = keys[k];
       keys[k] = keys.back();
       keys.pop_back();
-      book::order* o = t.find(key);
+      itch5::book::order* o = t.find(key);
       ASSERT_NE(o, nullptr) << "step " << step << " key " << key;
       ASSERT_EQ(o->shares, ref.at(key));
       t.erase(key);
@@ -249,7 +249,7 @@ TEST_P(OrderTableWindow, GappedReferencesMatchUnorderedMap) {
       const std::uint64_t key = keys[k];
       keys[k] = keys.back();
       keys.pop_back();
-      book::order* o = t.find(key);
+      itch5::book::order* o = t.find(key);
       ASSERT_NE(o, nullptr) << "step " << step << " key " << key;
       ASSERT_EQ(o->shares, ref.at(key));
       t.erase(key);
@@ -315,13 +315,13 @@ INSTANTIATE_TEST_SUITE_P(WindowBits, OrderTableWindow, ::testing::Values(20u, 13
 
 TEST(OrderHash, GrowsAndKeepsEveryOrderUnderCollidingKeys) {
   std::mt19937_64 rng(9);
-  book::detail::order_hash h(16);
+  itch5::book::detail::order_hash h(16);
   std::unordered_map<std::uint64_t, std::uint32_t> ref;
   for (int step = 0; step < 200'000; ++step) {
     const std::uint64_t key = rng() % 3 == 0 ? (rng() % 64) << 40 : rng() % 5000;
     if (rng() % 2 == 0) {
       const auto shares = static_cast<std::uint32_t>(rng());
-      const bool inserted = h.insert(key, book::order{shares, price4(1), 1, side_kind::buy, true}) != nullptr;
+      const bool inserted = h.insert(key, itch5::book::order{shares, price4(1), 1, side_kind::buy, true}) != nullptr;
       ASSERT_EQ(inserted, ref.emplace(key, shares).second);
     } else if (h.find(key) != nullptr) {
       ASSERT_EQ(h.find(key)->shares, ref.at(key));
@@ -341,10 +341,10 @@ namespace {
 
 // Growth is spread over later calls: while the old table drains, every order stays findable, erasable
 // and unique, in the new table or the old one; the same operations on the at-once policy agree.
-template <book::detail::rehash Policy>
+template <itch5::book::detail::rehash Policy>
 void churn_through_growth() {
   std::mt19937_64 rng(13);
-  book::detail::basic_order_hash<Policy> h(16);
+  itch5::book::detail::basic_order_hash<Policy> h(16);
   std::unordered_map<std::uint64_t, std::uint32_t> ref;
   std::vector<std::uint64_t> keys;
   bool seen_migrating = false;
@@ -354,7 +354,7 @@ void churn_through_growth() {
     if (rng() % 100 < 70 || keys.empty()) {
       const std::uint64_t key = rng() % 4 == 0 ? keys.empty() ? 1 : keys[rng() % keys.size()] : rng();
       const auto shares = static_cast<std::uint32_t>(rng());
-      const bool inserted = h.insert(key, book::order{shares, price4(1), 1, side_kind::buy, true}) != nullptr;
+      const bool inserted = h.insert(key, itch5::book::order{shares, price4(1), 1, side_kind::buy, true}) != nullptr;
       ASSERT_EQ(inserted, ref.emplace(key, shares).second) << "step " << step;
       if (inserted) keys.push_back(key);
     } else {
@@ -381,7 +381,7 @@ void churn_through_growth() {
       }
     }
   }
-  if constexpr (Policy == book::detail::rehash::incremental) {
+  if constexpr (Policy == itch5::book::detail::rehash::incremental) {
     EXPECT_TRUE(seen_migrating) << "the table grew without an incremental migration";
     EXPECT_GE(full_checks_while_migrating, 10) << "16 -> 2^19 slots: every doubling is checked";
   } else {
@@ -394,28 +394,28 @@ void churn_through_growth() {
 // goes back in small steps, all of it well before the next doubling: a third of the load that leads to
 // it leaves only the current table.
 TEST(OrderHash, HandsTheDrainedTableBackBeforeTheNextDoubling) {
-  book::detail::order_hash h(1 << 12);
+  itch5::book::detail::order_hash h(1 << 12);
   const std::size_t bytes_per_slot = h.memory_bytes() / h.capacity();
   std::uint64_t key = 1;
   for (int doubling = 0; doubling < 5; ++doubling) {
     const std::size_t before = h.capacity();
-    while (h.size() < before * 3 / 8) h.insert(key++, book::order{1, price4(1), 1, side_kind::buy, true});
+    while (h.size() < before * 3 / 8) h.insert(key++, itch5::book::order{1, price4(1), 1, side_kind::buy, true});
     EXPECT_EQ(h.memory_bytes(), before * bytes_per_slot);
     // From 3/8 load the next table is held (its pages being touched ahead of the doubling).
-    h.insert(key++, book::order{1, price4(1), 1, side_kind::buy, true});
+    h.insert(key++, itch5::book::order{1, price4(1), 1, side_kind::buy, true});
     EXPECT_EQ(h.memory_bytes(), 3 * before * bytes_per_slot) << "doubling " << doubling;
-    while (h.capacity() == before) h.insert(key++, book::order{1, price4(1), 1, side_kind::buy, true});
+    while (h.capacity() == before) h.insert(key++, itch5::book::order{1, price4(1), 1, side_kind::buy, true});
     ASSERT_EQ(h.capacity(), 2 * before);
     // Right after the growth both tables are held; the old one drains, then is retired.
     EXPECT_EQ(h.memory_bytes(), (before + h.capacity()) * bytes_per_slot);
-    while (h.size() < h.capacity() / 3) h.insert(key++, book::order{1, price4(1), 1, side_kind::buy, true});
+    while (h.size() < h.capacity() / 3) h.insert(key++, itch5::book::order{1, price4(1), 1, side_kind::buy, true});
     EXPECT_FALSE(h.migrating());
     EXPECT_EQ(h.memory_bytes(), h.capacity() * bytes_per_slot) << "doubling " << doubling;
     for (std::uint64_t k = key - 10; k < key; ++k) EXPECT_NE(h.find(k), nullptr);
   }
 }
 
-TEST(OrderHash, IncrementalGrowthKeepsEveryOrder) { churn_through_growth<book::detail::rehash::incremental>(); }
-TEST(OrderHash, AtOnceGrowthKeepsEveryOrder) { churn_through_growth<book::detail::rehash::at_once>(); }
+TEST(OrderHash, IncrementalGrowthKeepsEveryOrder) { churn_through_growth<itch5::book::detail::rehash::incremental>(); }
+TEST(OrderHash, AtOnceGrowthKeepsEveryOrder) { churn_through_growth<itch5::book::detail::rehash::at_once>(); }
 
 }  // namespace

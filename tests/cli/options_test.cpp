@@ -1,4 +1,4 @@
-// cli::options (cli/include/cli/options.hpp), the command-line and YAML parser of every tool and benchmark:
+// itch5::cli::options (cli/include/cli/options.hpp), the command-line and YAML parser of every tool and benchmark:
 // issue 10, "no mistake passes silently". Expected values are computed here from the digits of the text,
 // never by the parser's own arithmetic; errors are checked for their exact wording and exit status 2.
 #include <gtest/gtest.h>
@@ -19,8 +19,8 @@
 
 #include <itch5_test/support.hpp>
 
-#include <cli/build_info.hpp>
-#include <cli/options.hpp>
+#include <itch5/cli/build_info.hpp>
+#include <itch5/cli/options.hpp>
 
 namespace {
 
@@ -61,7 +61,7 @@ outcome run_tool(const std::string& name, const std::string& args) {
 }
 
 // parse() on `args` (program name first), capturing stdout and stderr.
-outcome parse(cli::options& opts, std::initializer_list<std::string> args) {
+outcome parse(itch5::cli::options& opts, std::initializer_list<std::string> args) {
   argv a(args);
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();
@@ -80,7 +80,7 @@ struct program {
   std::int64_t offset = 0;
   double fraction = 0.5;
   std::chrono::nanoseconds hop = 7us;
-  cli::options opts{"prog", "[options]", "A test program."};
+  itch5::cli::options opts{"prog", "[options]", "A test program."};
   program() {
     opts.add("hop", hop, "Hop (0: the window).");
     opts.add_count("messages", messages, "Messages.", 0, std::numeric_limits<std::uint64_t>::max());
@@ -218,7 +218,7 @@ TEST(Options, OverflowIsAnErrorForIntegersCountsAndSizes) {
 TEST(Options, OptionRangesAreStatedWithTheValue) {
   std::uint64_t n = 5;
   std::uint64_t count = 10;
-  cli::options opts("prog", "[options]", "test");
+  itch5::cli::options opts("prog", "[options]", "test");
   opts.add("level", n, "Level.", 1, 9);
   opts.add_count("count", count, "Count.", 1, 1000);
   EXPECT_EQ(parse(opts, {"prog", "--level", "10"}).err,
@@ -275,7 +275,7 @@ TEST(Options, NegativeDurationsAreRefusedAsNegative) {
               error("--hop: '" + std::string(text) + "': negative durations are not allowed"));
     EXPECT_EQ(p.hop, 7us);
   }
-  EXPECT_THROW((void)cli::parse_duration("-5us"), std::invalid_argument);
+  EXPECT_THROW((void)itch5::cli::parse_duration("-5us"), std::invalid_argument);
 }
 
 TEST(Options, DurationsAreExactToTheNanosecond) {
@@ -295,20 +295,20 @@ TEST(Options, DurationsAreExactToTheNanosecond) {
       {"2562047.788015215h", 9'223'372'036'854'774'000ns},
   };
   for (const auto& [text, expected] : cases) {
-    EXPECT_EQ(cli::parse_duration(text), expected) << text;
+    EXPECT_EQ(itch5::cli::parse_duration(text), expected) << text;
   }
   // Every d.ddd ms, from the digits.
   for (std::int64_t i = 0; i <= 9999; ++i) {
     const std::string digits = std::to_string(10000 + i).substr(1);  // four digits
     const std::string text = digits.substr(0, 1) + "." + digits.substr(1) + "ms";
-    ASSERT_EQ(cli::parse_duration(text).count(), i * 1000) << text;
+    ASSERT_EQ(itch5::cli::parse_duration(text).count(), i * 1000) << text;
   }
   // What format_duration writes reads back to the same value.
   const std::int64_t values[] = {0, 1, 999, 1000, 16'384'000, 60'000'000'000, 3'600'000'000'001,
                                  std::numeric_limits<std::int64_t>::max()};
   for (std::int64_t ns : values) {
     const std::chrono::nanoseconds d(ns);
-    EXPECT_EQ(cli::parse_duration(cli::format_duration(d)), d) << ns;
+    EXPECT_EQ(itch5::cli::parse_duration(itch5::cli::format_duration(d)), d) << ns;
   }
 }
 
@@ -519,11 +519,11 @@ TEST(Options, VersionPrintsTheBuild) {
   EXPECT_EQ(r.code, 0);
   EXPECT_EQ(r.err, "");
   expect_version_text("prog", r.out);
-  EXPECT_EQ(r.out, cli::build_info::current().version_text("prog"));
-  EXPECT_EQ(cli::build_info::current().version, ITCH5_TEST_PROJECT_VERSION);
-  EXPECT_EQ(cli::build_info::current().with_isal, ITCH5_TEST_WITH_ISAL != 0);
+  EXPECT_EQ(r.out, itch5::cli::build_info::current().version_text("prog"));
+  EXPECT_EQ(itch5::cli::build_info::current().version, ITCH5_TEST_PROJECT_VERSION);
+  EXPECT_EQ(itch5::cli::build_info::current().with_isal, ITCH5_TEST_WITH_ISAL != 0);
   // Before anything else is checked, like --help: a missing positional does not matter.
-  cli::options needs_input("prog", "INPUT", "test");
+  itch5::cli::options needs_input("prog", "INPUT", "test");
   std::string input;
   needs_input.positional("INPUT", input, "Input.");
   EXPECT_EQ(parse(needs_input, {"prog", "--version"}).code, 0);
@@ -550,7 +550,7 @@ namespace {
 TEST(Options, ListItemsAreTrimmedAndEmptyItemsRefused) {
   std::vector<std::string> symbols{"DEFAULT"};
   std::string output = "-";
-  cli::options opts{"prog", "[options]", "A test program."};
+  itch5::cli::options opts{"prog", "[options]", "A test program."};
   opts.add("symbols", symbols, "Symbols.");
   opts.add("output", output, "Output.").alias('o');
   EXPECT_FALSE(parse(opts, {"prog", "--symbols", " AAPL , MSFT"}).code.has_value());
@@ -569,7 +569,7 @@ TEST(Options, ListItemsAreTrimmedAndEmptyItemsRefused) {
 TEST(Options, AFlagInPlaceOfAValueIsAMissingValue) {
   std::string output = "-";
   bool quiet = false;
-  cli::options opts{"prog", "[options]", "A test program."};
+  itch5::cli::options opts{"prog", "[options]", "A test program."};
   opts.add("output", output, "Output.").alias('o');
   opts.add("quiet", quiet, "Quiet.").alias('q');
   for (const std::string next : {"--quiet", "--no-quiet", "--help", "--print-config", "--output=x"}) {
@@ -594,7 +594,7 @@ namespace {
 TEST(Options, ShortOptionsGroupAndTheNoFormOfAFlagTakesNoValue) {
   std::string output = "-";
   bool quiet = false;
-  cli::options opts{"prog", "[options]", "A test program."};
+  itch5::cli::options opts{"prog", "[options]", "A test program."};
   opts.add("output", output, "Output.").alias('o');
   opts.add("quiet", quiet, "Quiet.").alias('q');
   EXPECT_FALSE(parse(opts, {"prog", "-qo", "x"}).code.has_value());
@@ -623,7 +623,7 @@ namespace {
 // options are; without it they are an error, and an unknown option is one either way.
 TEST(Options, MorePositionalsCollectTheRestInOrder) {
   auto make = [](std::string& first, std::vector<std::string>& more, std::string& out) {
-    auto o = std::make_unique<cli::options>("prog", "FILE...", "test");
+    auto o = std::make_unique<itch5::cli::options>("prog", "FILE...", "test");
     o->positional("FILE", first, "Files.");
     o->more_positionals(more);
     o->add("out", out, "Output.");
@@ -643,7 +643,7 @@ TEST(Options, MorePositionalsCollectTheRestInOrder) {
   auto o2 = make(first2, more2, out2);
   EXPECT_EQ(parse(*o2, {"prog", "a", "b", "--bogus"}).code, 2);
 
-  cli::options single("prog", "FILE", "test");
+  itch5::cli::options single("prog", "FILE", "test");
   std::string only;
   single.positional("FILE", only, "File.");
   const outcome s = parse(single, {"prog", "a", "b"});

@@ -1,4 +1,4 @@
-// cli::path_guard: every way a name can denote an input (the same name, ./name, a symbolic link, a hard
+// itch5::cli::path_guard: every way a name can denote an input (the same name, ./name, a symbolic link, a hard
 // link, standard input redirected from it, a FILE.partial fallback name) is refused as an output; two
 // outputs in one file are refused; unusable paths are named. The files are made here, so each expectation
 // follows from how they were made.
@@ -14,7 +14,7 @@
 
 #include <itch5_test/support.hpp>
 
-#include <cli/path_guard.hpp>
+#include <itch5/cli/path_guard.hpp>
 
 namespace {
 
@@ -32,11 +32,11 @@ class PathGuard : public ::testing::Test {
     std::string message;
     int status = 0;
   };
-  static outcome check(const cli::path_guard& g) {
+  static outcome check(const itch5::cli::path_guard& g) {
     try {
       g.check();
       return {};
-    } catch (const cli::path_error& e) {
+    } catch (const itch5::cli::path_error& e) {
       return {e.what(), e.exit_status()};
     }
   }
@@ -47,7 +47,7 @@ class PathGuard : public ::testing::Test {
 };
 
 TEST_F(PathGuard, DistinctFilesPass) {
-  cli::path_guard g;
+  itch5::cli::path_guard g;
   g.input(input_, "INPUT");
   g.output(dir_.file("inside.txt"), "--output");
   g.output(dir_.file("stats.csv"), "--stats");
@@ -61,7 +61,7 @@ TEST_F(PathGuard, OutputThatIsTheInputUnderAnyNameIsRefused) {
   fs::create_hard_link(input_, dir_.file("hard"));
   const std::string dotted = (dir_.path() / "." / "day.itch").string();
   for (const std::string& name : {input_, dotted, dir_.file("link"), dir_.file("hard")}) {
-    cli::path_guard g;
+    itch5::cli::path_guard g;
     g.input(input_, "INPUT");
     g.output(dir_.file("fine.txt"), "--output");
     g.output(name, "--stats");
@@ -76,7 +76,7 @@ TEST_F(PathGuard, TwoOutputsInOneFileAreRefusedWhetherOrNotItExists) {
   for (bool exists : {false, true}) {
     const std::string name = dir_.file(exists ? "old.csv" : "new.csv");
     if (exists) itch5_test::write_file(name, itch5_test::to_bytes("old"));
-    cli::path_guard g;
+    itch5::cli::path_guard g;
     g.input(input_, "INPUT");
     g.output(name, "--output");
     g.output((dir_.path() / "." / fs::path(name).filename()).string(), "--stats");
@@ -90,12 +90,12 @@ TEST_F(PathGuard, TwoOutputsInOneFileAreRefusedWhetherOrNotItExists) {
 TEST_F(PathGuard, AnOutputsPartialNameMustNotBeAnInputOrAnotherOutput) {
   const std::string partial_input = dir_.file("x.partial");
   itch5_test::write_file(partial_input, itch5_test::to_bytes("an input"));
-  cli::path_guard g;
+  itch5::cli::path_guard g;
   g.input(partial_input, "INPUT");
   g.output(dir_.file("x"), "--output");
   EXPECT_TRUE(has(check(g), "would keep an incomplete output as")) << check(g).message;
 
-  cli::path_guard g2;
+  itch5::cli::path_guard g2;
   g2.input(input_, "INPUT");
   g2.output(dir_.file("y"), "--output");
   g2.output(dir_.file("y.partial"), "--stats");
@@ -103,14 +103,14 @@ TEST_F(PathGuard, AnOutputsPartialNameMustNotBeAnInputOrAnotherOutput) {
 }
 
 TEST_F(PathGuard, StandardStreamsAtMostOnce) {
-  cli::path_guard in;
+  itch5::cli::path_guard in;
   in.input("-", "A");
   in.input("-", "B");
   const auto o = check(in);
   EXPECT_TRUE(has(o, "standard input (-) is given twice, as A and as B")) << o.message;
   EXPECT_EQ(o.status, 2);
 
-  cli::path_guard out;
+  itch5::cli::path_guard out;
   out.input(input_, "INPUT");
   out.output("-", "--output");
   out.output("-", "--stats");
@@ -118,7 +118,7 @@ TEST_F(PathGuard, StandardStreamsAtMostOnce) {
 }
 
 TEST_F(PathGuard, ADeviceMayTakeSeveralOutputs) {
-  cli::path_guard g;
+  itch5::cli::path_guard g;
   g.input(input_, "INPUT");
   g.output("/dev/null", "--output");
   g.output("/dev/null", "--stats");
@@ -136,7 +136,7 @@ TEST_F(PathGuard, UnusablePathsAreNamedWithExitStatus1) {
       {input_, dir_.file("nodir/o.txt"), "directory '" + dir_.file("nodir") + "': No such file"},
   };
   for (const auto& r : rows) {
-    cli::path_guard g;
+    itch5::cli::path_guard g;
     g.input(r.input, "INPUT");
     g.output(r.output, "--output");
     const auto o = check(g);
@@ -157,13 +157,13 @@ std::string read_only_checks() {
   fs::permissions(dir.file("ro"), fs::perms::owner_read | fs::perms::owner_exec);
   std::string problems;
   auto expect = [&](const std::string& output, const std::string& part) {
-    cli::path_guard g;
+    itch5::cli::path_guard g;
     g.input(input, "INPUT");
     g.output(output, "--output");
     try {
       g.check();
       problems += output + ": no error; ";
-    } catch (const cli::path_error& e) {
+    } catch (const itch5::cli::path_error& e) {
       if (std::string(e.what()).find(part) == std::string::npos) problems += std::string(e.what()) + "; ";
     }
   };
@@ -196,19 +196,19 @@ TEST_F(PathGuard, ReadOnlyOutputsAndDirectoriesAreRefused) {
 
 TEST_F(PathGuard, AnInputOutputFileIsNeitherAnInputNorAnOutput) {
   const std::string wisdom = dir_.file("wisdom");
-  cli::path_guard g;
+  itch5::cli::path_guard g;
   g.input(input_, "A");
   g.input(input_, "B");  // the same file twice as input is fine (two symbols of one file)
   g.input_output(wisdom, "--wisdom");
   g.output(dir_.file("o.csv"), "--output");
   EXPECT_EQ(check(g).message, "");
 
-  cli::path_guard bad;
+  itch5::cli::path_guard bad;
   bad.input(input_, "A");
   bad.input_output(input_, "--wisdom");
   EXPECT_TRUE(has(check(bad), "--wisdom '" + input_ + "' is the same file as A")) << check(bad).message;
 
-  cli::path_guard bad2;
+  itch5::cli::path_guard bad2;
   bad2.input(input_, "A");
   bad2.input_output(wisdom, "--wisdom");
   bad2.output(wisdom, "--output");
@@ -221,7 +221,7 @@ TEST_F(PathGuard, StandardInputAndOutputRedirectedFromAndToFiles) {
   const int fd = ::open(input_.c_str(), O_RDWR | O_APPEND);
   ASSERT_GE(fd, 0);
   ::dup2(fd, STDOUT_FILENO);
-  cli::path_guard g;
+  itch5::cli::path_guard g;
   g.input(input_, "INPUT");
   g.output("-", "--output");
   const auto o = check(g);
@@ -230,7 +230,7 @@ TEST_F(PathGuard, StandardInputAndOutputRedirectedFromAndToFiles) {
 
   // Standard input read from the file an output names.
   ::dup2(fd, STDIN_FILENO);
-  cli::path_guard g2;
+  itch5::cli::path_guard g2;
   g2.input("-", "INPUT");
   g2.output(input_, "--output");
   const auto o2 = check(g2);

@@ -1,6 +1,6 @@
-// cli::parse_time_of_day, format_time_of_day and resolve_time_range: the --from/--to/--session values of
+// itch5::cli::parse_time_of_day, format_time_of_day and resolve_time_range: the --from/--to/--session values of
 // itch5inside and itch5tde (issue 17).
-#include <cli/time_of_day.hpp>
+#include <itch5/cli/time_of_day.hpp>
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@ using namespace std::chrono_literals;
 
 std::string error_of(std::string_view text) {
   try {
-    (void)cli::parse_time_of_day(text);
+    (void)itch5::cli::parse_time_of_day(text);
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
@@ -22,20 +22,20 @@ std::string error_of(std::string_view text) {
 }
 
 TEST(TimeOfDay, ParsesClockTimes) {
-  EXPECT_EQ(cli::parse_time_of_day("09:30"), 9h + 30min);
-  EXPECT_EQ(cli::parse_time_of_day("9:30"), 9h + 30min);
-  EXPECT_EQ(cli::parse_time_of_day("00:00"), 0ns);
-  EXPECT_EQ(cli::parse_time_of_day("16:00:01"), 16h + 1s);
-  EXPECT_EQ(cli::parse_time_of_day("09:30:00.5"), 9h + 30min + 500ms);
-  EXPECT_EQ(cli::parse_time_of_day("09:30:00.000000001"), 9h + 30min + 1ns);
-  EXPECT_EQ(cli::parse_time_of_day("23:59:59.999999999"), 24h - 1ns);
-  EXPECT_EQ(cli::parse_time_of_day("24:00"), 24h);
+  EXPECT_EQ(itch5::cli::parse_time_of_day("09:30"), 9h + 30min);
+  EXPECT_EQ(itch5::cli::parse_time_of_day("9:30"), 9h + 30min);
+  EXPECT_EQ(itch5::cli::parse_time_of_day("00:00"), 0ns);
+  EXPECT_EQ(itch5::cli::parse_time_of_day("16:00:01"), 16h + 1s);
+  EXPECT_EQ(itch5::cli::parse_time_of_day("09:30:00.5"), 9h + 30min + 500ms);
+  EXPECT_EQ(itch5::cli::parse_time_of_day("09:30:00.000000001"), 9h + 30min + 1ns);
+  EXPECT_EQ(itch5::cli::parse_time_of_day("23:59:59.999999999"), 24h - 1ns);
+  EXPECT_EQ(itch5::cli::parse_time_of_day("24:00"), 24h);
 }
 
 TEST(TimeOfDay, PlainDigitsAreNanosecondsSinceMidnight) {
-  EXPECT_EQ(cli::parse_time_of_day("34200000000000"), 9h + 30min);
-  EXPECT_EQ(cli::parse_time_of_day("0"), 0ns);
-  EXPECT_EQ(cli::parse_time_of_day("86400000000000"), 24h);
+  EXPECT_EQ(itch5::cli::parse_time_of_day("34200000000000"), 9h + 30min);
+  EXPECT_EQ(itch5::cli::parse_time_of_day("0"), 0ns);
+  EXPECT_EQ(itch5::cli::parse_time_of_day("86400000000000"), 24h);
 }
 
 TEST(TimeOfDay, RejectsWhatIsNotATimeOfDay) {
@@ -62,33 +62,33 @@ TEST(TimeOfDay, RejectsWhatIsNotATimeOfDay) {
 }
 
 TEST(TimeOfDay, FormatsWhatItParses) {
-  EXPECT_EQ(cli::format_time_of_day(9h + 30min), "09:30:00");
-  EXPECT_EQ(cli::format_time_of_day(9h + 30min + 1ns), "09:30:00.000000001");
-  EXPECT_EQ(cli::format_time_of_day(0ns), "00:00:00");
-  EXPECT_EQ(cli::format_time_of_day(25h), "25:00:00");
+  EXPECT_EQ(itch5::cli::format_time_of_day(9h + 30min), "09:30:00");
+  EXPECT_EQ(itch5::cli::format_time_of_day(9h + 30min + 1ns), "09:30:00.000000001");
+  EXPECT_EQ(itch5::cli::format_time_of_day(0ns), "00:00:00");
+  EXPECT_EQ(itch5::cli::format_time_of_day(25h), "25:00:00");
   for (const char* text : {"09:30:00", "16:00:00.250000000", "00:00:01.000000001", "23:59:59.999999999"}) {
-    EXPECT_EQ(cli::format_time_of_day(cli::parse_time_of_day(text)), text);
+    EXPECT_EQ(itch5::cli::format_time_of_day(itch5::cli::parse_time_of_day(text)), text);
   }
 }
 
 TEST(TimeOfDay, ResolvesRanges) {
-  const cli::time_range all = cli::resolve_time_range("", "", "");
+  const itch5::cli::time_range all = itch5::cli::resolve_time_range("", "", "");
   EXPECT_TRUE(all.whole_day());
   EXPECT_EQ(all.describe(), "the whole input");
-  const cli::time_range regular = cli::resolve_time_range("", "", "regular");
+  const itch5::cli::time_range regular = itch5::cli::resolve_time_range("", "", "regular");
   EXPECT_EQ(regular.from, 9h + 30min);
   EXPECT_EQ(regular.to, 16h);
   EXPECT_EQ(regular.describe(), "09:30:00 to 16:00:00");
-  EXPECT_EQ(cli::resolve_time_range("09:30", "", "").describe(), "09:30:00 to the end");
-  EXPECT_EQ(cli::resolve_time_range("", "10:00", "").describe(), "the start to 10:00:00");
-  const cli::time_range five = cli::resolve_time_range("09:30", "09:35", "");
+  EXPECT_EQ(itch5::cli::resolve_time_range("09:30", "", "").describe(), "09:30:00 to the end");
+  EXPECT_EQ(itch5::cli::resolve_time_range("", "10:00", "").describe(), "the start to 10:00:00");
+  const itch5::cli::time_range five = itch5::cli::resolve_time_range("09:30", "09:35", "");
   EXPECT_EQ(five.to - five.from, 5min);
 }
 
 TEST(TimeOfDay, RangeErrorsNameTheFlag) {
   auto error = [](std::string_view from, std::string_view to, std::string_view session) -> std::string {
     try {
-      (void)cli::resolve_time_range(from, to, session);
+      (void)itch5::cli::resolve_time_range(from, to, session);
     } catch (const std::invalid_argument& e) {
       return e.what();
     }

@@ -18,12 +18,17 @@ endfunction()
 
 run("install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 foreach(f lib/cmake/itch5/itch5Config.cmake lib/cmake/itch5/itch5ConfigVersion.cmake
-          lib/cmake/itch5/itch5Targets.cmake include/itch5/messages.hpp include/book/book_engine.hpp
+          lib/cmake/itch5/itch5Targets.cmake include/itch5/messages.hpp include/itch5/book/book_engine.hpp
           bin/itch5inside bin/itch5cat bin/itch5synth bin/itch5tde)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "not installed: ${f}")
   endif()
 endforeach()
+# One include root: every room's headers under include/itch5/.
+file(GLOB roots RELATIVE ${prefix}/include ${prefix}/include/*)
+if(NOT roots STREQUAL "itch5")
+  message(FATAL_ERROR "installed include roots: ${roots} (expected only itch5)")
+endif()
 # Internal headers (the rooms' src/) stay out of the installed tree.
 file(GLOB_RECURSE internal ${prefix}/include/*/src/*)
 if(internal)

@@ -6,20 +6,20 @@
 #include <span>
 #include <type_traits>
 
-#include <book/book_engine.hpp>
-#include <book/book_types.hpp>
+#include <itch5/book/book_engine.hpp>
+#include <itch5/book/book_types.hpp>
 #include <itch5/dispatch.hpp>
 #include <itch5/io/block_source.hpp>
 #include <itch5/io/byte_stream.hpp>
 #include <itch5/message_reader.hpp>
-#include <tde/fast_length.hpp>
+#include <itch5/tde/fast_length.hpp>
 
 namespace {
 
 struct counter {
   std::uint64_t events = 0;
   std::uint64_t inside_changes = 0;
-  void on_book_event(const book::book_event& e, const book::order_book<book::map_book>&) {
+  void on_book_event(const itch5::book::book_event& e, const itch5::book::order_book<itch5::book::map_book>&) {
     ++events;
     if (e.inside_changed) ++inside_changes;
   }
@@ -34,9 +34,9 @@ int main(int argc, char** argv) {
   }
   itch5::message_reader reader(itch5::io::make_block_source(itch5::io::open_input(argv[1]), {}));
   counter books;
-  book::book_config cfg;
+  itch5::book::book_config cfg;
   cfg.order_window_bits = 16;
-  book::book_engine<book::map_book, counter> engine(cfg, books);
+  itch5::book::book_engine<itch5::book::map_book, counter> engine(cfg, books);
   std::span<const std::byte> msg;
   std::uint64_t messages = 0;
   std::uint64_t skipped = 0;
@@ -50,8 +50,8 @@ int main(int argc, char** argv) {
   }
   std::printf("messages %llu book-events %llu inside-changes %llu\n", static_cast<unsigned long long>(messages),
               static_cast<unsigned long long>(books.events), static_cast<unsigned long long>(books.inside_changes));
-  const std::size_t fft = tde::next_fast_length(1000);
-  if (messages == 0 || skipped != 0 || books.events == 0 || books.inside_changes == 0 || fft < 1000 || !tde::is_fast_length(fft)) {
+  const std::size_t fft = itch5::tde::next_fast_length(1000);
+  if (messages == 0 || skipped != 0 || books.events == 0 || books.inside_changes == 0 || fft < 1000 || !itch5::tde::is_fast_length(fft)) {
     std::fprintf(stderr, "implausible result (fft length %zu)\n", fft);
     return 1;
   }

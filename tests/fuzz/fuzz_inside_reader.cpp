@@ -1,5 +1,5 @@
-// libFuzzer target: tde::inside_reader over the input bytes (raw, or gzip when they start with its magic),
-// reading every change. tde::inside_format_error (a malformed line) and itch5::io::input_error (corrupt gzip)
+// libFuzzer target: itch5::tde::inside_reader over the input bytes (raw, or gzip when they start with its magic),
+// reading every change. itch5::tde::inside_format_error (a malformed line) and itch5::io::input_error (corrupt gzip)
 // are the documented failures; any other exception, a crash or undefined behaviour is a bug. Every change
 // returned must be what the format allows (inside_change.hpp): timestamps non-negative and non-decreasing,
 // a symbol of 1 to 8 characters without blanks, prices and quantities non-negative; and the reader's
@@ -16,7 +16,7 @@
 
 #include <itch5/io/byte_stream.hpp>
 #include <itch5/io/input_error.hpp>
-#include <tde/inside_reader.hpp>
+#include <itch5/tde/inside_reader.hpp>
 
 namespace {
 
@@ -38,8 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const itch5::io::input_error&) {  // a capture whose file header is bad: the documented failure
     return 0;
   }
-  tde::inside_reader reader(std::move(input), "fuzz");
-  tde::inside_change c;
+  itch5::tde::inside_reader reader(std::move(input), "fuzz");
+  itch5::tde::inside_change c;
   std::uint64_t changes = 0;
   std::int64_t last = 0;
   try {
@@ -52,7 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       last = c.timestamp;
       if (reader.changes() != changes || reader.line_number() < changes) __builtin_trap();
     }
-  } catch (const tde::inside_format_error& e) {
+  } catch (const itch5::tde::inside_format_error& e) {
     if (e.line() != reader.line_number() || e.line() == 0) __builtin_trap();
   } catch (const itch5::io::input_error&) {
   } catch (const std::exception& e) {

@@ -1,5 +1,5 @@
 // libFuzzer target: the tools' command-line and YAML configuration (cli/options.hpp), over one
-// cli::options with an option of every kind: strings (free and with choices), flags, signed and unsigned
+// itch5::cli::options with an option of every kind: strings (free and with choices), flags, signed and unsigned
 // integers, a double, a list, a duration, a count, a size and two positionals (one optional).
 //
 // Every input is used twice:
@@ -34,7 +34,7 @@
 
 #include <unistd.h>
 
-#include <cli/options.hpp>
+#include <itch5/cli/options.hpp>
 
 namespace {
 
@@ -55,7 +55,7 @@ struct config {
   std::string second;
 };
 
-void declare(cli::options& opts, config& c) {
+void declare(itch5::cli::options& opts, config& c) {
   opts.add("book", c.book, "Book side implementation.").choices({"array", "map"});
   opts.add("output", c.output, "Output file.").alias('o').value_name("FILE");
   opts.add("quiet", c.quiet, "No progress line.").alias('q');
@@ -135,14 +135,14 @@ bool has_control_characters(const std::string& s) {
 // The configuration printed after a successful parse must read back, unchanged. Not checked when a string
 // holds control characters: yaml-cpp writes "x\r" as a plain scalar, which reads back as "x" (a file name
 // or symbol with a carriage return is not worth the noise).
-void check_round_trip(const cli::options& parsed, const config& values) {
+void check_round_trip(const itch5::cli::options& parsed, const config& values) {
   if (has_control_characters(values.book) || has_control_characters(values.output) ||
       std::any_of(values.symbols.begin(), values.symbols.end(), has_control_characters)) {
     return;
   }
   const std::string printed = parsed.to_yaml();
   config c;
-  cli::options again("fuzz", "[options] INPUT [SECOND]", "Round trip.");
+  itch5::cli::options again("fuzz", "[options] INPUT [SECOND]", "Round trip.");
   declare(again, c);
   try {
     again.apply_yaml(printed, "printed config");
@@ -180,7 +180,7 @@ void command_line(const std::string& text, const config_files& files) {
   argv.push_back(nullptr);
 
   config c;
-  cli::options opts("fuzz", "[options] INPUT [SECOND]", "Parses options.");
+  itch5::cli::options opts("fuzz", "[options] INPUT [SECOND]", "Parses options.");
   declare(opts, c);
   std::optional<int> exit_code;
   try {
@@ -194,7 +194,7 @@ void command_line(const std::string& text, const config_files& files) {
 
 void yaml_document(const std::string& text) {
   config c;
-  cli::options opts("fuzz", "[options] INPUT [SECOND]", "Applies YAML.");
+  itch5::cli::options opts("fuzz", "[options] INPUT [SECOND]", "Applies YAML.");
   declare(opts, c);
   try {
     opts.apply_yaml(text, "fuzz input");

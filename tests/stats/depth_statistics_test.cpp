@@ -1,7 +1,7 @@
 // depth_statistics: the CSV header of issue 3 (Name,NSamples, then min..max for the event depth and for
 // the book depth, the group named in the column), rows in stock locate order plus __aggregate__, and
 // hand-computed quantiles.
-#include <stats/depth_statistics.hpp>
+#include <itch5/stats/depth_statistics.hpp>
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 
 namespace {
 
-using stats::depth_statistics;
+using itch5::stats::depth_statistics;
 using itch5_test::depth_csv_header;
 
 std::string name_of(std::uint16_t locate) { return locate == 2 ? "XY" : locate == 9 ? "ZZZZ" : "?"; }

@@ -1,7 +1,7 @@
 // event_rate_estimator against a brute-force computation of its definition: with window W and period P,
 // for every period k from the first event's to the last event's, the number of events whose period lies in
 // (k - W/P, k] is one sample. An event earlier than the latest one counts as at the latest one's time.
-#include <stats/event_rate_estimator.hpp>
+#include <itch5/stats/event_rate_estimator.hpp>
 
 #include <gtest/gtest.h>
 
@@ -16,8 +16,8 @@
 namespace {
 
 using namespace std::chrono_literals;
-using stats::event_rate_estimator;
-using stats::log_linear_histogram;
+using itch5::stats::event_rate_estimator;
+using itch5::stats::log_linear_histogram;
 using std::chrono::nanoseconds;
 
 // The exact samples, as value -> number of periods with that value.

@@ -1,6 +1,6 @@
 // feed_statistics: the CSV header of issue 3 (written out by hand), one row per symbol in stock locate order
 // plus __aggregate__, and every column of small hand-computed event sequences.
-#include <stats/feed_statistics.hpp>
+#include <itch5/stats/feed_statistics.hpp>
 
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@
 namespace {
 
 using namespace std::chrono_literals;
-using stats::feed_statistics;
+using itch5::stats::feed_statistics;
 using std::chrono::nanoseconds;
 using itch5_test::stats_csv_header;
 
@@ -245,9 +245,9 @@ TEST(FeedStatistics, LatencyColumnsOnlyWhenAskedForAppendedAtTheEnd) {
   a.record(3, 100ns, 10ns);
   b.record(3, 200ns, 10ns);
   b.record_latency(3, 40ns);
-  stats::feed_table ta = a.finish(name_of);
+  itch5::stats::feed_table ta = a.finish(name_of);
   EXPECT_FALSE(ta.latency);
-  stats::merge(ta, b.finish(name_of));
+  itch5::stats::merge(ta, b.finish(name_of));
   EXPECT_TRUE(ta.latency);
   ASSERT_EQ(ta.symbols.size(), 1u);
   EXPECT_EQ(ta.symbols[0].latency.count(), 1u);

@@ -1,9 +1,9 @@
 // histogram_file: the tables behind the CSVs written and read back unchanged, every truncation and
 // corruption reported with the file name and byte offset, merging per symbol name whatever the locates, and
 // what merging the two parts of a cut stream gives compared with the whole stream.
-#include <stats/depth_statistics.hpp>
-#include <stats/feed_statistics.hpp>
-#include <stats/histogram_file.hpp>
+#include <itch5/stats/depth_statistics.hpp>
+#include <itch5/stats/feed_statistics.hpp>
+#include <itch5/stats/histogram_file.hpp>
 
 #include <gtest/gtest.h>
 
@@ -47,16 +47,16 @@ std::vector<event> random_events(std::size_t n, std::uint16_t symbols, std::uint
 
 std::string name_of(std::uint16_t locate) { return "S" + std::to_string(locate); }
 
-stats::statistics_histograms collect(const std::vector<event>& events, std::size_t begin, std::size_t end,
+itch5::stats::statistics_histograms collect(const std::vector<event>& events, std::size_t begin, std::size_t end,
                                      const std::function<std::string(std::uint16_t)>& names = name_of) {
-  stats::feed_statistics feed;
-  stats::depth_statistics depth;
+  itch5::stats::feed_statistics feed;
+  itch5::stats::depth_statistics depth;
   for (std::size_t i = begin; i < end; ++i) {
     const event& e = events[i];
     feed.record(e.locate, nanoseconds(e.ts), nanoseconds(e.took));
     depth.record(e.locate, e.event_depth, e.book_depth);
   }
-  stats::statistics_histograms h;
+  itch5::stats::statistics_histograms h;
   h.meta = {{"stats_events", "inside"}};
   h.feed = feed.finish(names);
   h.depth = depth.table(names);
@@ -66,37 +66,37 @@ stats::statistics_histograms collect(const std::vector<event>& events, std::size
 TEST(HistogramFile, RoundTripGivesEqualTablesAndCsvs) {
   const auto events = random_events(5000, 12, 1);
   const auto h = collect(events, 0, events.size());
-  const std::string bytes = stats::encode_histograms(h);
-  const auto back = stats::decode_histograms(bytes, "h.bin");
+  const std::string bytes = itch5::stats::encode_histograms(h);
+  const auto back = itch5::stats::decode_histograms(bytes, "h.bin");
   EXPECT_EQ(back, h);
-  EXPECT_EQ(stats::feed_csv(back.feed), stats::feed_csv(h.feed));
-  EXPECT_EQ(stats::depth_csv(back.depth), stats::depth_csv(h.depth));
+  EXPECT_EQ(itch5::stats::feed_csv(back.feed), itch5::stats::feed_csv(h.feed));
+  EXPECT_EQ(itch5::stats::depth_csv(back.depth), itch5::stats::depth_csv(h.depth));
   EXPECT_EQ(back.meta_value("stats_events"), "inside");
-  EXPECT_EQ(stats::encode_histograms(back), bytes);
+  EXPECT_EQ(itch5::stats::encode_histograms(back), bytes);
 }
 
 TEST(HistogramFile, CsvsOfTheTablesAreThoseOfTheCollectors) {
   const auto events = random_events(2000, 5, 2);
-  stats::feed_statistics feed;
-  stats::depth_statistics depth;
+  itch5::stats::feed_statistics feed;
+  itch5::stats::depth_statistics depth;
   for (const auto& e : events) {
     feed.record(e.locate, nanoseconds(e.ts), nanoseconds(e.took));
     depth.record(e.locate, e.event_depth, e.book_depth);
   }
   const auto h = collect(events, 0, events.size());
-  EXPECT_EQ(stats::feed_csv(h.feed), feed.finish_csv(name_of));
-  EXPECT_EQ(stats::depth_csv(h.depth), depth.csv(name_of));
+  EXPECT_EQ(itch5::stats::feed_csv(h.feed), feed.finish_csv(name_of));
+  EXPECT_EQ(itch5::stats::depth_csv(h.depth), depth.csv(name_of));
 }
 
 TEST(HistogramFile, EmptyRunAndExtremeValuesRoundTrip) {
-  stats::statistics_histograms empty;
-  const auto back = stats::decode_histograms(stats::encode_histograms(empty), "e");
+  itch5::stats::statistics_histograms empty;
+  const auto back = itch5::stats::decode_histograms(itch5::stats::encode_histograms(empty), "e");
   EXPECT_EQ(back, empty);
   std::string zeros;
   for (int i = 0; i < 49; ++i) zeros += ",0";
-  EXPECT_EQ(stats::feed_csv(back.feed), stats::feed_csv_header() + "__aggregate__,0" + zeros + "\n");
-  stats::statistics_histograms h;
-  stats::feed_series s;
+  EXPECT_EQ(itch5::stats::feed_csv(back.feed), itch5::stats::feed_csv_header() + "__aggregate__,0" + zeros + "\n");
+  itch5::stats::statistics_histograms h;
+  itch5::stats::feed_series s;
   s.name = "BIG";
   s.samples = 3;
   for (auto* x : {&s.per_sec, &s.arrival, &s.processing}) {
@@ -108,17 +108,17 @@ TEST(HistogramFile, EmptyRunAndExtremeValuesRoundTrip) {
   s.processing.record(7, 3);
   h.feed.symbols.push_back(s);
   h.feed.aggregate.merge(s);
-  EXPECT_EQ(stats::decode_histograms(stats::encode_histograms(h), "x"), h);
+  EXPECT_EQ(itch5::stats::decode_histograms(itch5::stats::encode_histograms(h), "x"), h);
 }
 
 TEST(HistogramFile, EveryTruncationIsReportedWithNameAndOffset) {
   const auto events = random_events(300, 4, 3);
-  const std::string bytes = stats::encode_histograms(collect(events, 0, events.size()));
+  const std::string bytes = itch5::stats::encode_histograms(collect(events, 0, events.size()));
   for (std::size_t n = 0; n < bytes.size(); ++n) {
     try {
-      (void)stats::decode_histograms(std::string_view(bytes).substr(0, n), "day.hist");
+      (void)itch5::stats::decode_histograms(std::string_view(bytes).substr(0, n), "day.hist");
       ADD_FAILURE() << "a prefix of " << n << " bytes was accepted";
-    } catch (const stats::histogram_file_error& e) {
+    } catch (const itch5::stats::histogram_file_error& e) {
       const std::string what = e.what();
       EXPECT_EQ(what.rfind("day.hist: byte ", 0), 0u) << what;
       if (n >= 8) {
@@ -129,11 +129,11 @@ TEST(HistogramFile, EveryTruncationIsReportedWithNameAndOffset) {
 }
 
 TEST(HistogramFile, BadMagicWrongVersionAndTrailingBytes) {
-  const std::string good = stats::encode_histograms({});
+  const std::string good = itch5::stats::encode_histograms({});
   auto error = [](const std::string& bytes) {
     try {
-      (void)stats::decode_histograms(bytes, "f");
-    } catch (const stats::histogram_file_error& e) {
+      (void)itch5::stats::decode_histograms(bytes, "f");
+    } catch (const itch5::stats::histogram_file_error& e) {
       return std::string(e.what());
     }
     return std::string("accepted");
@@ -151,15 +151,15 @@ TEST(HistogramFile, BadMagicWrongVersionAndTrailingBytes) {
 
 TEST(HistogramFile, CorruptBytesAreRejectedOrReadNeverCrash) {
   const auto events = random_events(200, 3, 4);
-  const std::string bytes = stats::encode_histograms(collect(events, 0, events.size()));
+  const std::string bytes = itch5::stats::encode_histograms(collect(events, 0, events.size()));
   std::size_t rejected = 0;
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     for (unsigned x : {0x01u, 0x80u, 0xffu}) {
       std::string bad = bytes;
       bad[i] = static_cast<char>(static_cast<unsigned char>(bad[i]) ^ x);  // NOLINT
       try {
-        (void)stats::decode_histograms(bad, "c");
-      } catch (const stats::histogram_file_error&) {
+        (void)itch5::stats::decode_histograms(bad, "c");
+      } catch (const itch5::stats::histogram_file_error&) {
         ++rejected;
       }
     }
@@ -177,12 +177,12 @@ TEST(HistogramFile, MergeMatchesSymbolsByNameWhateverTheLocates) {
   const std::map<std::uint16_t, std::string> names2{{1, "DDD"}, {2, "CCC"}, {3, "AAA"}};  // locates differ
   auto h1 = collect(day1, 0, day1.size(), [&](std::uint16_t l) { return names1.at(l); });
   const auto h2 = collect(day2, 0, day2.size(), [&](std::uint16_t l) { return names2.at(l); });
-  stats::merge(h1, h2, "day2");
+  itch5::stats::merge(h1, h2, "day2");
 
   // Reference: one numbering, AAA=1 BBB=2 CCC=3 DDD=4; day 2's samples after day 1's.
   const std::map<std::uint16_t, std::uint16_t> renumber2{{1, 4}, {2, 3}, {3, 1}};
-  stats::feed_statistics feed;
-  stats::depth_statistics depth;
+  itch5::stats::feed_statistics feed;
+  itch5::stats::depth_statistics depth;
   for (const auto& e : day1) {
     feed.record(e.locate, nanoseconds(e.ts), nanoseconds(e.took));
     depth.record(e.locate, e.event_depth, e.book_depth);
@@ -193,7 +193,7 @@ TEST(HistogramFile, MergeMatchesSymbolsByNameWhateverTheLocates) {
   }
   const std::map<std::uint16_t, std::string> ref_names{{1, "AAA"}, {2, "BBB"}, {3, "CCC"}, {4, "DDD"}};
   auto ref_name = [&](std::uint16_t l) { return ref_names.at(l); };
-  EXPECT_EQ(stats::depth_csv(h1.depth), depth.csv(ref_name));
+  EXPECT_EQ(itch5::stats::depth_csv(h1.depth), depth.csv(ref_name));
   const auto ref = feed.finish(ref_name);
   ASSERT_EQ(h1.feed.symbols.size(), 4u);
   for (std::size_t i = 0; i < 4; ++i) {
@@ -206,13 +206,13 @@ TEST(HistogramFile, MergeMatchesSymbolsByNameWhateverTheLocates) {
 }
 
 TEST(HistogramFile, MergeRefusesDifferentSampledEventsAndKeepsCommonMeta) {
-  stats::statistics_histograms a, b, c;
+  itch5::stats::statistics_histograms a, b, c;
   a.meta = {{"stats_events", "inside"}, {"time_range", "whole day"}};
   b.meta = {{"stats_events", "inside"}, {"time_range", "09:30 to 16:00"}};
   c.meta = {{"stats_events", "all"}};
-  stats::merge(a, b, "b");
+  itch5::stats::merge(a, b, "b");
   EXPECT_EQ(a.meta, (std::vector<std::pair<std::string, std::string>>{{"stats_events", "inside"}}));
-  EXPECT_THROW(stats::merge(a, c, "c"), stats::histogram_file_error);
+  EXPECT_THROW(itch5::stats::merge(a, c, "c"), itch5::stats::histogram_file_error);
 }
 
 // A stream cut in two at an event: what is exactly true of merge(part 1, part 2) against the whole
@@ -223,7 +223,7 @@ TEST(HistogramFile, CutStreamMergesToTheWholeButTheSpanningSamples) {
     SCOPED_TRACE("cut at " + std::to_string(cut));
     const auto whole = collect(events, 0, events.size());
     auto merged = collect(events, 0, cut);
-    stats::merge(merged, collect(events, cut, events.size()), "part2");
+    itch5::stats::merge(merged, collect(events, cut, events.size()), "part2");
 
     // Rows come in order of first appearance (part 1's, then part 2's new names): compare by name.
     auto by_name = [](auto symbols) {
@@ -237,7 +237,7 @@ TEST(HistogramFile, CutStreamMergesToTheWholeButTheSpanningSamples) {
     std::map<std::string, std::pair<std::int64_t, std::int64_t>> span;
     std::map<std::string, bool> before, after;
     for (std::size_t i = 0; i < events.size(); ++i) {
-      for (const std::string& n : {name_of(events[i].locate), std::string(stats::aggregate_name)}) {
+      for (const std::string& n : {name_of(events[i].locate), std::string(itch5::stats::aggregate_name)}) {
         if (i < cut) {
           span[n].first = events[i].ts;
           before[n] = true;
@@ -247,7 +247,7 @@ TEST(HistogramFile, CutStreamMergesToTheWholeButTheSpanningSamples) {
         }
       }
     }
-    auto check = [&](const stats::feed_series& m, const stats::feed_series& w) {
+    auto check = [&](const itch5::stats::feed_series& m, const itch5::stats::feed_series& w) {
       SCOPED_TRACE(w.name);
       EXPECT_EQ(m.name, w.name);
       EXPECT_EQ(m.samples, w.samples);
@@ -263,7 +263,7 @@ TEST(HistogramFile, CutStreamMergesToTheWholeButTheSpanningSamples) {
       EXPECT_EQ(arrival, w.arrival);
       // Rates: one sample per period from the first to the last event's period, in each part; the periods
       // between the parts are sampled once in the whole, the cut's period twice if both parts share it.
-      const std::pair<const stats::log_linear_histogram*, const stats::log_linear_histogram*> rates[] = {
+      const std::pair<const itch5::stats::log_linear_histogram*, const itch5::stats::log_linear_histogram*> rates[] = {
           {&m.per_sec, &w.per_sec}, {&m.per_msec, &w.per_msec}, {&m.per_usec, &w.per_usec}};
       const std::int64_t periods[] = {1'000'000, 1'000, 1};
       for (int k = 0; k < 3; ++k) {

@@ -1,6 +1,6 @@
 // log_linear_histogram against exact nearest-rank quantiles of known samples, and the bucket arithmetic
 // behind its stated error bound (exact below 128, within 1/128 of the true value above).
-#include <stats/log_linear_histogram.hpp>
+#include <itch5/stats/log_linear_histogram.hpp>
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 
 namespace {
 
-using stats::log_linear_histogram;
+using itch5::stats::log_linear_histogram;
 
 constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
 

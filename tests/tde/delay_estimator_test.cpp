@@ -13,14 +13,14 @@
 
 #include <gtest/gtest.h>
 
-#include <tde/delay_estimator.hpp>
-#include <tde/fast_length.hpp>
+#include <itch5/tde/delay_estimator.hpp>
+#include <itch5/tde/fast_length.hpp>
 
 #include "test_signals.hpp"
 
 namespace {
 
-using tde::estimate_flag;
+using itch5::tde::estimate_flag;
 using tde_test::band_limited;
 
 template <class T>
@@ -28,9 +28,9 @@ class estimator_test : public ::testing::Test {};
 using real_types = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(estimator_test, real_types);
 
-tde::estimator_options options(std::size_t n, std::size_t max_lag, double smooth = 0,
+itch5::tde::estimator_options options(std::size_t n, std::size_t max_lag, double smooth = 0,
                                std::size_t upsample = 0) {
-  tde::estimator_options o;
+  itch5::tde::estimator_options o;
   o.length = n;
   o.max_lag = max_lag;
   o.smooth_sigma = smooth;
@@ -66,22 +66,22 @@ TYPED_TEST(estimator_test, fft_length_is_fast_and_long_enough_for_linear_correla
     for (std::size_t lag : {0u, 10u, 99u}) {
       for (double s : {0.0, 3.5}) {
         auto o = options(n, lag, s);
-        std::size_t m = tde::delay_estimator<TypeParam>::fft_length_for(o);
+        std::size_t m = itch5::tde::delay_estimator<TypeParam>::fft_length_for(o);
         EXPECT_GE(m, n + lag + 1 + static_cast<std::size_t>(std::ceil(8 * s)));
-        EXPECT_TRUE(tde::is_fast_length(m));
+        EXPECT_TRUE(itch5::tde::is_fast_length(m));
       }
     }
   }
-  tde::delay_estimator<TypeParam> e(options(16384, 1000));
-  EXPECT_EQ(e.fft_length(), tde::next_fast_length(16384 + 1001));
+  itch5::tde::delay_estimator<TypeParam> e(options(16384, 1000));
+  EXPECT_EQ(e.fft_length(), itch5::tde::next_fast_length(16384 + 1001));
 }
 
 TYPED_TEST(estimator_test, rejects_inconsistent_options_and_series) {
   using T = TypeParam;
-  EXPECT_THROW(tde::delay_estimator<T>(options(100, 100)), std::invalid_argument);
-  EXPECT_THROW(tde::delay_estimator<T>(options(1, 0)), std::invalid_argument);
-  EXPECT_THROW(tde::delay_estimator<T>(options(100, 10, -1)), std::invalid_argument);
-  tde::delay_estimator<T> e(options(100, 10));
+  EXPECT_THROW(itch5::tde::delay_estimator<T>(options(100, 100)), std::invalid_argument);
+  EXPECT_THROW(itch5::tde::delay_estimator<T>(options(1, 0)), std::invalid_argument);
+  EXPECT_THROW(itch5::tde::delay_estimator<T>(options(100, 10, -1)), std::invalid_argument);
+  itch5::tde::delay_estimator<T> e(options(100, 10));
   std::vector<T> a(100), b(99);
   EXPECT_THROW((void)e.estimate(a, b), std::invalid_argument);
 }
@@ -89,7 +89,7 @@ TYPED_TEST(estimator_test, rejects_inconsistent_options_and_series) {
 TYPED_TEST(estimator_test, integer_delays_positive_means_b_lags_a) {
   using T = TypeParam;
   const std::size_t n = 4096;
-  tde::delay_estimator<T> e(options(n, 200));
+  itch5::tde::delay_estimator<T> e(options(n, 200));
   band_limited sig(11);
   for (int d : {-150, -37, -1, 0, 1, 5, 120, 200}) {
     auto a = sig.samples<T>(n, 0);
@@ -105,7 +105,7 @@ TYPED_TEST(estimator_test, fractional_delays_within_five_hundredths_of_a_sample)
   using T = TypeParam;
   const std::size_t n = 4096;
   for (std::size_t upsample : {0u, 8u}) {
-    tde::delay_estimator<T> e(options(n, 100, 0, upsample));
+    itch5::tde::delay_estimator<T> e(options(n, 100, 0, upsample));
     for (unsigned seed : {1u, 2u, 3u}) {
       band_limited sig(seed);
       for (double d : {-63.75, -12.3, -0.5, 0.25, 3.7, 41.45, 99.1}) {
@@ -123,8 +123,8 @@ TYPED_TEST(estimator_test, upsampling_is_tighter_than_the_parabola_on_a_narrow_p
   // Wide-band tones make a narrow correlation peak, where the parabola through three samples is biased and
   // the band-limited interpolation is not.
   const std::size_t n = 8192;
-  tde::delay_estimator<T> parabola(options(n, 50, 0, 0));
-  tde::delay_estimator<T> upsampled(options(n, 50, 0, 16));
+  itch5::tde::delay_estimator<T> parabola(options(n, 50, 0, 0));
+  itch5::tde::delay_estimator<T> upsampled(options(n, 50, 0, 16));
   double worst_parabola = 0, worst_upsampled = 0;
   for (unsigned seed = 1; seed <= 4; ++seed) {
     band_limited sig(seed, 60, 0.01, 0.35);
@@ -141,7 +141,7 @@ TYPED_TEST(estimator_test, upsampling_is_tighter_than_the_parabola_on_a_narrow_p
 TYPED_TEST(estimator_test, noisy_delays_are_recovered) {
   using T = TypeParam;
   const std::size_t n = 8192;
-  tde::delay_estimator<T> e(options(n, 300, 0, 8));
+  itch5::tde::delay_estimator<T> e(options(n, 300, 0, 8));
   int checked = 0;
   for (unsigned seed = 1; seed <= 6; ++seed) {
     band_limited sig(seed * 17);
@@ -169,7 +169,7 @@ TYPED_TEST(estimator_test, correlation_matches_a_brute_force_linear_correlation)
   for (std::size_t i = 0; i + 40 < n; ++i) {
     b[i + 40] += static_cast<T>(0.5) * a[i] + T(3);  // partly a, delayed 40
   }
-  tde::delay_estimator<T> e(options(n, max_lag));
+  itch5::tde::delay_estimator<T> e(options(n, max_lag));
   auto r = e.estimate(a, b);
   auto ca = centred(a), cb = centred(b);
   const double tol = std::is_same_v<T, float> ? 2e-5 : 1e-12;
@@ -214,7 +214,7 @@ TYPED_TEST(estimator_test, correlation_is_linear_not_circular) {
   }
   ASSERT_EQ(circular_peak, 200) << "the test input must defeat a circular correlation";
 
-  tde::delay_estimator<T> e(options(n, max_lag));
+  itch5::tde::delay_estimator<T> e(options(n, max_lag));
   auto r = e.estimate(a, b);
   EXPECT_EQ(r.lag, true_lag);
   EXPECT_NEAR(e.correlation(200), brute_rho(ca, cb, 200), 1e-4);
@@ -225,12 +225,12 @@ TYPED_TEST(estimator_test, peak_at_the_search_edge_is_flagged) {
   const std::size_t n = 4096;
   band_limited sig(4, 40, 0.0005, 0.004);  // a correlation peak hundreds of samples wide
   auto a = sig.samples<T>(n, 0), b = sig.samples<T>(n, 60);
-  tde::delay_estimator<T> narrow(options(n, 40));
+  itch5::tde::delay_estimator<T> narrow(options(n, 40));
   auto r = narrow.estimate(a, b);
   EXPECT_EQ(r.lag, 40);
   EXPECT_TRUE(r.flags.test(estimate_flag::edge));
   EXPECT_FALSE(r.passed());
-  tde::delay_estimator<T> wide(options(n, 80));
+  itch5::tde::delay_estimator<T> wide(options(n, 80));
   auto w = wide.estimate(a, b);
   // The shrinking overlap pulls a peak this broad a little towards 0.
   EXPECT_NEAR(w.delay, 60, 1.5);
@@ -244,7 +244,7 @@ TYPED_TEST(estimator_test, peak_at_the_search_edge_is_flagged) {
 TYPED_TEST(estimator_test, rho_and_psr_are_high_for_shifted_copies_and_low_for_independent_noise) {
   using T = TypeParam;
   const std::size_t n = 16384;
-  tde::delay_estimator<T> e(options(n, 500));
+  itch5::tde::delay_estimator<T> e(options(n, 500));
   auto base = tde_test::white_noise<T>(n + 10, 31);
   std::vector<T> a(base.begin() + 10, base.end()), b(base.begin(), base.end() - 10);  // b[i] = a[i - 10]
   auto same = e.estimate(a, b);
@@ -268,7 +268,7 @@ TYPED_TEST(estimator_test, rho_and_psr_are_high_for_shifted_copies_and_low_for_i
 
 TYPED_TEST(estimator_test, a_flat_series_is_flagged_not_estimated) {
   using T = TypeParam;
-  tde::delay_estimator<T> e(options(256, 20));
+  itch5::tde::delay_estimator<T> e(options(256, 20));
   std::vector<T> flat(256, T(7)), noise = tde_test::white_noise<T>(256, 1);
   for (auto r : {e.estimate(flat, noise), e.estimate(noise, flat), e.estimate(flat, flat)}) {
     EXPECT_TRUE(r.flags.test(estimate_flag::flat));
@@ -300,7 +300,7 @@ TYPED_TEST(estimator_test, spectral_smoothing_equals_time_domain_gaussian_smooth
   const double sigma = 2.5;
   auto a = tde_test::white_noise<T>(n, 41), b = tde_test::white_noise<T>(n, 42);
   for (std::size_t i = 0; i + 7 < n; ++i) b[i + 7] += a[i];
-  tde::delay_estimator<T> e(options(n, max_lag, sigma));
+  itch5::tde::delay_estimator<T> e(options(n, max_lag, sigma));
   auto r = e.estimate(a, b);
   const std::size_t margin = static_cast<std::size_t>(std::ceil(7 * sigma));
   auto sa = gaussian_smooth(centred(a), sigma, margin), sb = gaussian_smooth(centred(b), sigma, margin);
@@ -333,8 +333,8 @@ TYPED_TEST(estimator_test, smoothing_at_the_jitter_scale_restores_a_peak_jitter_
   using T = TypeParam;
   const std::size_t n = 16384;
   const int delay = 73, jitter = 20;
-  tde::delay_estimator<T> raw(options(n, 300));
-  tde::delay_estimator<T> smooth(options(n, 300, jitter / 2.0));
+  itch5::tde::delay_estimator<T> raw(options(n, 300));
+  itch5::tde::delay_estimator<T> smooth(options(n, 300, jitter / 2.0));
   int raw_right = 0;
   for (unsigned seed = 1; seed <= 8; ++seed) {
     std::vector<T> a, b;
@@ -362,29 +362,29 @@ TYPED_TEST(estimator_test, batch_gives_the_same_results_as_separate_estimators) 
     tde_test::add_noise(bs.back(), 0.3, static_cast<unsigned>(i));
     delays.push_back(d);
   }
-  std::vector<tde::series_pair<T>> batch;
+  std::vector<itch5::tde::series_pair<T>> batch;
   for (std::size_t i = 0; i < count; ++i) batch.push_back({as[i], bs[i]});
-  std::vector<tde::delay_estimate> out(count);
-  tde::delay_estimator<T> e(options(n, 100, 1.0, 4));
+  std::vector<itch5::tde::delay_estimate> out(count);
+  itch5::tde::delay_estimator<T> e(options(n, 100, 1.0, 4));
   e.estimate(batch, out);
   for (std::size_t i = 0; i < count; ++i) {
-    tde::delay_estimator<T> fresh(options(n, 100, 1.0, 4));
+    itch5::tde::delay_estimator<T> fresh(options(n, 100, 1.0, 4));
     auto one = fresh.estimate(as[i], bs[i]);
     EXPECT_EQ(out[i].lag, one.lag);
     EXPECT_DOUBLE_EQ(out[i].delay, one.delay);
     EXPECT_DOUBLE_EQ(out[i].rho, one.rho);
     EXPECT_NEAR(out[i].delay, delays[i], 0.1);
   }
-  std::vector<tde::delay_estimate> wrong(count - 1);
+  std::vector<itch5::tde::delay_estimate> wrong(count - 1);
   EXPECT_THROW(e.estimate(batch, wrong), std::invalid_argument);
 }
 
 TYPED_TEST(estimator_test, estimators_move) {
   using T = TypeParam;
-  static_assert(!std::is_copy_constructible_v<tde::delay_estimator<T>>);
-  static_assert(std::is_nothrow_move_constructible_v<tde::delay_estimator<T>>);
-  tde::delay_estimator<T> e(options(1024, 50));
-  tde::delay_estimator<T> moved(std::move(e));
+  static_assert(!std::is_copy_constructible_v<itch5::tde::delay_estimator<T>>);
+  static_assert(std::is_nothrow_move_constructible_v<itch5::tde::delay_estimator<T>>);
+  itch5::tde::delay_estimator<T> e(options(1024, 50));
+  itch5::tde::delay_estimator<T> moved(std::move(e));
   band_limited sig(9);
   auto r = moved.estimate(sig.samples<T>(1024, 0), sig.samples<T>(1024, -17));
   EXPECT_EQ(r.lag, -17);
@@ -419,7 +419,7 @@ TYPED_TEST(estimator_test, z_and_p_value_follow_bartletts_variance_and_bennetts_
   // from brute-force sums over the padded series (the estimator pads to M, so its autocorrelations are the
   // circular ones of length M).
   const std::size_t n = 400, max_lag = 50;
-  tde::delay_estimator<T> e(options(n, max_lag));
+  itch5::tde::delay_estimator<T> e(options(n, max_lag));
   const std::size_t m = e.fft_length();
   for (unsigned seed = 1; seed <= 4; ++seed) {
     auto a = tde_test::white_noise<T>(n, 60 + seed), b = tde_test::white_noise<T>(n, 70 + seed);
@@ -463,7 +463,7 @@ TYPED_TEST(estimator_test, a_related_pair_is_significant_and_alpha_one_never_fla
   auto base = tde_test::white_noise<T>(n + 30, 81);
   std::vector<T> a(base.begin() + 30, base.end()), b(base.begin(), base.end() - 30);  // b lags a by 30
   tde_test::add_noise(b, 2.0, 82);  // rho ~ 0.45
-  tde::delay_estimator<T> e(options(n, 100));
+  itch5::tde::delay_estimator<T> e(options(n, 100));
   auto r = e.estimate(a, b);
   EXPECT_EQ(r.lag, 30);
   EXPECT_GT(r.z, 15);
@@ -476,14 +476,14 @@ TYPED_TEST(estimator_test, a_related_pair_is_significant_and_alpha_one_never_fla
   EXPECT_TRUE(strict.flags.test(estimate_flag::not_significant));
   auto o = options(n, 100);
   o.alpha = 1;
-  tde::delay_estimator<T> lenient(o);
+  itch5::tde::delay_estimator<T> lenient(o);
   EXPECT_FALSE(lenient.estimate(x, y).flags.test(estimate_flag::not_significant));
   o.alpha = 0;
-  EXPECT_THROW(tde::delay_estimator<T>{o}, std::invalid_argument);
+  EXPECT_THROW(itch5::tde::delay_estimator<T>{o}, std::invalid_argument);
 }
 
 TEST(estimate_flags, names) {
-  tde::estimate_flags f;
+  itch5::tde::estimate_flags f;
   EXPECT_EQ(f.to_string(), "ok");
   f.set(estimate_flag::few_events);
   f.set(estimate_flag::edge);

@@ -14,18 +14,18 @@
 
 #include <gtest/gtest.h>
 
-#include <tde/delay_estimator.hpp>
-#include <tde/feed_events.hpp>
-#include <tde/signal_kind.hpp>
-#include <tde/window_analyzer.hpp>
+#include <itch5/tde/delay_estimator.hpp>
+#include <itch5/tde/feed_events.hpp>
+#include <itch5/tde/signal_kind.hpp>
+#include <itch5/tde/window_analyzer.hpp>
 
 #include "shifted_pair.hpp"
 
 namespace {
 
 using namespace std::chrono_literals;
-using tde::change_event;
-using tde::signal_kind;
+using itch5::tde::change_event;
+using itch5::tde::signal_kind;
 
 using tde_test::base_delay;
 using tde_test::make_pair;
@@ -34,8 +34,8 @@ using tde_test::pair_config;
 using tde_test::samples;
 using tde_test::window_pair;
 
-tde::analysis_options options_for(std::int64_t period_ns) {
-  tde::analysis_options o;  // default smoothing
+itch5::tde::analysis_options options_for(std::int64_t period_ns) {
+  itch5::tde::analysis_options o;  // default smoothing
   o.sampling_period = std::chrono::nanoseconds(period_ns);
   o.window = o.sampling_period * static_cast<std::int64_t>(samples);
   o.max_lag = o.sampling_period * static_cast<std::int64_t>(max_lag);
@@ -53,8 +53,8 @@ struct errors {
 
 // Estimates `windows` independent windows of `c` for signal `s`; the errors are in periods.
 errors measure(const pair_config& c, signal_kind s, int windows, unsigned seed) {
-  const tde::analysis_options o = options_for(c.period_ns);
-  tde::delay_estimator<double> estimator(o.estimator());
+  const itch5::tde::analysis_options o = options_for(c.period_ns);
+  itch5::tde::delay_estimator<double> estimator(o.estimator());
   std::mt19937_64 rng(seed);
   std::vector<double> a(samples), b(samples), err;
   errors out;
@@ -66,9 +66,9 @@ errors measure(const pair_config& c, signal_kind s, int windows, unsigned seed) 
       v4 += e[s] * e[s] * e[s] * e[s];
     }
     out.changes += v2 * v2 / v4 / windows;
-    const double ia = tde::bin_changes<double>(w.a, s, 0, c.period_ns, a);
-    const double ib = tde::bin_changes<double>(w.b, s, 0, c.period_ns, b);
-    const tde::delay_estimate r = estimator.estimate(a, b, ia, ib);
+    const double ia = itch5::tde::bin_changes<double>(w.a, s, 0, c.period_ns, a);
+    const double ib = itch5::tde::bin_changes<double>(w.b, s, 0, c.period_ns, b);
+    const itch5::tde::delay_estimate r = estimator.estimate(a, b, ia, ib);
     if (std::isnan(r.delay)) continue;
     ++out.estimated;
     err.push_back(r.delay - (base_delay + c.fraction));
@@ -87,7 +87,7 @@ constexpr std::int64_t periods_ns[] = {1'000, 10'000, 100'000};
 constexpr double fractions[] = {0, 0.1, 0.25, 0.5, 0.75, 0.9};
 
 std::string describe(const pair_config& c, signal_kind s) {
-  return std::string(tde::to_string(s)) + " period " + std::to_string(c.period_ns) + " ns, delay " +
+  return std::string(itch5::tde::to_string(s)) + " period " + std::to_string(c.period_ns) + " ns, delay " +
          std::to_string(base_delay + c.fraction) + " periods, jitter " + std::to_string(c.jitter) +
          ", drop " + std::to_string(c.drop);
 }
@@ -96,7 +96,7 @@ TEST(estimator_bias, an_exact_off_grid_shift_is_found_within_five_hundredths_of_
   unsigned seed = 1;
   for (std::int64_t p : periods_ns) {
     for (double f : fractions) {
-      for (signal_kind s : tde::all_signal_kinds) {
+      for (signal_kind s : itch5::tde::all_signal_kinds) {
         const pair_config c{p, f, 0, 0};
         const errors e = measure(c, s, 8, seed++);
         SCOPED_TRACE(describe(c, s));
@@ -139,9 +139,9 @@ TEST(estimator_bias, the_old_path_floor_binning_without_smoothing_is_biased_towa
   // 20.25 periods puts 3/4 of the changes at lag 20 and 1/4 at lag 21; the parabola through the peak then
   // reads about 20.1, not 20.25. This shows that the grid above can fail.
   const pair_config c{10'000, 0.25, 0, 0};
-  tde::analysis_options o = options_for(c.period_ns);
+  itch5::tde::analysis_options o = options_for(c.period_ns);
   o.smooth = 0ns;
-  tde::delay_estimator<double> estimator(o.estimator());
+  itch5::tde::delay_estimator<double> estimator(o.estimator());
   std::mt19937_64 rng(7);
   std::vector<double> a(samples), b(samples);
   double sum = 0;
@@ -163,17 +163,17 @@ struct significance {
 
 // `windows` windows of A and B from `c`; with `related` false, B is a second, independent draw.
 significance test_significance(const pair_config& c, signal_kind s, bool related, int windows, unsigned seed) {
-  const tde::analysis_options o = options_for(c.period_ns);
-  tde::delay_estimator<double> estimator(o.estimator());
+  const itch5::tde::analysis_options o = options_for(c.period_ns);
+  itch5::tde::delay_estimator<double> estimator(o.estimator());
   std::mt19937_64 rng(seed);
   std::vector<double> a(samples), b(samples);
   significance out;
   for (int i = 0; i < windows; ++i) {
     const window_pair w = make_pair(c, rng);
-    const double ia = tde::bin_changes<double>(w.a, s, 0, c.period_ns, a);
-    const double ib = tde::bin_changes<double>(related ? w.b : make_pair(c, rng).a, s, 0, c.period_ns, b);
-    const tde::delay_estimate r = estimator.estimate(a, b, ia, ib);
-    if (r.flags.test(tde::estimate_flag::flat)) continue;
+    const double ia = itch5::tde::bin_changes<double>(w.a, s, 0, c.period_ns, a);
+    const double ib = itch5::tde::bin_changes<double>(related ? w.b : make_pair(c, rng).a, s, 0, c.period_ns, b);
+    const itch5::tde::delay_estimate r = estimator.estimate(a, b, ia, ib);
+    if (r.flags.test(itch5::tde::estimate_flag::flat)) continue;
     ++out.windows;
     if (r.p_value <= o.alpha) ++out.significant;
     if (r.passed()) ++out.passed;
@@ -190,7 +190,7 @@ TEST(estimator_significance, unrelated_series_are_significant_in_at_most_five_pe
       for (signal_kind s : {signal_kind::events, signal_kind::mid, signal_kind::bid_size}) {
         const pair_config c{p, 0.3, 0, 0, changes};
         const significance r = test_significance(c, s, false, 200, seed++);
-        SCOPED_TRACE(std::string(tde::to_string(s)) + ", " + std::to_string(changes) + " changes, period " +
+        SCOPED_TRACE(std::string(itch5::tde::to_string(s)) + ", " + std::to_string(changes) + " changes, period " +
                      std::to_string(p) + " ns");
         ASSERT_GE(r.windows, 50);  // a window without a change on one side has no estimate
         EXPECT_LE(r.significant, r.windows / 20);
@@ -208,7 +208,7 @@ TEST(estimator_significance, related_series_with_a_real_delay_are_significant) {
     for (signal_kind s : {signal_kind::events, signal_kind::mid, signal_kind::bid_size}) {
       const pair_config c{10'000, 0.3, 0.5, 0.1, changes};
       const significance r = test_significance(c, s, true, 100, seed++);
-      SCOPED_TRACE(std::string(tde::to_string(s)) + ", " + std::to_string(changes) + " changes");
+      SCOPED_TRACE(std::string(itch5::tde::to_string(s)) + ", " + std::to_string(changes) + " changes");
       ASSERT_GE(r.windows, 95);
       EXPECT_GE(r.significant, r.windows * 95 / 100);
     }
@@ -226,13 +226,13 @@ TEST(bin_changes, splits_each_change_between_its_two_samples) {
   add(2250, 4);   // a quarter past sample 2: 3 to sample 2, 1 to sample 3
   add(4900, -10); // 0.9 past the last sample: its 0.9 share is left out
   std::vector<double> out(5, 99.0);
-  EXPECT_EQ(tde::bin_changes<double>(events, signal_kind::mid, 0, 1000, out), 10) << "the largest |value|";
+  EXPECT_EQ(itch5::tde::bin_changes<double>(events, signal_kind::mid, 0, 1000, out), 10) << "the largest |value|";
   EXPECT_EQ(out, (std::vector<double>{0, 2, 3, 1, -1}));
   // The same first two changes in a window that starts 500 ns earlier: 1500 -> 1 and 1 to samples 1 and
   // 2; 2750 -> 1 and 3 to samples 2 and 3.
   events.pop_back();
   std::vector<float> shifted(5, 99.0F);
-  tde::bin_changes<float>(events, signal_kind::mid, -500, 1000, shifted);
+  itch5::tde::bin_changes<float>(events, signal_kind::mid, -500, 1000, shifted);
   EXPECT_EQ(shifted, (std::vector<float>{0, 1, 2, 3, 0}));
 }
 

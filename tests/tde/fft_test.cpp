@@ -14,10 +14,10 @@
 
 #include <gtest/gtest.h>
 
-#include <tde/fast_length.hpp>
-#include <tde/fft_buffer.hpp>
-#include <tde/fft_plan.hpp>
-#include <tde/fft_wisdom.hpp>
+#include <itch5/tde/fast_length.hpp>
+#include <itch5/tde/fft_buffer.hpp>
+#include <itch5/tde/fft_plan.hpp>
+#include <itch5/tde/fft_wisdom.hpp>
 
 namespace {
 
@@ -64,25 +64,25 @@ std::string temp_path(const std::string& name) {
 
 TYPED_TEST(fft_test, buffers_are_aligned_zeroed_and_move_only) {
   using T = TypeParam;
-  static_assert(!std::is_copy_constructible_v<tde::fft_buffer<T>>);
-  static_assert(!std::is_copy_assignable_v<tde::fft_buffer<T>>);
-  static_assert(std::is_nothrow_move_constructible_v<tde::fft_buffer<T>>);
-  tde::fft_buffer<T> a(1001);
+  static_assert(!std::is_copy_constructible_v<itch5::tde::fft_buffer<T>>);
+  static_assert(!std::is_copy_assignable_v<itch5::tde::fft_buffer<T>>);
+  static_assert(std::is_nothrow_move_constructible_v<itch5::tde::fft_buffer<T>>);
+  itch5::tde::fft_buffer<T> a(1001);
   ASSERT_EQ(a.size(), 1001u);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % 16, 0u);
   for (T v : a) EXPECT_EQ(v, T(0));
-  tde::fft_buffer<std::complex<T>> c(7);
+  itch5::tde::fft_buffer<std::complex<T>> c(7);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(c.data()) % 16, 0u);
   EXPECT_EQ(c[6], std::complex<T>(0, 0));
 
   a[3] = T(42);
   T* p = a.data();
-  tde::fft_buffer<T> b(std::move(a));
+  itch5::tde::fft_buffer<T> b(std::move(a));
   EXPECT_EQ(b.data(), p);
   EXPECT_EQ(b[3], T(42));
   EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): the moved-from state is specified
   EXPECT_EQ(a.data(), nullptr);
-  tde::fft_buffer<T> d(5);
+  itch5::tde::fft_buffer<T> d(5);
   d = std::move(b);
   EXPECT_EQ(d.size(), 1001u);
   EXPECT_EQ(d[3], T(42));
@@ -92,9 +92,9 @@ TYPED_TEST(fft_test, r2c_matches_the_direct_dft_for_even_and_odd_lengths) {
   using T = TypeParam;
   for (std::size_t n : {1u, 2u, 12u, 35u, 64u, 105u}) {
     auto x = random_vector<T>(n, static_cast<unsigned>(n));
-    tde::fft_buffer<T> in(n);
-    tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
-    tde::r2c_plan<T> plan(n, in.span(), out.span());
+    itch5::tde::fft_buffer<T> in(n);
+    itch5::tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
+    itch5::tde::r2c_plan<T> plan(n, in.span(), out.span());
     std::copy(x.begin(), x.end(), in.begin());
     plan.execute(in.span(), out.span());
     auto expected = direct_dft(x);
@@ -114,10 +114,10 @@ TYPED_TEST(fft_test, c2r_of_r2c_is_n_times_the_input) {
   using T = TypeParam;
   const std::size_t n = 360;
   auto x = random_vector<T>(n, 7);
-  tde::fft_buffer<T> in(n), back(n);
-  tde::fft_buffer<std::complex<T>> spec(n / 2 + 1);
-  tde::r2c_plan<T> fwd(n, in.span(), spec.span(), tde::plan_rigor::measure);
-  tde::c2r_plan<T> inv(n, spec.span(), back.span(), tde::plan_rigor::measure);
+  itch5::tde::fft_buffer<T> in(n), back(n);
+  itch5::tde::fft_buffer<std::complex<T>> spec(n / 2 + 1);
+  itch5::tde::r2c_plan<T> fwd(n, in.span(), spec.span(), itch5::tde::plan_rigor::measure);
+  itch5::tde::c2r_plan<T> inv(n, spec.span(), back.span(), itch5::tde::plan_rigor::measure);
   std::copy(x.begin(), x.end(), in.begin());  // after planning: measure overwrites the arrays
   fwd.execute(in.span(), spec.span());
   inv.execute(spec.span(), back.span());
@@ -130,13 +130,13 @@ TYPED_TEST(fft_test, c2r_of_r2c_is_n_times_the_input) {
 TYPED_TEST(fft_test, one_plan_executes_on_other_buffers_of_the_same_size) {
   using T = TypeParam;
   const std::size_t n = 48;
-  tde::fft_buffer<T> plan_in(n);
-  tde::fft_buffer<std::complex<T>> plan_out(n / 2 + 1);
-  tde::r2c_plan<T> plan(n, plan_in.span(), plan_out.span());
+  itch5::tde::fft_buffer<T> plan_in(n);
+  itch5::tde::fft_buffer<std::complex<T>> plan_out(n / 2 + 1);
+  itch5::tde::r2c_plan<T> plan(n, plan_in.span(), plan_out.span());
   for (unsigned seed = 1; seed <= 3; ++seed) {
     auto x = random_vector<T>(n, seed);
-    tde::fft_buffer<T> in(n);
-    tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
+    itch5::tde::fft_buffer<T> in(n);
+    itch5::tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
     std::copy(x.begin(), x.end(), in.begin());
     plan.execute(in.span(), out.span());
     auto expected = direct_dft(x);
@@ -150,15 +150,15 @@ TYPED_TEST(fft_test, one_plan_executes_on_other_buffers_of_the_same_size) {
 
 TYPED_TEST(fft_test, plans_are_move_only_and_a_moved_plan_still_works) {
   using T = TypeParam;
-  static_assert(!std::is_copy_constructible_v<tde::r2c_plan<T>>);
-  static_assert(!std::is_copy_assignable_v<tde::c2r_plan<T>>);
-  static_assert(std::is_nothrow_move_constructible_v<tde::r2c_plan<T>>);
-  static_assert(std::is_nothrow_move_assignable_v<tde::c2r_plan<T>>);
+  static_assert(!std::is_copy_constructible_v<itch5::tde::r2c_plan<T>>);
+  static_assert(!std::is_copy_assignable_v<itch5::tde::c2r_plan<T>>);
+  static_assert(std::is_nothrow_move_constructible_v<itch5::tde::r2c_plan<T>>);
+  static_assert(std::is_nothrow_move_assignable_v<itch5::tde::c2r_plan<T>>);
   const std::size_t n = 16;
-  tde::fft_buffer<T> in(n);
-  tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
-  tde::r2c_plan<T> a(n, in.span(), out.span());
-  tde::r2c_plan<T> b(std::move(a));
+  itch5::tde::fft_buffer<T> in(n);
+  itch5::tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
+  itch5::tde::r2c_plan<T> a(n, in.span(), out.span());
+  itch5::tde::r2c_plan<T> b(std::move(a));
   EXPECT_FALSE(static_cast<bool>(a));  // NOLINT(bugprone-use-after-move)
   EXPECT_EQ(a.size(), 0u);
   EXPECT_THROW(a.execute(in.span(), out.span()), std::invalid_argument);
@@ -167,7 +167,7 @@ TYPED_TEST(fft_test, plans_are_move_only_and_a_moved_plan_still_works) {
   in[0] = T(1);  // an impulse: flat spectrum of ones
   b.execute(in.span(), out.span());
   for (auto v : out) EXPECT_NEAR(std::abs(v - std::complex<T>(1, 0)), 0.0, tolerance<T>());
-  tde::r2c_plan<T> c;
+  itch5::tde::r2c_plan<T> c;
   c = std::move(b);
   EXPECT_FALSE(static_cast<bool>(b));  // NOLINT(bugprone-use-after-move)
   EXPECT_NO_THROW(c.execute(in.span(), out.span()));
@@ -176,64 +176,64 @@ TYPED_TEST(fft_test, plans_are_move_only_and_a_moved_plan_still_works) {
 TYPED_TEST(fft_test, execute_rejects_wrong_sizes_misalignment_and_in_place) {
   using T = TypeParam;
   const std::size_t n = 64;
-  tde::fft_buffer<T> in(n + 1), back(n);
-  tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
-  tde::r2c_plan<T> plan(n, std::span<T>(in.data(), n), out.span());
+  itch5::tde::fft_buffer<T> in(n + 1), back(n);
+  itch5::tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
+  itch5::tde::r2c_plan<T> plan(n, std::span<T>(in.data(), n), out.span());
   EXPECT_THROW(plan.execute(std::span<const T>(in.data(), n - 1), out.span()), std::invalid_argument);
   EXPECT_THROW(plan.execute(std::span<const T>(in.data(), n), out.span().first(n / 2)),
                std::invalid_argument);
   // One element in: the real array loses fftw_malloc's SIMD alignment.
   EXPECT_THROW(plan.execute(std::span<const T>(in.data() + 1, n), out.span()), std::invalid_argument);
   EXPECT_NO_THROW(plan.execute(std::span<const T>(in.data(), n), out.span()));
-  tde::c2r_plan<T> inv(n, out.span(), back.span());
+  itch5::tde::c2r_plan<T> inv(n, out.span(), back.span());
   EXPECT_THROW(inv.execute(out.span(), std::span<T>(reinterpret_cast<T*>(out.data()), n)),
                std::invalid_argument);
-  EXPECT_THROW(tde::r2c_plan<T>(0, in.span(), out.span()), std::invalid_argument);
-  EXPECT_THROW(tde::r2c_plan<T>(n, in.span(), out.span().first(3)), std::invalid_argument);
+  EXPECT_THROW(itch5::tde::r2c_plan<T>(0, in.span(), out.span()), std::invalid_argument);
+  EXPECT_THROW(itch5::tde::r2c_plan<T>(n, in.span(), out.span().first(3)), std::invalid_argument);
 }
 
 TYPED_TEST(fft_test, wisdom_round_trips_through_a_file) {
   using T = TypeParam;
   const std::size_t n = 1260;  // 2^2 3^2 5 7
-  tde::fft_buffer<T> in(n);
-  tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
+  itch5::tde::fft_buffer<T> in(n);
+  itch5::tde::fft_buffer<std::complex<T>> out(n / 2 + 1);
   auto wisdom_only_plan = [&] {
-    return tde::r2c_plan<T>(n, in.span(), out.span(), tde::plan_rigor::measure, true);
+    return itch5::tde::r2c_plan<T>(n, in.span(), out.span(), itch5::tde::plan_rigor::measure, true);
   };
 
-  tde::forget_wisdom<T>();
+  itch5::tde::forget_wisdom<T>();
   EXPECT_THROW(wisdom_only_plan(), std::runtime_error) << "no wisdom yet";
-  { tde::r2c_plan<T> measured(n, in.span(), out.span(), tde::plan_rigor::measure); }
+  { itch5::tde::r2c_plan<T> measured(n, in.span(), out.span(), itch5::tde::plan_rigor::measure); }
   EXPECT_NO_THROW(wisdom_only_plan()) << "measuring leaves wisdom behind";
 
   const std::string path = temp_path(std::string("wisdom_") + (std::is_same_v<T, float> ? "f" : "d"));
-  tde::export_wisdom<T>(path);
+  itch5::tde::export_wisdom<T>(path);
   ASSERT_TRUE(std::filesystem::exists(path));
-  tde::forget_wisdom<T>();
+  itch5::tde::forget_wisdom<T>();
   EXPECT_THROW(wisdom_only_plan(), std::runtime_error) << "forgotten";
-  EXPECT_TRUE(tde::import_wisdom<T>(path));
+  EXPECT_TRUE(itch5::tde::import_wisdom<T>(path));
   EXPECT_NO_THROW(wisdom_only_plan()) << "restored from the file";
 
   // The other precision's planner does not accept this file.
   using other = std::conditional_t<std::is_same_v<T, float>, double, float>;
-  EXPECT_THROW(tde::import_wisdom<other>(path), std::runtime_error);
+  EXPECT_THROW(itch5::tde::import_wisdom<other>(path), std::runtime_error);
   std::filesystem::remove(path);
 
-  EXPECT_FALSE(tde::import_wisdom<T>(path)) << "a missing file is the first run, not an error";
+  EXPECT_FALSE(itch5::tde::import_wisdom<T>(path)) << "a missing file is the first run, not an error";
   {
     std::ofstream junk(path);
     junk << "not wisdom\n";
   }
-  EXPECT_THROW(tde::import_wisdom<T>(path), std::runtime_error);
+  EXPECT_THROW(itch5::tde::import_wisdom<T>(path), std::runtime_error);
   std::filesystem::remove(path);
 }
 
 TEST(plan_rigor, parses_its_names) {
-  for (auto r : {tde::plan_rigor::estimate, tde::plan_rigor::measure, tde::plan_rigor::patient,
-                 tde::plan_rigor::exhaustive}) {
-    EXPECT_EQ(tde::parse_plan_rigor(tde::to_string(r)), r);
+  for (auto r : {itch5::tde::plan_rigor::estimate, itch5::tde::plan_rigor::measure, itch5::tde::plan_rigor::patient,
+                 itch5::tde::plan_rigor::exhaustive}) {
+    EXPECT_EQ(itch5::tde::parse_plan_rigor(itch5::tde::to_string(r)), r);
   }
-  EXPECT_THROW((void)tde::parse_plan_rigor("quick"), std::invalid_argument);
+  EXPECT_THROW((void)itch5::tde::parse_plan_rigor("quick"), std::invalid_argument);
 }
 
 // Largest prime factor by trial division, independent of the library's code.
@@ -255,11 +255,11 @@ TEST(fast_length, is_the_smallest_7_smooth_number_not_below_n) {
       expected = n;
       while (largest_prime_factor(expected) > 7) ++expected;
     }
-    ASSERT_EQ(tde::next_fast_length(n), expected) << "n=" << n;
+    ASSERT_EQ(itch5::tde::next_fast_length(n), expected) << "n=" << n;
   }
-  EXPECT_EQ(tde::next_fast_length(0), 1u);
+  EXPECT_EQ(itch5::tde::next_fast_length(0), 1u);
   const std::size_t big = (std::size_t{1} << 40) + 1;
-  std::size_t m = tde::next_fast_length(big);
+  std::size_t m = itch5::tde::next_fast_length(big);
   EXPECT_GE(m, big);
   EXPECT_LE(largest_prime_factor(m), 7u);
   EXPECT_LT(m, big + big / 50);

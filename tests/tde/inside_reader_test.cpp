@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <itch5/io/output_file.hpp>
-#include <tde/inside_reader.hpp>
+#include <itch5/tde/inside_reader.hpp>
 
 namespace {
 
@@ -36,9 +36,9 @@ struct owned_change {
 };
 
 std::vector<owned_change> read_all(const std::string& path) {
-  tde::inside_reader reader(path);
+  itch5::tde::inside_reader reader(path);
   std::vector<owned_change> out;
-  tde::inside_change c;
+  itch5::tde::inside_change c;
   while (reader.next(c)) {
     out.push_back(
         {c.timestamp, c.locate, std::string(c.symbol), c.bid_price, c.bid_qty, c.offer_price, c.offer_qty});
@@ -51,7 +51,7 @@ std::string error_reading(const std::string& text, std::uint64_t* line = nullptr
   std::string path = write_file("bad.txt", text);
   try {
     (void)read_all(path);
-  } catch (const tde::inside_format_error& e) {
+  } catch (const itch5::tde::inside_format_error& e) {
     std::filesystem::remove(path);
     if (line != nullptr) *line = e.line();
     EXPECT_EQ(e.file(), path);
@@ -98,8 +98,8 @@ TEST(inside_reader, empty_sides_comments_blank_lines_crlf_and_a_missing_final_ne
                                 "34200000012345 14 MSFT 0 0 2000000000 0\r\n"
                                 "   \n"
                                 "34200000012346\t14  MSFT 3000000 5 2000000000 0");
-  tde::inside_reader reader(path);
-  tde::inside_change c;
+  itch5::tde::inside_reader reader(path);
+  itch5::tde::inside_change c;
   ASSERT_TRUE(reader.next(c));
   EXPECT_FALSE(c.has_bid());
   EXPECT_FALSE(c.has_offer());
@@ -117,12 +117,12 @@ TEST(inside_reader, empty_sides_comments_blank_lines_crlf_and_a_missing_final_ne
 
 TEST(inside_reader, at_end_reads_ahead_without_losing_the_change) {
   std::string path = write_file("ahead.txt", "# header\n" + sample);
-  tde::inside_reader reader(path);
+  itch5::tde::inside_reader reader(path);
   EXPECT_FALSE(reader.at_end());
   EXPECT_FALSE(reader.at_end()) << "asking twice reads nothing more";
   EXPECT_EQ(reader.line_number(), 2u);
   std::vector<owned_change> got;
-  tde::inside_change c;
+  itch5::tde::inside_change c;
   while (true) {
     if (got.size() == 1) {
       EXPECT_FALSE(reader.at_end());
@@ -138,7 +138,7 @@ TEST(inside_reader, at_end_reads_ahead_without_losing_the_change) {
 
   for (const std::string text : {"", "# only a comment\n\n   \n"}) {
     path = write_file("nothing.txt.gz", text);
-    tde::inside_reader none(path);
+    itch5::tde::inside_reader none(path);
     EXPECT_TRUE(none.at_end()) << text;
     EXPECT_EQ(none.line_number(), text.empty() ? 0u : 3u);
     EXPECT_EQ(none.changes(), 0u);
@@ -155,24 +155,24 @@ TEST(absent_symbols, reads_until_every_symbol_has_appeared) {
                                 "34200000000003 3 CCC 1 1 2 1\n"
                                 "34200000000004 1 AAA 1 2 2 1\n");
   {
-    tde::inside_reader reader(path);
-    EXPECT_TRUE(tde::absent_symbols(reader, {"BBB", "AAA", "BBB"}).empty());
+    itch5::tde::inside_reader reader(path);
+    EXPECT_TRUE(itch5::tde::absent_symbols(reader, {"BBB", "AAA", "BBB"}).empty());
     EXPECT_EQ(reader.line_number(), 2u) << "stops at the first change of the last symbol to appear";
   }
   {
-    tde::inside_reader reader(path);
-    EXPECT_EQ(tde::absent_symbols(reader, {"ZZZ", "CCC", "aaa", "ZZZ", "AAA"}),
+    itch5::tde::inside_reader reader(path);
+    EXPECT_EQ(itch5::tde::absent_symbols(reader, {"ZZZ", "CCC", "aaa", "ZZZ", "AAA"}),
               (std::vector<std::string>{"ZZZ", "aaa"}));
     EXPECT_EQ(reader.line_number(), 5u) << "to the end when one is absent";
   }
   {
-    tde::inside_reader reader(path);
-    EXPECT_TRUE(tde::absent_symbols(reader, {}).empty());
+    itch5::tde::inside_reader reader(path);
+    EXPECT_TRUE(itch5::tde::absent_symbols(reader, {}).empty());
     EXPECT_EQ(reader.line_number(), 0u) << "nothing to look for, nothing read";
   }
-  EXPECT_EQ(tde::absent_symbols_text({"NOPE"}, "b.txt"), "NOPE does not appear in b.txt");
-  EXPECT_EQ(tde::absent_symbols_text({"NOPE", "ZZZ"}, "b.txt"), "NOPE, ZZZ do not appear in b.txt");
-  EXPECT_EQ(tde::absent_symbols_text({}, "b.txt"), "");
+  EXPECT_EQ(itch5::tde::absent_symbols_text({"NOPE"}, "b.txt"), "NOPE does not appear in b.txt");
+  EXPECT_EQ(itch5::tde::absent_symbols_text({"NOPE", "ZZZ"}, "b.txt"), "NOPE, ZZZ do not appear in b.txt");
+  EXPECT_EQ(itch5::tde::absent_symbols_text({}, "b.txt"), "");
   std::filesystem::remove(path);
 }
 
@@ -185,8 +185,8 @@ TEST(inside_reader, many_lines_across_buffer_refills) {
             " 9\n";
   }
   std::string path = write_file("many.txt.gz", text);
-  tde::inside_reader reader(path);
-  tde::inside_change c;
+  itch5::tde::inside_reader reader(path);
+  itch5::tde::inside_change c;
   int n = 0;
   while (reader.next(c)) {
     ASSERT_EQ(c.timestamp, 34200000000000LL + n);
@@ -230,7 +230,7 @@ TEST(inside_reader, binary_input_is_reported_as_binary_not_as_a_bad_field) {
     try {
       (void)read_all(itch);
       ADD_FAILURE() << "no error reading " << itch;
-    } catch (const tde::inside_format_error& e) {
+    } catch (const itch5::tde::inside_format_error& e) {
       EXPECT_EQ(std::string(e.what()), itch + ":1: " + binary);
     }
   }
@@ -252,13 +252,13 @@ TEST(inside_reader, binary_input_is_reported_as_binary_not_as_a_bad_field) {
 // the error and line_number() name the same line.
 TEST(inside_reader, an_over_long_last_line_is_reported_with_its_line_number) {
   const std::string path = write_file("long.txt", "34200000000000 1 AAPL 1 1 2 1\n" + std::string(5000, '1'));
-  tde::inside_reader reader(path);
-  tde::inside_change c;
+  itch5::tde::inside_reader reader(path);
+  itch5::tde::inside_change c;
   ASSERT_TRUE(reader.next(c));
   try {
     (void)reader.next(c);
     ADD_FAILURE() << "no error";
-  } catch (const tde::inside_format_error& e) {
+  } catch (const itch5::tde::inside_format_error& e) {
     EXPECT_EQ(e.line(), 2u);
     EXPECT_EQ(reader.line_number(), 2u);
     EXPECT_NE(std::string(e.what()).find("longer than"), std::string::npos) << e.what();
@@ -280,7 +280,7 @@ TEST(inside_reader, timestamps_going_backwards_are_an_error) {
 TEST(inside_reader, a_missing_file_is_an_input_error_naming_it) {
   const std::string path = temp_path("does-not-exist.txt");
   try {
-    tde::inside_reader reader(path);
+    itch5::tde::inside_reader reader(path);
     FAIL() << "opened a missing file";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
@@ -288,20 +288,20 @@ TEST(inside_reader, a_missing_file_is_an_input_error_naming_it) {
 }
 
 TEST(parse_inside_line, accepts_the_documented_example) {
-  tde::inside_change c;
-  EXPECT_TRUE(tde::parse_inside_line("34200000012345 13 AAPL 1902500 300 1902600 100", c).empty());
+  itch5::tde::inside_change c;
+  EXPECT_TRUE(itch5::tde::parse_inside_line("34200000012345 13 AAPL 1902500 300 1902600 100", c).empty());
   EXPECT_EQ(c.timestamp, 34200000012345);
   EXPECT_EQ(c.locate, 13);
   EXPECT_EQ(c.symbol, "AAPL");
   EXPECT_EQ(c.offer_price, 1902600);
-  EXPECT_FALSE(tde::parse_inside_line("", c).empty());
+  EXPECT_FALSE(itch5::tde::parse_inside_line("", c).empty());
 }
 
 // Well-formed lines take a one-pass path; everything else is parsed again field by field, so the limits and
 // the reasons are those of the field parser whichever path a line takes.
 TEST(parse_inside_line, the_one_pass_path_keeps_the_limits_and_reasons) {
-  tde::inside_change c;
-  EXPECT_EQ(tde::parse_inside_line("\t1\t2  SYM 3 4\t5 6 \r", c), "");
+  itch5::tde::inside_change c;
+  EXPECT_EQ(itch5::tde::parse_inside_line("\t1\t2  SYM 3 4\t5 6 \r", c), "");
   EXPECT_EQ(c.timestamp, 1);
   EXPECT_EQ(c.locate, 2);
   EXPECT_EQ(c.symbol, "SYM");
@@ -309,14 +309,14 @@ TEST(parse_inside_line, the_one_pass_path_keeps_the_limits_and_reasons) {
   EXPECT_EQ(c.bid_qty, 4);
   EXPECT_EQ(c.offer_price, 5);
   EXPECT_EQ(c.offer_qty, 6);
-  EXPECT_EQ(tde::parse_inside_line("999999999999999999 65535 ABCDEFGH 0 0 2000000000 0", c), "");
+  EXPECT_EQ(itch5::tde::parse_inside_line("999999999999999999 65535 ABCDEFGH 0 0 2000000000 0", c), "");
   EXPECT_EQ(c.timestamp, 999'999'999'999'999'999);
   EXPECT_EQ(c.locate, 65535);
   EXPECT_EQ(c.symbol, "ABCDEFGH");
   // 19 digits: beyond the one-pass path, still accepted up to the largest int64.
-  EXPECT_EQ(tde::parse_inside_line("9223372036854775807 1 A 1 1 1 1", c), "");
+  EXPECT_EQ(itch5::tde::parse_inside_line("9223372036854775807 1 A 1 1 1 1", c), "");
   EXPECT_EQ(c.timestamp, 9'223'372'036'854'775'807);
-  auto reason = [&](std::string_view line) { return std::string(tde::parse_inside_line(line, c)); };
+  auto reason = [&](std::string_view line) { return std::string(itch5::tde::parse_inside_line(line, c)); };
   EXPECT_EQ(reason("9223372036854775808 1 A 1 1 1 1"),
             "timestamp: expected a non-negative integer (nanoseconds since midnight)");
   EXPECT_EQ(reason("1 65536 A 1 1 1 1"), "stock locate: expected an integer from 0 to 65535");

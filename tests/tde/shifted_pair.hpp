@@ -10,13 +10,13 @@
 #include <random>
 #include <vector>
 
-#include <tde/feed_events.hpp>
-#include <tde/signal_kind.hpp>
+#include <itch5/tde/feed_events.hpp>
+#include <itch5/tde/signal_kind.hpp>
 
 namespace tde_test {
 
-using tde::change_event;
-using tde::signal_kind;
+using itch5::tde::change_event;
+using itch5::tde::signal_kind;
 
 inline constexpr std::size_t samples = 1024;   // N per window
 inline constexpr std::size_t max_lag = 64;     // samples

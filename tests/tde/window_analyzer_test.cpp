@@ -16,16 +16,16 @@
 #include <gtest/gtest.h>
 
 #include <itch5/io/output_file.hpp>
-#include <tde/csv_writer.hpp>
-#include <tde/delay_summary.hpp>
-#include <tde/feed_events.hpp>
-#include <tde/window_analyzer.hpp>
+#include <itch5/tde/csv_writer.hpp>
+#include <itch5/tde/delay_summary.hpp>
+#include <itch5/tde/feed_events.hpp>
+#include <itch5/tde/window_analyzer.hpp>
 
 namespace {
 
 using namespace std::chrono_literals;
-using tde::estimate_flag;
-using tde::signal_kind;
+using itch5::tde::estimate_flag;
+using itch5::tde::signal_kind;
 
 class temp_file {
  public:
@@ -67,14 +67,14 @@ TEST(feed_events, signal_values_are_changes_from_the_previous_quote) {
                   {600, "AAPL", 1000000, 50, 1000400, 10},    // offer back
                   {700, "AAPL", 1000200, 50, 1000600, 10},    // both +200: mid +200
               }));
-  tde::inside_reader reader(f.path());
-  tde::feed_events feed(reader);
+  itch5::tde::inside_reader reader(f.path());
+  itch5::tde::feed_events feed(reader);
   feed.load_until(1000);
   auto ev = feed.events("AAPL");
   ASSERT_EQ(ev.size(), 7u);
   auto row = [&](std::size_t i) {
     std::vector<double> v;
-    for (auto s : tde::all_signal_kinds) v.push_back(ev[i][s]);
+    for (auto s : itch5::tde::all_signal_kinds) v.push_back(ev[i][s]);
     return v;
   };
   //                 events mid  bid  offer  bid-size offer-size
@@ -93,8 +93,8 @@ TEST(feed_events, keeps_chosen_symbols_and_slides) {
                                   {30, "C", 1, 1, 2, 1},
                                   {40, "A", 1, 2, 2, 1},
                                   {50, "B", 1, 2, 2, 1}}));
-  tde::inside_reader reader(f.path());
-  tde::feed_events feed(reader, {"A", "B"});
+  itch5::tde::inside_reader reader(f.path());
+  itch5::tde::feed_events feed(reader, {"A", "B"});
   EXPECT_EQ(feed.next_timestamp(), 10);
   feed.load_until(40);
   EXPECT_EQ(feed.events("A").size(), 1u);
@@ -115,8 +115,8 @@ TEST(feed_events, keeps_chosen_symbols_and_slides) {
 
 TEST(feed_events, knows_which_chosen_symbols_it_has_seen) {
   temp_file f("seen.txt", lines({{10, "A", 1, 1, 2, 1}, {20, "C", 1, 1, 2, 1}, {30, "B", 1, 1, 2, 1}}));
-  tde::inside_reader reader(f.path());
-  tde::feed_events feed(reader, {"A", "B", "Z"});
+  itch5::tde::inside_reader reader(f.path());
+  itch5::tde::feed_events feed(reader, {"A", "B", "Z"});
   EXPECT_FALSE(feed.seen("A")) << "nothing read yet";
   EXPECT_EQ(feed.next_timestamp(), 10);
   EXPECT_TRUE(feed.seen("A")) << "read ahead, not yet queued";
@@ -136,15 +136,15 @@ struct collected {
   std::string symbol;
   signal_kind signal;
   std::uint64_t events_a, events_b;
-  tde::delay_estimate est;
+  itch5::tde::delay_estimate est;
   double delay_us;
 };
 
-std::vector<collected> analyse(const std::string& a, const std::string& b, const tde::analysis_options& o) {
-  tde::inside_reader ra(a), rb(b);
-  tde::window_analyzer<double> wa(o, ra, rb);
+std::vector<collected> analyse(const std::string& a, const std::string& b, const itch5::tde::analysis_options& o) {
+  itch5::tde::inside_reader ra(a), rb(b);
+  itch5::tde::window_analyzer<double> wa(o, ra, rb);
   std::vector<collected> out;
-  wa.run([&](const tde::window_row& r) {
+  wa.run([&](const itch5::tde::window_row& r) {
     out.push_back(
         {r.window_start, std::string(r.symbol), r.signal, r.events_a, r.events_b, r.estimate, r.delay_us});
   });
@@ -175,8 +175,8 @@ std::vector<quote> shifted(std::vector<quote> q, std::int64_t by) {
   return q;
 }
 
-tde::analysis_options small_options() {
-  tde::analysis_options o;
+itch5::tde::analysis_options small_options() {
+  itch5::tde::analysis_options o;
   o.sampling_period = 1us;
   o.window = 4096us;
   o.max_lag = 200us;
@@ -228,19 +228,19 @@ TEST(window_analyzer, sparse_or_one_sided_symbols_are_skipped_and_counted) {
   o.signals = {signal_kind::events, signal_kind::mid};
   {
     // min_events 10: neither symbol has 10 changes on both sides, so no transform and no row.
-    tde::inside_reader ra(fa.path()), rb(fb.path());
-    tde::window_analyzer<double> wa(o, ra, rb);
-    wa.run([](const tde::window_row& r) { ADD_FAILURE() << "a row for " << r.symbol; });
+    itch5::tde::inside_reader ra(fa.path()), rb(fb.path());
+    itch5::tde::window_analyzer<double> wa(o, ra, rb);
+    wa.run([](const itch5::tde::window_row& r) { ADD_FAILURE() << "a row for " << r.symbol; });
     EXPECT_EQ(wa.skipped(), 2u) << "FEW and ONLYA, once each whatever the number of signals";
     EXPECT_EQ(wa.windows(), 0u);
   }
   {
     // min_events 3: FEW (3 and 3) is estimated, ONLYA (1 and 0) skipped.
     o.min_events = 3;
-    tde::inside_reader ra(fa.path()), rb(fb.path());
-    tde::window_analyzer<double> wa(o, ra, rb);
+    itch5::tde::inside_reader ra(fa.path()), rb(fb.path());
+    itch5::tde::window_analyzer<double> wa(o, ra, rb);
     std::vector<std::string> symbols;
-    wa.run([&](const tde::window_row& r) {
+    wa.run([&](const itch5::tde::window_row& r) {
       symbols.emplace_back(r.symbol);
       EXPECT_EQ(r.events_a, 3u);
       EXPECT_EQ(r.events_b, 3u);
@@ -290,10 +290,10 @@ TEST(window_analyzer, the_rows_do_not_depend_on_the_number_of_threads) {
                 std::isnan(one[i].delay_us) ? -1.0 : one[i].delay_us)
           << threads << " threads, row " << i;
     }
-    tde::inside_reader ra(fa.path()), rb(fb.path());
-    tde::window_analyzer<double> wa(o, ra, rb);
+    itch5::tde::inside_reader ra(fa.path()), rb(fb.path());
+    itch5::tde::window_analyzer<double> wa(o, ra, rb);
     std::size_t rows = 0;
-    EXPECT_THROW(wa.run([&](const tde::window_row&) {
+    EXPECT_THROW(wa.run([&](const itch5::tde::window_row&) {
       if (++rows == 100) throw std::runtime_error("stop");
     }),
                  std::runtime_error);
@@ -338,7 +338,7 @@ TEST(window_analyzer, compares_different_symbols_when_paired) {
   for (auto& q : b) q.symbol = "FOLLOW";
   temp_file fa("pa.txt", lines(a)), fb("pb.txt", lines(b));
   auto o = small_options();
-  o.symbols = {tde::parse_symbol_pair("LEAD:FOLLOW")};
+  o.symbols = {itch5::tde::parse_symbol_pair("LEAD:FOLLOW")};
   auto rows = analyse(fa.path(), fb.path(), o);
   ASSERT_FALSE(rows.empty());
   int passed = 0;
@@ -358,13 +358,13 @@ TEST(window_analyzer, a_chosen_symbol_absent_from_its_file_is_an_error_after_the
   temp_file fa("absent_a.txt", lines(a)), fb("absent_b.txt", lines(shifted(a, 3'000)));
   auto o = small_options();
   // LEAD is in both files, NOPE in neither, OTHER in A only as the first of a pair.
-  o.symbols = {tde::parse_symbol_pair("LEAD"), tde::parse_symbol_pair("OTHER:NOPE"),
-               tde::parse_symbol_pair("NOPE:LEAD")};
-  tde::inside_reader ra(fa.path()), rb(fb.path());
-  tde::window_analyzer<double> wa(o, ra, rb);
+  o.symbols = {itch5::tde::parse_symbol_pair("LEAD"), itch5::tde::parse_symbol_pair("OTHER:NOPE"),
+               itch5::tde::parse_symbol_pair("NOPE:LEAD")};
+  itch5::tde::inside_reader ra(fa.path()), rb(fb.path());
+  itch5::tde::window_analyzer<double> wa(o, ra, rb);
   std::size_t rows = 0;
   try {
-    wa.run([&](const tde::window_row&) { ++rows; });
+    wa.run([&](const itch5::tde::window_row&) { ++rows; });
     ADD_FAILURE() << "no error";
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()),
@@ -374,11 +374,11 @@ TEST(window_analyzer, a_chosen_symbol_absent_from_its_file_is_an_error_after_the
   EXPECT_EQ(ra.changes(), a.size()) << "read to the end";
 
   // Nothing chosen appears anywhere: still an error, though no window has rows.
-  o.symbols = {tde::parse_symbol_pair("X"), tde::parse_symbol_pair("Y:Z")};
-  tde::inside_reader ra2(fa.path()), rb2(fb.path());
-  tde::window_analyzer<double> wa2(o, ra2, rb2);
+  o.symbols = {itch5::tde::parse_symbol_pair("X"), itch5::tde::parse_symbol_pair("Y:Z")};
+  itch5::tde::inside_reader ra2(fa.path()), rb2(fb.path());
+  itch5::tde::window_analyzer<double> wa2(o, ra2, rb2);
   try {
-    wa2.run([&](const tde::window_row&) { ADD_FAILURE() << "a row"; });
+    wa2.run([&](const itch5::tde::window_row&) { ADD_FAILURE() << "a row"; });
     ADD_FAILURE() << "no error";
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()), "X, Y do not appear in " + fa.path() + "; X, Z do not appear in " + fb.path());
@@ -415,7 +415,7 @@ TEST(analysis_options, inconsistent_settings_are_rejected) {
   expect_bad([](auto& o) { o.sampling_period = 0ns; });
   expect_bad([](auto& o) { o.signals = {}; });
   expect_bad([](auto& o) { o.signals = {signal_kind::mid, signal_kind::mid}; });
-  expect_bad([](auto& o) { o.symbols = {tde::parse_symbol_pair("A"), tde::parse_symbol_pair("A")}; });
+  expect_bad([](auto& o) { o.symbols = {itch5::tde::parse_symbol_pair("A"), itch5::tde::parse_symbol_pair("A")}; });
   expect_bad([](auto& o) { o.upsample = 1; });
   expect_bad([](auto& o) { o.upsample = 1025; });
   EXPECT_NO_THROW(small_options().validate());
@@ -430,10 +430,10 @@ TEST(analysis_options, inconsistent_settings_are_rejected) {
   EXPECT_DOUBLE_EQ(o.estimator().smooth_sigma, 2.5);
   EXPECT_EQ(o.estimator().max_lag, 200u);
   EXPECT_EQ(o.estimator().length, 4096u);
-  EXPECT_THROW((void)tde::parse_symbol_pair("TOOLONGSYM"), std::invalid_argument);
-  EXPECT_THROW((void)tde::parse_symbol_pair("A:"), std::invalid_argument);
-  EXPECT_EQ(tde::parse_symbol_pair("A:B").label(), "A:B");
-  EXPECT_EQ(tde::parse_symbol_pair("AAPL").label(), "AAPL");
+  EXPECT_THROW((void)itch5::tde::parse_symbol_pair("TOOLONGSYM"), std::invalid_argument);
+  EXPECT_THROW((void)itch5::tde::parse_symbol_pair("A:"), std::invalid_argument);
+  EXPECT_EQ(itch5::tde::parse_symbol_pair("A:B").label(), "A:B");
+  EXPECT_EQ(itch5::tde::parse_symbol_pair("AAPL").label(), "AAPL");
 }
 
 TEST(analysis_options, validation_errors_name_the_flag_the_value_and_what_would_do) {
@@ -469,26 +469,26 @@ TEST(analysis_options, validation_errors_name_the_flag_the_value_and_what_would_
 
 TEST(analysis_options, defaults_follow_the_sampling_period) {
   // The power of two of samples nearest 16.384 ms on a log scale.
-  EXPECT_EQ(tde::default_window(1us), 16384us);
-  EXPECT_EQ(tde::default_window(2us), 16384us);
-  EXPECT_EQ(tde::default_window(3us), 3us * 4096);    // 5461 samples: 4096 (log2 12.4)
-  EXPECT_EQ(tde::default_window(10us), 10us * 2048);  // 1638 samples: 2048 (log2 10.7)
-  EXPECT_EQ(tde::default_window(100us), 100us * 128);  // 164 samples: 128 (log2 7.4)
-  EXPECT_EQ(tde::default_window(100ns), 100ns * 131072);
-  EXPECT_EQ(tde::default_window(1s), 4s) << "at least 4 samples";
-  EXPECT_EQ(tde::default_window(1ns), 1ns * (1 << 24));
-  EXPECT_EQ(tde::default_max_lag(1us, 16384us), 1ms);
-  EXPECT_EQ(tde::default_max_lag(3us, 3us * 4096), 999us);  // rounded down to whole periods
-  EXPECT_EQ(tde::default_max_lag(1ms, 16ms), 1ms);
-  EXPECT_EQ(tde::default_max_lag(100us, 800us), 300us) << "below half the window: (8 - 1) / 2 periods";
-  EXPECT_EQ(tde::default_max_lag(1s, 4s), 1s) << "at least one period";
+  EXPECT_EQ(itch5::tde::default_window(1us), 16384us);
+  EXPECT_EQ(itch5::tde::default_window(2us), 16384us);
+  EXPECT_EQ(itch5::tde::default_window(3us), 3us * 4096);    // 5461 samples: 4096 (log2 12.4)
+  EXPECT_EQ(itch5::tde::default_window(10us), 10us * 2048);  // 1638 samples: 2048 (log2 10.7)
+  EXPECT_EQ(itch5::tde::default_window(100us), 100us * 128);  // 164 samples: 128 (log2 7.4)
+  EXPECT_EQ(itch5::tde::default_window(100ns), 100ns * 131072);
+  EXPECT_EQ(itch5::tde::default_window(1s), 4s) << "at least 4 samples";
+  EXPECT_EQ(itch5::tde::default_window(1ns), 1ns * (1 << 24));
+  EXPECT_EQ(itch5::tde::default_max_lag(1us, 16384us), 1ms);
+  EXPECT_EQ(itch5::tde::default_max_lag(3us, 3us * 4096), 999us);  // rounded down to whole periods
+  EXPECT_EQ(itch5::tde::default_max_lag(1ms, 16ms), 1ms);
+  EXPECT_EQ(itch5::tde::default_max_lag(100us, 800us), 300us) << "below half the window: (8 - 1) / 2 periods";
+  EXPECT_EQ(itch5::tde::default_max_lag(1s, 4s), 1s) << "at least one period";
   // Every default combination validates.
   for (std::chrono::nanoseconds p : std::initializer_list<std::chrono::nanoseconds>{
            1ns, 7ns, 1us, 3us, 10us, 33us, 100us, 1ms, 10ms, 1s}) {
-    tde::analysis_options o;
+    itch5::tde::analysis_options o;
     o.sampling_period = p;
-    o.window = tde::default_window(p);
-    o.max_lag = tde::default_max_lag(p, o.window);
+    o.window = itch5::tde::default_window(p);
+    o.max_lag = itch5::tde::default_max_lag(p, o.window);
     EXPECT_NO_THROW(o.validate()) << p.count();
   }
 }
@@ -496,7 +496,7 @@ TEST(analysis_options, defaults_follow_the_sampling_period) {
 TEST(parse_symbol_pair, says_what_is_wrong) {
   auto error = [](std::string_view text) -> std::string {
     try {
-      (void)tde::parse_symbol_pair(text);
+      (void)itch5::tde::parse_symbol_pair(text);
     } catch (const std::invalid_argument& e) {
       return e.what();
     }
@@ -513,31 +513,31 @@ TEST(parse_symbol_pair, says_what_is_wrong) {
   EXPECT_EQ(error("A:ABCDEFGHI"), "bad symbol 'A:ABCDEFGHI': 'ABCDEFGHI' is longer than 8 characters" + expected);
   EXPECT_EQ(error("A B"), "bad symbol 'A B': 'A B' contains a blank" + expected);
   EXPECT_EQ(error("ABCDEFGH:ZYXWVUTS"), "(accepted)");
-  EXPECT_EQ(tde::parse_symbol_pair("ABCDEFGH:Z").b, "Z");
+  EXPECT_EQ(itch5::tde::parse_symbol_pair("ABCDEFGH:Z").b, "Z");
 }
 
 TEST(weighted_quantile, equal_weights_follow_the_hazen_definition) {
   std::vector<std::pair<double, double>> v;
   for (int i = 1; i <= 100; ++i) v.emplace_back(i, 1.0);
-  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.5), 50.5);
-  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.1), 10.5);
-  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.9), 90.5);
-  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.0), 1);
-  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 1.0), 100);
-  EXPECT_TRUE(std::isnan(tde::weighted_quantile({}, 0.5)));
+  EXPECT_DOUBLE_EQ(itch5::tde::weighted_quantile(v, 0.5), 50.5);
+  EXPECT_DOUBLE_EQ(itch5::tde::weighted_quantile(v, 0.1), 10.5);
+  EXPECT_DOUBLE_EQ(itch5::tde::weighted_quantile(v, 0.9), 90.5);
+  EXPECT_DOUBLE_EQ(itch5::tde::weighted_quantile(v, 0.0), 1);
+  EXPECT_DOUBLE_EQ(itch5::tde::weighted_quantile(v, 1.0), 100);
+  EXPECT_TRUE(std::isnan(itch5::tde::weighted_quantile({}, 0.5)));
 }
 
 TEST(weighted_quantile, heavier_values_pull_the_quantiles) {
   // 0 (weight 1) sits at position 0.125, 10 (weight 3) at 0.625: the median is 3/4 of the way, 7.5.
   std::vector<std::pair<double, double>> v = {{0, 1}, {10, 3}};
-  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.5), 7.5);
-  EXPECT_DOUBLE_EQ(tde::weighted_quantile(v, 0.1), 0);
+  EXPECT_DOUBLE_EQ(itch5::tde::weighted_quantile(v, 0.5), 7.5);
+  EXPECT_DOUBLE_EQ(itch5::tde::weighted_quantile(v, 0.1), 0);
   std::vector<std::pair<double, double>> with_zero = {{-50, 0}, {0, 1}, {10, 3}, {99, 0}};
-  EXPECT_DOUBLE_EQ(tde::weighted_quantile(with_zero, 0.5), 7.5) << "zero weights have no say";
+  EXPECT_DOUBLE_EQ(itch5::tde::weighted_quantile(with_zero, 0.5), 7.5) << "zero weights have no say";
 }
 
 TEST(delay_summary, counts_rows_and_weights_passed_delays_by_rho) {
-  tde::delay_summary s;
+  itch5::tde::delay_summary s;
   for (int i = 1; i <= 9; ++i) s.add(signal_kind::events, i, 0.5, true);
   s.add(signal_kind::events, 1000, 0.9, false);  // failed: not in the quantiles
   s.add(signal_kind::mid, 3, 0.0, true);         // rho 0 everywhere: equal weights
@@ -563,8 +563,8 @@ TEST(csv_writer, the_header_comes_first_and_missing_values_are_empty_fields) {
       (std::filesystem::temp_directory_path() / ("tde_csv_" + std::to_string(::getpid()) + ".csv")).string();
   {
     itch5::io::output_file out(path);
-    tde::csv_writer csv(out);
-    tde::window_row row;
+    itch5::tde::csv_writer csv(out);
+    itch5::tde::window_row row;
     row.window_start = 34200000000000;
     row.symbol = "AAPL";
     row.signal = signal_kind::bid_size;
@@ -603,20 +603,20 @@ TEST(csv_writer, the_header_comes_first_and_missing_values_are_empty_fields) {
   for (std::string line; std::getline(in, line);) got.push_back(line);
   std::filesystem::remove(path);
   ASSERT_EQ(got.size(), 4u);
-  EXPECT_EQ(got[0], tde::csv_writer::header());
+  EXPECT_EQ(got[0], itch5::tde::csv_writer::header());
   EXPECT_EQ(got[0].rfind("window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,", 0),
             0u);
-  EXPECT_EQ(tde::csv_writer::column_names().size(), static_cast<std::size_t>(std::count(got[0].begin(), got[0].end(), ',') + 1));
+  EXPECT_EQ(itch5::tde::csv_writer::column_names().size(), static_cast<std::size_t>(std::count(got[0].begin(), got[0].end(), ',') + 1));
   EXPECT_EQ(got[1], "34200000000000,AAPL,bid-size,12,0,,,0.0000,0.00,,0.00,1,few_events|flat");
   EXPECT_EQ(got[2], "34200000000000,AAPL,bid-size,12,11,-3,-3.2500,0.5000,12.35,0.250,4.50,0.00123,ok");
   EXPECT_EQ(got[3], "34200000000000,AAPL,bid-size,12,11,0,0.0000,1.0000,inf,0.000,812.25,0,ok") << "no -0.0000";
 }
 
 TEST(csv_writer, the_sidecar_yaml_holds_the_sign_convention_settings_and_build) {
-  tde::analysis_options o = small_options();
-  o.symbols = {tde::parse_symbol_pair("SPY:QQQ")};
+  itch5::tde::analysis_options o = small_options();
+  o.symbols = {itch5::tde::parse_symbol_pair("SPY:QQQ")};
   o.from = std::chrono::nanoseconds(34200000000000);
-  tde::csv_metadata m;
+  itch5::tde::csv_metadata m;
   m.version = "0.1.0";
   m.git_commit = "abc1234";
   m.csv = "out \"x\".csv";
@@ -624,7 +624,7 @@ TEST(csv_writer, the_sidecar_yaml_holds_the_sign_convention_settings_and_build) 
   m.input_b = "b.txt";
   m.precision = "float";
   m.fft_length = 4608;
-  const std::string y = tde::metadata_yaml(o, m);
+  const std::string y = itch5::tde::metadata_yaml(o, m);
   for (const std::string expected :
        {"program: itch5tde\n", "version: \"0.1.0\"\n", "git_commit: \"abc1234\"\n", "csv: \"out \\\"x\\\".csv\"\n",
         "input_a: \"a.txt\"\n", "sign_convention: \"delay > 0 means B lags A", "  symbols: [\"SPY:QQQ\"]",
@@ -633,10 +633,10 @@ TEST(csv_writer, the_sidecar_yaml_holds_the_sign_convention_settings_and_build) 
     EXPECT_NE(y.find(expected), std::string::npos) << expected << "\nin\n" << y;
   }
   EXPECT_EQ(y.find("to_ns"), std::string::npos) << "no --to: no to_ns";
-  EXPECT_EQ(tde::default_metadata_path("tde.csv"), "tde.csv.yaml");
-  EXPECT_EQ(tde::default_metadata_path("dir/tde.csv.gz"), "dir/tde.csv.gz.yaml");
-  EXPECT_EQ(tde::default_metadata_path("-"), "");
-  EXPECT_EQ(tde::yaml_quoted("a\\b\tc"), "\"a\\\\b\\x09c\"");
+  EXPECT_EQ(itch5::tde::default_metadata_path("tde.csv"), "tde.csv.yaml");
+  EXPECT_EQ(itch5::tde::default_metadata_path("dir/tde.csv.gz"), "dir/tde.csv.gz.yaml");
+  EXPECT_EQ(itch5::tde::default_metadata_path("-"), "");
+  EXPECT_EQ(itch5::tde::yaml_quoted("a\\b\tc"), "\"a\\\\b\\x09c\"");
 }
 
 }  // namespace

@@ -7,13 +7,13 @@
 
 #include <gtest/gtest.h>
 
-#include <tde/work_pool.hpp>
+#include <itch5/tde/work_pool.hpp>
 
 namespace {
 
 TEST(work_pool, runs_every_item_once_on_its_workers) {
   for (std::size_t workers : {1, 2, 3, 8}) {
-    tde::work_pool pool(workers);
+    itch5::tde::work_pool pool(workers);
     ASSERT_EQ(pool.size(), workers);
     for (std::size_t items : {0, 1, 2, 7, 1000}) {
       std::vector<std::atomic<int>> runs(items);
@@ -36,7 +36,7 @@ TEST(work_pool, runs_every_item_once_on_its_workers) {
 }
 
 TEST(work_pool, an_exception_reaches_the_caller_and_the_pool_goes_on) {
-  tde::work_pool pool(3);
+  itch5::tde::work_pool pool(3);
   EXPECT_THROW(pool.run(100,
                         [](std::size_t, std::size_t i) {
                           if (i == 37) throw std::runtime_error("item 37");
@@ -54,7 +54,7 @@ TEST(work_pool, an_exception_reaches_the_caller_and_the_pool_goes_on) {
 }
 
 TEST(work_pool, a_started_batch_runs_on_the_pool_threads_while_the_caller_works) {
-  tde::work_pool pool(3);
+  itch5::tde::work_pool pool(3);
   const auto caller = std::this_thread::get_id();
   std::vector<std::atomic<int>> runs(500);
   std::atomic<bool> on_caller{false}, worker_zero{false};
@@ -68,13 +68,13 @@ TEST(work_pool, a_started_batch_runs_on_the_pool_threads_while_the_caller_works)
   EXPECT_FALSE(on_caller);
   EXPECT_FALSE(worker_zero) << "worker 0 is the caller's";
 
-  EXPECT_THROW(tde::work_pool(1).start(1, [](std::size_t, std::size_t) {}), std::logic_error);
+  EXPECT_THROW(itch5::tde::work_pool(1).start(1, [](std::size_t, std::size_t) {}), std::logic_error);
 }
 
 TEST(work_pool, destruction_waits_for_a_started_batch) {
   std::atomic<int> done{0};
   {
-    tde::work_pool pool(2);
+    itch5::tde::work_pool pool(2);
     pool.start(20, [&](std::size_t, std::size_t) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
       ++done;

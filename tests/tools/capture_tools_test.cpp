@@ -12,7 +12,7 @@
 #include <vector>
 
 #include <itch5/message_header.hpp>
-#include <stats/log_linear_histogram.hpp>
+#include <itch5/stats/log_linear_histogram.hpp>
 
 #include <itch5_test/capture_writer.hpp>
 #include <itch5_test/support.hpp>
@@ -322,7 +322,7 @@ TEST_F(capture_tools, stats_of_a_capture_have_feed_latency_columns) {
 
   // Every quantile of a histogram of 37,000s, as the statistics report them (exact min and max, the
   // bucket's midpoint in between).
-  stats::log_linear_histogram h;
+  itch5::stats::log_linear_histogram h;
   h.record(delay);
   const std::vector<std::string> names = {"min", "p25", "p50", "p75", "p90", "p99", "p999", "max"};
   const std::vector<double> qs = {0.0, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 1.0};

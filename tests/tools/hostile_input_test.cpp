@@ -31,7 +31,7 @@
 #include <itch5/messages.hpp>
 #include <itch5_test/support.hpp>
 
-#include <book/book_types.hpp>
+#include <itch5/book/book_types.hpp>
 
 #include "../book/message_builders.hpp"
 
@@ -540,7 +540,7 @@ TEST_P(HostileInput, ExactExpectation) {
 
   // Every book family, and the array book with its smallest window, gives the same result.
   std::vector<std::string> books;
-  for (const auto& name : book::book_type_names()) books.push_back("--book " + name);
+  for (const auto& name : itch5::book::book_type_names()) books.push_back("--book " + name);
   books.push_back("--book array --window-levels 64");
   for (const std::string& book_args : books) {
     SCOPED_TRACE(book_args);

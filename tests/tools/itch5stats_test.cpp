@@ -7,7 +7,7 @@
 
 #include <itch5/io/byte_stream.hpp>
 
-#include <stats/histogram_file.hpp>
+#include <itch5/stats/histogram_file.hpp>
 
 #include <gtest/gtest.h>
 
@@ -53,12 +53,12 @@ class Itch5Stats : public ::testing::Test {
   }
 
   // Reads a histogram file (inflated when gzip).
-  stats::statistics_histograms load(const std::string& name) const {
+  itch5::stats::statistics_histograms load(const std::string& name) const {
     auto in = itch5::io::open_input(file(name));
     std::string bytes;
     std::vector<std::byte> buf(1 << 16);
     while (std::size_t n = in->read(buf.data(), buf.size())) bytes.append(reinterpret_cast<const char*>(buf.data()), n);
-    return stats::decode_histograms(bytes, name);
+    return itch5::stats::decode_histograms(bytes, name);
   }
 
   itch5_test::temp_dir dir_;
@@ -88,7 +88,7 @@ std::vector<std::string> sorted_lines(const std::string& text) {
 //   samples more than the whole, and its maximum is not above the whole's; a symbol sampled on one side
 //   only has identical rate histograms;
 // - Processing is wall time of different runs: only its count (NSamples) is comparable.
-void expect_parts_merge_to_whole(const stats::statistics_histograms& merged, const stats::statistics_histograms& whole,
+void expect_parts_merge_to_whole(const itch5::stats::statistics_histograms& merged, const itch5::stats::statistics_histograms& whole,
                                  const std::string& whole_lines, std::int64_t cut) {
   EXPECT_EQ(by_name(merged.depth.symbols), by_name(whole.depth.symbols));
   EXPECT_EQ(merged.depth.aggregate, whole.depth.aggregate);
@@ -100,7 +100,7 @@ void expect_parts_merge_to_whole(const stats::statistics_histograms& merged, con
     std::int64_t ts = 0;
     std::string locate, symbol;
     fields >> ts >> locate >> symbol;
-    for (const std::string& n : {symbol, std::string(stats::aggregate_name)}) {
+    for (const std::string& n : {symbol, std::string(itch5::stats::aggregate_name)}) {
       if (ts < cut) {
         last_before[n] = ts;
       } else if (first_after.count(n) == 0) {
@@ -108,7 +108,7 @@ void expect_parts_merge_to_whole(const stats::statistics_histograms& merged, con
       }
     }
   }
-  auto check = [&](const stats::feed_series& m, const stats::feed_series& w) {
+  auto check = [&](const itch5::stats::feed_series& m, const itch5::stats::feed_series& w) {
     SCOPED_TRACE(w.name);
     ASSERT_EQ(m.name, w.name);
     EXPECT_EQ(m.samples, w.samples);
@@ -125,8 +125,8 @@ void expect_parts_merge_to_whole(const stats::statistics_histograms& merged, con
     arrival.record(static_cast<std::uint64_t>(t2 - t1));
     EXPECT_EQ(arrival, w.arrival);
     const std::int64_t periods[] = {1'000'000, 1'000, 1};
-    const stats::log_linear_histogram* mine[] = {&m.per_sec, &m.per_msec, &m.per_usec};
-    const stats::log_linear_histogram* theirs[] = {&w.per_sec, &w.per_msec, &w.per_usec};
+    const itch5::stats::log_linear_histogram* mine[] = {&m.per_sec, &m.per_msec, &m.per_usec};
+    const itch5::stats::log_linear_histogram* theirs[] = {&w.per_sec, &w.per_msec, &w.per_usec};
     for (int k = 0; k < 3; ++k) {
       EXPECT_EQ(static_cast<std::int64_t>(mine[k]->count()),
                 static_cast<std::int64_t>(theirs[k]->count()) + 1 - (t2 / periods[k] - t1 / periods[k]));

@@ -3,7 +3,7 @@
 // whole run's own output on the shipped synthetic sample (04:00 to 09:30:30 of a trading day):
 // - the lines of a range are the whole run's lines with a timestamp in the range, byte for byte;
 // - the statistics of a range are those of its events alone: the range's lines fed to a fresh
-//   stats::feed_statistics give the same rows (every column but the wall-clock Processing ones);
+//   itch5::stats::feed_statistics give the same rows (every column but the wall-clock Processing ones);
 // - cutting the day in two at any time splits every symbol's statistics and depth samples between the
 //   halves, none lost or counted twice;
 // - the summary names the range; a bad time, an empty range or --session with --from is a usage error.
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include <itch5_test/support.hpp>
-#include <stats/feed_statistics.hpp>
+#include <itch5/stats/feed_statistics.hpp>
 
 namespace {
 
@@ -151,7 +151,7 @@ TEST_F(TimeRange, StatisticsOfARangeAreThoseOfItsEventsAlone) {
   const run_output r = run("--from 09:30:04 --to 09:30:09");
   ASSERT_EQ(r.status, 0) << r.err;
   // With --stats-events inside (the default) the sampled events are the inside changes, that is the lines.
-  stats::feed_statistics expected;
+  itch5::stats::feed_statistics expected;
   std::map<std::uint16_t, std::string> names;
   for (const auto& line : split(r.lines, '\n')) {
     const auto f = split(line, ' ');

@@ -40,11 +40,11 @@ struct planned_op {
 // best + d, on both sides.
 class side_generator {
  public:
-  side_generator(book::side_kind side, const stream_config& cfg, const depth_curve& curve)
+  side_generator(itch5::book::side_kind side, const stream_config& cfg, const depth_curve& curve)
       : cfg_(cfg),
         curve_(curve),
         side_(side),
-        buy_(side == book::side_kind::buy),
+        buy_(side == itch5::book::side_kind::buy),
         lowest_key_(buy_ ? -max_tick : 1),
         highest_key_(buy_ ? -1 : max_tick),
         start_(buy_ ? -static_cast<std::int64_t>(itch5::tick_index(cfg.start_price))
@@ -167,7 +167,7 @@ class side_generator {
 
   const stream_config& cfg_;
   const depth_curve& curve_;
-  const book::side_kind side_;
+  const itch5::book::side_kind side_;
   const bool buy_;
   const std::int64_t lowest_key_;   // the best a level can be
   const std::int64_t highest_key_;  // the deepest
@@ -181,7 +181,7 @@ class side_generator {
 
 }  // namespace
 
-side_stream generate(book::side_kind side, const stream_config& cfg, const depth_curve& curve) {
+side_stream generate(itch5::book::side_kind side, const stream_config& cfg, const depth_curve& curve) {
   validate(cfg);
   return side_generator(side, cfg, curve).run();
 }

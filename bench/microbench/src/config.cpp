@@ -2,11 +2,11 @@
 
 #include <cstdint>
 
-#include <cli/options.hpp>
+#include <itch5/cli/options.hpp>
 
 namespace microbench {
 
-void add_options(cli::options& opts, config& cfg) {
+void add_options(itch5::cli::options& opts, config& cfg) {
   constexpr std::uint64_t max_samples = 1'000'000'000;  // 8 GB of samples
   opts.add_count("warmup", cfg.warmup, "Untimed iterations before the timed ones (suffixes k, M).", 0,
                  UINT64_MAX);

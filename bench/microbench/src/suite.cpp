@@ -11,7 +11,7 @@
 
 #include <microbench/run_info.hpp>
 
-#include <cli/options.hpp>
+#include <itch5/cli/options.hpp>
 
 namespace microbench {
 namespace {
@@ -58,7 +58,7 @@ std::string mebibytes(std::uint64_t bytes) {
 
 suite::suite(std::string program, std::string description)
     : program_(std::move(program)),
-      opts_(std::make_unique<cli::options>(program_, "[options]", std::move(description))) {
+      opts_(std::make_unique<itch5::cli::options>(program_, "[options]", std::move(description))) {
   add_options(*opts_, cfg_);
   opts_->add("list", list_, "Print the names of the test cases, one per line, and exit.");
 }

@@ -3,7 +3,7 @@
 //   book_stream::stream_config cfg;
 //   cfg.operations = 10000;
 //   cfg.seed = 7;
-//   const auto s = book_stream::generate(book::side_kind::buy, cfg);
+//   const auto s = book_stream::generate(itch5::book::side_kind::buy, cfg);
 //   for (const auto& l : s.initial) side.add(l.price, l.shares);   // the book before the stream
 //   for (const auto& op : s.operations) {
 //     if (op.kind == book_stream::op_kind::add) side.add(op.price, op.shares);
@@ -40,7 +40,7 @@
 
 #include <itch5/price.hpp>
 
-#include <book/side_kind.hpp>
+#include <itch5/book/side_kind.hpp>
 #include <book_stream/depth_curve.hpp>
 
 namespace book_stream {
@@ -69,7 +69,7 @@ struct stream_config {
 };
 
 struct side_stream {
-  book::side_kind side{};
+  itch5::book::side_kind side{};
   std::vector<level> initial;         ///< the side before the first operation, best first
   std::vector<operation> operations;  ///< the stream
 
@@ -88,7 +88,7 @@ struct side_stream {
 
 /// Generates the stream for side `side` (see the header comment). Throws std::invalid_argument when the
 /// start price is off the tick grid or drift_interval is 0.
-[[nodiscard]] side_stream generate(book::side_kind side, const stream_config& cfg,
+[[nodiscard]] side_stream generate(itch5::book::side_kind side, const stream_config& cfg,
                                    const depth_curve& curve = depth_curve::measured());
 
 }  // namespace book_stream

@@ -3,7 +3,7 @@
 // the process environment (real-time scheduling, locked memory, CPU pinning).
 //
 //   microbench::config cfg;                      // defaults below; a program may change them first
-//   cli::options opts("bm_x", "[options]", "...");
+//   itch5::cli::options opts("bm_x", "[options]", "...");
 //   microbench::add_options(opts, cfg);          // --iterations N, YAML key `iterations`, --help, ...
 //   if (auto rc = opts.parse(argc, argv)) return *rc;
 //
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace cli {
+namespace itch5::cli {
 class options;
 }
 
@@ -43,6 +43,6 @@ struct config {
 /// Registers the options of `cfg` on `opts` (the values in `cfg` are the defaults shown by --help).
 /// Keys: warmup, iterations, size, testcase, seed, verbose (-v), realtime, realtime-strict, mlockall, cpu,
 /// per-item, disturb-cache, disturb-size.
-void add_options(cli::options& opts, config& cfg);
+void add_options(itch5::cli::options& opts, config& cfg);
 
 }  // namespace microbench

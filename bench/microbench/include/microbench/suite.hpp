@@ -55,7 +55,7 @@
 #include <microbench/measure.hpp>
 #include <microbench/summary.hpp>
 
-namespace cli {
+namespace itch5::cli {
 class options;
 }
 
@@ -82,7 +82,7 @@ class suite {
   [[nodiscard]] const config& current() const noexcept { return cfg_; }
 
   /// The program's option set (itch5_cli), for options of its own; add them before main().
-  [[nodiscard]] cli::options& options() noexcept { return *opts_; }
+  [[nodiscard]] itch5::cli::options& options() noexcept { return *opts_; }
 
   /// Registers test case `name`: F is built as F(config, args...) when the case runs. `args` are copied.
   template <class F, class... Args>
@@ -167,7 +167,7 @@ class suite {
   std::string program_;
   config cfg_;
   bool list_ = false;
-  std::unique_ptr<cli::options> opts_;
+  std::unique_ptr<itch5::cli::options> opts_;
   std::vector<test_case> cases_;
   environment::os_calls os_ = environment::os_calls::system();
   std::optional<timer_calibration> calibration_;

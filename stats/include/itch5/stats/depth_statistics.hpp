@@ -1,0 +1,47 @@
+// Per-symbol and aggregate histograms of how deep in the book events land, written as CSV:
+//
+//   Name,NSamples,minEventDepth,p25EventDepth,p50EventDepth,p75EventDepth,p90EventDepth,p99EventDepth,
+//   p999EventDepth,p9999EventDepth,maxEventDepth,minBookDepth,p25BookDepth,...,maxBookDepth
+//
+// One sample per book event (book_event): the event depth (price levels between the event's price and its
+// side's best price just before the event) and the book depth (price levels between the best and the worst
+// price of that side just after the event). One row per symbol with samples, in stock locate order, then
+// __aggregate__. Quantiles from log_linear_histogram (exact below 128 levels, within 0.8% above).
+// Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <itch5/stats/log_linear_histogram.hpp>
+#include <itch5/stats/statistics_tables.hpp>
+
+namespace itch5::stats {
+
+class depth_statistics {
+ public:
+  void record(std::uint16_t locate, std::uint32_t event_depth, std::uint32_t book_depth);
+
+  [[nodiscard]] static std::string csv_header();
+  /// The histograms behind the CSV: a series per symbol with samples in locate order, named by
+  /// `name_of(locate)`, and the aggregate.
+  [[nodiscard]] depth_table table(const std::function<std::string(std::uint16_t)>& name_of) const;
+  /// depth_csv(table(name_of)).
+  [[nodiscard]] std::string csv(const std::function<std::string(std::uint16_t)>& name_of) const;
+
+  [[nodiscard]] const log_linear_histogram& aggregate_event_depth() const noexcept { return aggregate_.event; }
+  [[nodiscard]] const log_linear_histogram& aggregate_book_depth() const noexcept { return aggregate_.book; }
+
+ private:
+  struct series {
+    log_linear_histogram event;
+    log_linear_histogram book;
+  };
+  std::vector<std::unique_ptr<series>> by_locate_;
+  series aggregate_;
+};
+
+}  // namespace itch5::stats

@@ -1,0 +1,62 @@
+// The distribution of event rates over a sliding window, sampled periodically, in O(1) amortised time per
+// event however fine the sampling.
+//
+// With window W and sampling period P (W a multiple of P), time is cut into periods of length P; at the
+// end of every period from the first event's period to the last event's period, the number of events in
+// the last W/P periods is one sample. A day sampled every nanosecond has ~10^13 samples, so the estimator
+// never visits periods one by one: it keeps the periods that still hold events (at most W/P of them, in a
+// ring that grows only as needed) and records each run of periods with an unchanged count as one weighted
+// sample.
+//
+// Event times must not decrease; an earlier time is treated as equal to the latest one. Complexity: O(1)
+// amortised per event. Memory: 16 bytes per period with events inside the window. Not thread-safe.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <itch5/stats/log_linear_histogram.hpp>
+
+namespace itch5::stats {
+
+class event_rate_estimator {
+ public:
+  event_rate_estimator(std::chrono::nanoseconds window, std::chrono::nanoseconds period);
+
+  /// Records one event at `t` (nanoseconds since midnight).
+  void record(std::chrono::nanoseconds t);
+
+  /// Adds the sample of the last period holding events; call once after the last event.
+  void finish();
+
+  [[nodiscard]] const log_linear_histogram& histogram() const noexcept { return rates_; }
+
+ private:
+  struct bucket {
+    std::uint64_t period;
+    std::uint64_t events;
+  };
+
+  void push(std::uint64_t period);
+  [[nodiscard]] bucket& front() noexcept { return ring_[head_]; }
+  [[nodiscard]] bucket& back() noexcept { return ring_[(head_ + size_ - 1) & (ring_.size() - 1)]; }
+  void pop() noexcept {
+    head_ = (head_ + 1) & (ring_.size() - 1);
+    --size_;
+  }
+
+  std::uint64_t periods_in_window_;
+  std::int64_t period_ns_;
+  log_linear_histogram rates_;
+  std::vector<bucket> ring_;  // power-of-two capacity
+  std::size_t head_ = 0;
+  std::size_t size_ = 0;
+  std::uint64_t current_ = 0;  // the period of the latest event
+  std::uint64_t in_window_ = 0;
+  bool started_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace itch5::stats
