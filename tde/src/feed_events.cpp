@@ -31,7 +31,7 @@ feed_events::feed_events(inside_reader& reader, const std::vector<std::string>& 
 bool feed_events::peek() {
   if (has_pending_) return true;
   if (at_end_) return false;
-  inside_change c;
+  itch5::inside_line c;
   while (reader_.next(c)) {
     std::uint64_t key = pack(c.symbol);
     auto it = index_.find(key);
@@ -46,7 +46,7 @@ bool feed_events::peek() {
     e.value.fill(0.0);
     e.value[static_cast<std::size_t>(signal_kind::events)] = 1.0;
     if (st.known) {
-      const inside_change& p = st.last;
+      const itch5::inside_line& p = st.last;
       auto set = [&e](signal_kind s, double v) { e.value[static_cast<std::size_t>(s)] = v; };
       bool both_before = p.has_bid() && p.has_offer(), both_after = c.has_bid() && c.has_offer();
       set(signal_kind::mid,

@@ -1,7 +1,7 @@
 // libFuzzer target: itch5::tde::inside_reader over the input bytes (raw, or gzip when they start with its magic),
 // reading every change. itch5::tde::inside_format_error (a malformed line) and itch5::io::input_error (corrupt gzip)
 // are the documented failures; any other exception, a crash or undefined behaviour is a bug. Every change
-// returned must be what the format allows (inside_change.hpp): timestamps non-negative and non-decreasing,
+// returned must be what the format allows (itch5/inside_line.hpp): timestamps non-negative and non-decreasing,
 // a symbol of 1 to 8 characters without blanks, prices and quantities non-negative; and the reader's
 // counts must add up.
 #include <cstddef>
@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   itch5::tde::inside_reader reader(std::move(input), "fuzz");
-  itch5::tde::inside_change c;
+  itch5::inside_line c;
   std::uint64_t changes = 0;
   std::int64_t last = 0;
   try {

@@ -38,7 +38,7 @@ struct owned_change {
 std::vector<owned_change> read_all(const std::string& path) {
   itch5::tde::inside_reader reader(path);
   std::vector<owned_change> out;
-  itch5::tde::inside_change c;
+  itch5::inside_line c;
   while (reader.next(c)) {
     out.push_back(
         {c.timestamp, c.locate, std::string(c.symbol), c.bid_price, c.bid_qty, c.offer_price, c.offer_qty});
@@ -99,7 +99,7 @@ TEST(inside_reader, empty_sides_comments_blank_lines_crlf_and_a_missing_final_ne
                                 "   \n"
                                 "34200000012346\t14  MSFT 3000000 5 2000000000 0");
   itch5::tde::inside_reader reader(path);
-  itch5::tde::inside_change c;
+  itch5::inside_line c;
   ASSERT_TRUE(reader.next(c));
   EXPECT_FALSE(c.has_bid());
   EXPECT_FALSE(c.has_offer());
@@ -122,7 +122,7 @@ TEST(inside_reader, at_end_reads_ahead_without_losing_the_change) {
   EXPECT_FALSE(reader.at_end()) << "asking twice reads nothing more";
   EXPECT_EQ(reader.line_number(), 2u);
   std::vector<owned_change> got;
-  itch5::tde::inside_change c;
+  itch5::inside_line c;
   while (true) {
     if (got.size() == 1) {
       EXPECT_FALSE(reader.at_end());
@@ -186,7 +186,7 @@ TEST(inside_reader, many_lines_across_buffer_refills) {
   }
   std::string path = write_file("many.txt.gz", text);
   itch5::tde::inside_reader reader(path);
-  itch5::tde::inside_change c;
+  itch5::inside_line c;
   int n = 0;
   while (reader.next(c)) {
     ASSERT_EQ(c.timestamp, 34200000000000LL + n);
@@ -253,7 +253,7 @@ TEST(inside_reader, binary_input_is_reported_as_binary_not_as_a_bad_field) {
 TEST(inside_reader, an_over_long_last_line_is_reported_with_its_line_number) {
   const std::string path = write_file("long.txt", "34200000000000 1 AAPL 1 1 2 1\n" + std::string(5000, '1'));
   itch5::tde::inside_reader reader(path);
-  itch5::tde::inside_change c;
+  itch5::inside_line c;
   ASSERT_TRUE(reader.next(c));
   try {
     (void)reader.next(c);
@@ -285,48 +285,6 @@ TEST(inside_reader, a_missing_file_is_an_input_error_naming_it) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
   }
-}
-
-TEST(parse_inside_line, accepts_the_documented_example) {
-  itch5::tde::inside_change c;
-  EXPECT_TRUE(itch5::tde::parse_inside_line("34200000012345 13 AAPL 1902500 300 1902600 100", c).empty());
-  EXPECT_EQ(c.timestamp, 34200000012345);
-  EXPECT_EQ(c.locate, 13);
-  EXPECT_EQ(c.symbol, "AAPL");
-  EXPECT_EQ(c.offer_price, 1902600);
-  EXPECT_FALSE(itch5::tde::parse_inside_line("", c).empty());
-}
-
-// Well-formed lines take a one-pass path; everything else is parsed again field by field, so the limits and
-// the reasons are those of the field parser whichever path a line takes.
-TEST(parse_inside_line, the_one_pass_path_keeps_the_limits_and_reasons) {
-  itch5::tde::inside_change c;
-  EXPECT_EQ(itch5::tde::parse_inside_line("\t1\t2  SYM 3 4\t5 6 \r", c), "");
-  EXPECT_EQ(c.timestamp, 1);
-  EXPECT_EQ(c.locate, 2);
-  EXPECT_EQ(c.symbol, "SYM");
-  EXPECT_EQ(c.bid_price, 3);
-  EXPECT_EQ(c.bid_qty, 4);
-  EXPECT_EQ(c.offer_price, 5);
-  EXPECT_EQ(c.offer_qty, 6);
-  EXPECT_EQ(itch5::tde::parse_inside_line("999999999999999999 65535 ABCDEFGH 0 0 2000000000 0", c), "");
-  EXPECT_EQ(c.timestamp, 999'999'999'999'999'999);
-  EXPECT_EQ(c.locate, 65535);
-  EXPECT_EQ(c.symbol, "ABCDEFGH");
-  // 19 digits: beyond the one-pass path, still accepted up to the largest int64.
-  EXPECT_EQ(itch5::tde::parse_inside_line("9223372036854775807 1 A 1 1 1 1", c), "");
-  EXPECT_EQ(c.timestamp, 9'223'372'036'854'775'807);
-  auto reason = [&](std::string_view line) { return std::string(itch5::tde::parse_inside_line(line, c)); };
-  EXPECT_EQ(reason("9223372036854775808 1 A 1 1 1 1"),
-            "timestamp: expected a non-negative integer (nanoseconds since midnight)");
-  EXPECT_EQ(reason("1 65536 A 1 1 1 1"), "stock locate: expected an integer from 0 to 65535");
-  EXPECT_EQ(reason("1 1 ABCDEFGHI 1 1 1 1"), "symbol: expected 1 to 8 characters");
-  EXPECT_EQ(reason("1 1 A 1x 1 1 1"), "bid px: expected a non-negative integer (Price(4) units)");
-  EXPECT_EQ(reason("1 1 A 1 -1 1 1"), "bid qty: expected a non-negative integer");
-  EXPECT_EQ(reason("1 1 A 1 1 1 1 1"),
-            "more than 7 fields (expected: timestamp locate symbol bid-px bid-qty offer-px offer-qty)");
-  EXPECT_EQ(reason("1 1 A 1 1 1"),
-            "fewer than 7 fields (expected: timestamp locate symbol bid-px bid-qty offer-px offer-qty)");
 }
 
 }  // namespace

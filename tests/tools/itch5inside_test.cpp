@@ -3,6 +3,7 @@
 // input, the artificial sample against a naive reference written here, statistics and depth CSVs, the
 // symbol filter, YAML configuration, outputs that are never half-written, bad input and usage errors.
 #include <itch5/frame_writer.hpp>
+#include <itch5/inside_line.hpp>
 #include <itch5/messages.hpp>
 
 #include <gtest/gtest.h>
@@ -285,6 +286,30 @@ TEST_F(Itch5Inside, HandMadeStreamExactLinesForEveryBook) {
   EXPECT_EQ(loud.out, join(hand_lines));
   EXPECT_NE(loud.err.find("inside changes: 13"), std::string::npos) << loud.err;
   EXPECT_EQ(loud.err.find('\r'), std::string::npos) << "no progress line when stderr is not a terminal";
+}
+
+// The runner formats its lines itself (cached per symbol, for speed): every line it writes, on the line
+// thread (-q) or inline (--stats), is what itch5::format_inside_line() writes for the fields parsed back
+// from it, so the two formats are one.
+TEST_F(Itch5Inside, LinesAreThoseOfFormatInsideLine) {
+  write_bytes(path("in.itch"), make_hand_stream().bytes);
+  for (const std::string& args : {std::string("-q in.itch"), "-q " + quote(data_dir + "/synthetic-200k.itch.gz"),
+                                  "-q --stats s.csv " + quote(data_dir + "/synthetic-200k.itch.gz")}) {
+    SCOPED_TRACE(args);
+    const result r = run(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::size_t lines = 0, empty_sides = 0;
+    for (const auto& l : split(r.out, '\n')) {
+      itch5::inside_line parsed;
+      ASSERT_EQ(itch5::parse_inside_line(l, parsed), "") << l;
+      char buf[itch5::max_inside_line];
+      ASSERT_EQ(std::string(buf, itch5::format_inside_line(buf, parsed)), l + "\n");
+      ++lines;
+      empty_sides += !parsed.has_bid() + !parsed.has_offer();
+    }
+    EXPECT_GE(lines, 13u);
+    EXPECT_GT(empty_sides, 0u) << "the empty sides' constants are checked too";
+  }
 }
 
 TEST_F(Itch5Inside, RawGzipAndStandardInputGiveIdenticalOutput) {

@@ -62,7 +62,7 @@ class feed_events {
     explicit symbol_state(std::string n) : name(std::move(n)) {}
     std::string name;
     bool known = false;  // a previous quote exists
-    inside_change last;  // its symbol view is not used
+    itch5::inside_line last;  // its symbol view is not used
     std::vector<change_event> queue;
     std::size_t head = 0;
     bool active = false;

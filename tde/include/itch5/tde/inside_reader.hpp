@@ -18,7 +18,7 @@
 #include <vector>
 
 #include <itch5/io/byte_stream.hpp>
-#include <itch5/tde/inside_change.hpp>
+#include <itch5/inside_line.hpp>
 
 namespace itch5::tde {
 
@@ -42,7 +42,7 @@ class inside_reader {
   inside_reader(std::unique_ptr<itch5::io::byte_stream> stream, std::string name);
 
   /// The next change; false at the end of the input.
-  [[nodiscard]] bool next(inside_change& out);
+  [[nodiscard]] bool next(itch5::inside_line& out);
 
   /// True when no change is left: reads ahead to the next change (kept for next(), its symbol view stays
   /// valid), so a file without any change line is known before it is used. Throws what next() throws.
@@ -63,7 +63,7 @@ class inside_reader {
 
  private:
   bool next_line(std::string_view& line);
-  bool read_change(inside_change& out);
+  bool read_change(itch5::inside_line& out);
 
   std::unique_ptr<itch5::io::byte_stream> stream_;
   std::string name_;
@@ -76,7 +76,7 @@ class inside_reader {
   std::int64_t last_timestamp_ = 0;
   bool looked_ahead_ = false;  // ahead_ holds the result of a read_change() not yet returned by next()
   bool ahead_valid_ = false;
-  inside_change ahead_;
+  itch5::inside_line ahead_;
 };
 
 /// Reads `reader` until each of `symbols` has appeared or the input ends, and returns those that never
