@@ -78,29 +78,13 @@ std::uint64_t field_bits(const std::array<char, N>& a) {
 }
 std::uint64_t field_bits(const itch5::stock_symbol& s) { return field_bits(s.raw()); }
 
-const char* type_name(unsigned char t) {
-  const char* name = nullptr;
-  auto find = [&]<class... M>(itch5::type_list<M...>) {
-    ((static_cast<unsigned char>(M::type) == t ? (name = M::name, 0) : 0), ...);
-  };
-  find(itch5::all_message_types{});
-  return name;
-}
-
-// Every message type of the specification, in the order of its table ("SRHY...").
-std::string known_types() {
-  std::string s;
-  [&]<class... M>(itch5::type_list<M...>) { (s.push_back(M::type), ...); }(itch5::all_message_types{});
-  return s;
-}
-
 // The characters of --types that are not message types, each once, as "'Z', 'a'" (or 0xNN when not
 // printable); empty when all are valid.
 std::string bad_types(const std::string& types) {
-  const std::string known = known_types();
+  const std::string_view known = itch5::message_types();
   std::string seen, out;
   for (char c : types) {
-    if (known.find(c) != std::string::npos || seen.find(c) != std::string::npos) continue;
+    if (known.find(c) != std::string_view::npos || seen.find(c) != std::string::npos) continue;
     seen.push_back(c);
     if (!out.empty()) out += ", ";
     const auto u = static_cast<unsigned char>(c);
@@ -119,7 +103,7 @@ std::string bad_types(const std::string& types) {
 std::string usage_problem(const config& cfg) {
   if (auto bad = bad_types(cfg.types); !bad.empty()) {
     std::string valid;
-    for (char c : known_types()) {
+    for (char c : itch5::message_types()) {
       if (!valid.empty()) valid += ' ';
       valid += c;
     }
@@ -273,7 +257,7 @@ void write_counts(line_buffer& lines, const config& cfg, const scan_totals& t, c
     std::uint64_t n = t.counts[type] + (filtered ? 0 : reader.unknown_types()[type]);
     if (n == 0) continue;
     total += n;
-    const char* name = type_name(static_cast<unsigned char>(type));
+    const char* name = itch5::message_type_name(static_cast<char>(type));
     if (type > 0x20 && type < 0x7f) {
       p += std::snprintf(p, 64, "%c %s %llu\n", static_cast<char>(type), name != nullptr ? name : "unknown",
                          static_cast<unsigned long long>(n));

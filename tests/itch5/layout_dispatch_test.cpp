@@ -69,6 +69,23 @@ TEST(Layout, SizeTableHasExactlyTheSpecTypes) {
   }
 }
 
+// The names and type bytes that tools print: each type's own name, nothing for a byte of no type, and the
+// type bytes in the order of the spec's table.
+TEST(Layout, TypeNamesAndTypeBytesAreTheSpecTypes) {
+  auto facts = all_facts(itch5::all_message_types{});
+  std::string types;
+  for (const auto& e : spec_table) types.push_back(e.type);
+  EXPECT_EQ(itch5::message_types(), types);
+  EXPECT_EQ(itch5::message_types(), "SRHYLVWKJhAFECXDUPQBINO");
+  for (const auto& f : facts) EXPECT_STREQ(itch5::message_type_name(f.type), f.name) << f.type;
+  EXPECT_STREQ(itch5::message_type_name('A'), "add_order");
+  for (unsigned t = 0; t < 256; ++t) {
+    if (types.find(static_cast<char>(t)) == std::string::npos) {
+      EXPECT_EQ(itch5::message_type_name(static_cast<char>(t)), nullptr) << "type byte " << t;
+    }
+  }
+}
+
 TEST(Layout, HeaderIsElevenBytes) { EXPECT_EQ(itch5::message_header::size, 11u); }
 
 // A message of `type` of the spec's length: the header with the given locate, then bytes 11, 12, ...

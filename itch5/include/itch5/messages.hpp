@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <tuple>
 
 #include <itch5/messages/add_order.hpp>
@@ -69,6 +70,33 @@ consteval std::array<std::uint8_t, 256> make_size_table(type_list<M...>) {
 
 /// Fixed size (type byte included) of each message type, indexed by the type byte; 0 for unknown types.
 inline constexpr std::array<std::uint8_t, 256> message_size = detail::make_size_table(all_message_types{});
+
+namespace detail {
+template <class... M>
+consteval std::array<const char*, 256> make_name_table(type_list<M...>) {
+  std::array<const char*, 256> t{};
+  ((t[static_cast<unsigned char>(M::type)] = M::name), ...);
+  return t;
+}
+inline constexpr std::array<const char*, 256> message_type_names = make_name_table(all_message_types{});
+
+template <class... M>
+consteval std::array<char, sizeof...(M)> make_type_bytes(type_list<M...>) {
+  return {M::type...};
+}
+inline constexpr auto message_type_bytes = make_type_bytes(all_message_types{});
+}  // namespace detail
+
+/// The name of message type `type` as the message text prints it ("add_order" for 'A'); nullptr for a
+/// byte that is no ITCH 5.0 message type.
+[[nodiscard]] constexpr const char* message_type_name(char type) noexcept {
+  return detail::message_type_names[static_cast<unsigned char>(type)];
+}
+
+/// Every message type byte of the specification, in the order of its table ("SRHY...").
+[[nodiscard]] constexpr std::string_view message_types() noexcept {
+  return {detail::message_type_bytes.data(), detail::message_type_bytes.size()};
+}
 
 /// Decodes a message of type M whose type byte is at `p`. Precondition: at least M::size readable bytes.
 template <message M>
