@@ -1,8 +1,6 @@
 // itch5cat: prints ITCH 5.0 messages as readable text, or counts them by type.
 #include <algorithm>
 #include <array>
-#include <bitset>
-#include <cctype>
 #include <cstdint>
 #include <vector>
 #include <tuple>
@@ -18,6 +16,7 @@
 #include <itch5/message_reader.hpp>
 #include <itch5/message_text.hpp>
 #include <itch5/peek.hpp>
+#include <itch5/symbol_directory.hpp>
 #include <itch5/io/output_file.hpp>
 
 #include <itch5/cli/capture_flags.hpp>
@@ -147,55 +146,13 @@ std::array<bool, 256> wanted_types(const config& cfg) {
   return wanted;
 }
 
-// --symbol: the locates that the stock directory messages of the chosen symbols assign, learnt as they
-// pass (a directory message comes before its stock's other messages), plus locate 0 (messages of no one
-// stock) with --market-wide. Symbols are matched without regard to case.
-class symbol_filter {
- public:
-  explicit symbol_filter(const config& cfg) : active_(!cfg.symbols.empty()) {
-    for (const auto& sym : cfg.symbols) {
-      std::string upper;
-      for (char c : sym) upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
-      if (std::find(wanted_.begin(), wanted_.end(), upper) == wanted_.end()) wanted_.push_back(upper);
-    }
-    found_.assign(wanted_.size(), false);
-    if (cfg.market_wide) selected_.set(0);
-  }
-
-  /// Whether the message `msg` passes (always, without --symbol).
-  [[nodiscard]] bool pass(std::span<const std::byte> msg) {
-    if (!active_) return true;
-    const std::uint16_t locate = itch5::peek_stock_locate(msg);
-    if (itch5::peek_type(msg) == static_cast<char>(itch5::stock_directory::type)) learn(msg, locate);
-    return selected_.test(locate);
-  }
-
-  /// The chosen symbols that no stock directory message named.
-  [[nodiscard]] std::vector<std::string> not_found() const {
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < wanted_.size(); ++i) {
-      if (!found_[i]) out.push_back(wanted_[i]);
-    }
-    return out;
-  }
-
- private:
-  void learn(std::span<const std::byte> msg, std::uint16_t locate) {
-    const auto directory = itch5::decode<itch5::stock_directory>(msg.data());
-    const std::string_view name = directory.stock.str();  // points into `directory`
-    for (std::size_t i = 0; i < wanted_.size(); ++i) {
-      if (wanted_[i] == name) {
-        found_[i] = true;
-        selected_.set(locate);
-      }
-    }
-  }
-
-  bool active_;
-  std::vector<std::string> wanted_;  // upper case
-  std::vector<bool> found_;
-  std::bitset<65536> selected_;
-};
+// --symbol: the locates that the stock directory messages of the chosen symbols assign, plus locate 0
+// (messages of no one stock) with --market-wide; every locate without --symbol.
+itch5::symbol_directory symbol_filter(const config& cfg) {
+  itch5::symbol_directory symbols(cfg.symbols);
+  if (cfg.market_wide) symbols.select(0);
+  return symbols;
+}
 
 // What one pass over the input counted: messages per type byte (those selected, or all with --decode) and,
 // with --decode, the checksum of every decoded field.
@@ -209,7 +166,7 @@ struct scan_totals {
 // or --decode, and counts them.
 scan_totals scan(itch5::message_reader& reader, const config& cfg, line_buffer& lines, itch5::cli::progress& progress) {
   const std::array<bool, 256> wanted = wanted_types(cfg);
-  symbol_filter symbols(cfg);
+  itch5::symbol_directory symbols = symbol_filter(cfg);
   scan_totals t;
   std::uint64_t printed = 0;
   auto fold = [&t](const auto& m) {
@@ -235,7 +192,7 @@ scan_totals scan(itch5::message_reader& reader, const config& cfg, line_buffer& 
       itch5::dispatch_unchecked(msg.data(), fold);
       continue;
     }
-    if (!symbols.pass(msg)) continue;  // before the type filter: it learns from directory messages
+    if (!symbols.observe(msg)) continue;  // before the type filter: it learns from directory messages
     if (!wanted[type]) continue;
     if (cfg.locate != 0 && itch5::peek_stock_locate(msg) != cfg.locate) continue;
     ++t.counts[type];
