@@ -227,11 +227,6 @@ void write_counts(line_buffer& lines, const config& cfg, const scan_totals& t, c
   lines.commit(p);
 }
 
-// An ITCH framing error in the messages of a capture (its offset is not one in the capture file).
-bool framing_error_in_capture(const itch5::io::capture_stats& stats, const itch5::read_error& e) {
-  return stats.is_capture && e.code != itch5::read_errc::corrupt_capture && e.code != itch5::read_errc::input_failure;
-}
-
 // How the input ended, and notes on what was skipped or matched nothing, on stderr. Returns the exit status.
 int report_end(itch5::message_reader& reader, const config& cfg, const scan_totals& t, bool filtered,
                const itch5::io::capture_stats& capture_stats) {
@@ -240,7 +235,7 @@ int report_end(itch5::message_reader& reader, const config& cfg, const scan_tota
   switch (reader.status()) {
     case itch5::read_status::error:
       std::cerr << "itch5cat: error: " << reader.error().describe(input_name)
-                << (framing_error_in_capture(capture_stats, reader.error()) ? itch5::cli::capture_flags::framing_note : "")
+                << itch5::cli::capture_flags::framing_note_for(capture_stats, reader.error())
                 << "\n";
       return 1;
     case itch5::read_status::end_of_session:
@@ -282,10 +277,7 @@ int run(const config& cfg) {
   auto input = itch5::io::open_input(
       cfg.input, cfg.inflate.library(),
       cfg.capture.make("itch5cat", input_name, &capture_stats));
-  if (cfg.capture.given() && !capture_stats.is_capture) {
-    throw std::runtime_error(input_name + ": --filter, --port and --timestamp capture apply to a pcap or pcapng "
-                                          "capture; this input is not one");
-  }
+  cfg.capture.check_input(capture_stats, input_name);
   itch5::message_reader reader(itch5::io::make_block_source(std::move(input)));
   itch5::io::output_file out("-");
   line_buffer lines(out);

@@ -122,11 +122,6 @@ std::string joined(const std::vector<std::string>& names) {
   return s;
 }
 
-// An ITCH framing error in the messages of a capture (its offset is not one in the capture file).
-bool framing_error_in_capture(const itch5::io::capture_stats& stats, const itch5::read_error& e) {
-  return stats.is_capture && e.code != itch5::read_errc::corrupt_capture && e.code != itch5::read_errc::input_failure;
-}
-
 // How a run that did not finish reports: what was kept where, the reason last.
 void report_unfinished(const config& cfg, const itch5::book::inside_result& r, double seconds, itch5::io::output_file& out,
                        std::vector<itch5::io::output_file*> tables, const std::string& reason) {
@@ -175,10 +170,7 @@ int run(const config& cfg) {
       cfg.input, cfg.inflate.library(),
       capture_opts);
   if (opt.stats && capture_stats.is_capture) opt.latencies = &latencies;
-  if (cfg.capture.given() && !capture_stats.is_capture) {
-    throw std::runtime_error(input_name + ": --filter, --port and --timestamp capture apply to a pcap or pcapng "
-                                          "capture; this input is not one");
-  }
+  cfg.capture.check_input(capture_stats, input_name);
   itch5::message_reader reader(itch5::io::make_block_source(std::move(input), blocks));
   itch5::io::output_options out_opts;
   out_opts.gzip_level = static_cast<int>(cfg.gzip_level);
@@ -212,7 +204,7 @@ int run(const config& cfg) {
   if (r.status == itch5::read_status::error) {
     report_unfinished(cfg, r, seconds, out, {stats_out.get(), depth_out.get(), histograms_out.get()},
                       "error: " + r.error.describe(cfg.input) +
-                          (framing_error_in_capture(capture_stats, r.error) ? itch5::cli::capture_flags::framing_note : ""));
+                          itch5::cli::capture_flags::framing_note_for(capture_stats, r.error));
     return 1;
   }
   out.commit();

@@ -1,6 +1,7 @@
 #include <itch5/cli/capture_flags.hpp>
 
 #include <cstdio>
+#include <stdexcept>
 
 namespace itch5::cli {
 
@@ -51,6 +52,20 @@ itch5::io::capture_options capture_flags::make(const std::string& tool, const st
     std::fprintf(stderr, "%s%s\n", prefix.c_str(), line.c_str());
   };
   return o;
+}
+
+const char* capture_flags::framing_note_for(const itch5::io::capture_stats& stats,
+                                            const itch5::read_error& e) noexcept {
+  using itch5::read_errc;
+  const bool framing = e.code != read_errc::corrupt_capture && e.code != read_errc::input_failure;
+  return stats.is_capture && framing ? framing_note : "";
+}
+
+void capture_flags::check_input(const itch5::io::capture_stats& stats, const std::string& input_name) const {
+  if (given() && !stats.is_capture) {
+    throw std::runtime_error(input_name + ": --filter, --port and --timestamp capture apply to a pcap or "
+                                          "pcapng capture; this input is not one");
+  }
 }
 
 }  // namespace itch5::cli

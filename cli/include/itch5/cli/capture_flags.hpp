@@ -9,6 +9,7 @@
 #include <string>
 
 #include <itch5/io/capture.hpp>
+#include <itch5/read_error.hpp>
 
 #include <itch5/cli/options.hpp>
 
@@ -33,6 +34,13 @@ struct capture_flags {
   /// capture's messages, whose byte offset is in the message stream decoded from the capture.
   static constexpr const char* framing_note =
       " (the byte offset is in the BinaryFILE stream of the capture's MoldUDP64 messages)";
+  /// framing_note when `e` is such an error in the messages of a capture (`stats` of the input), else "".
+  [[nodiscard]] static const char* framing_note_for(const itch5::io::capture_stats& stats,
+                                                    const itch5::read_error& e) noexcept;
+  /// After opening the input: throws std::runtime_error ("<input_name>: --filter, --port and --timestamp
+  /// capture apply to a pcap or pcapng capture; this input is not one") when those flags were given and
+  /// the input (`stats` of it) is not a capture.
+  void check_input(const itch5::io::capture_stats& stats, const std::string& input_name) const;
   /// Options for io::open_input: the expression, the window, `stats`, and gap reports on stderr.
   [[nodiscard]] itch5::io::capture_options make(const std::string& tool, const std::string& input_name,
                                                 itch5::io::capture_stats* stats) const;
