@@ -60,9 +60,9 @@ class file_sink final : public itch5::book::line_sink {
   itch5::io::output_file& file_;
 };
 
-itch5::io::capture_stats capture_stats;  // of a pcap/pcapng input
-
-void print_summary(const config& cfg, const itch5::book::inside_result& r, double seconds) {
+// `capture`: what reading a pcap/pcapng input counted (nothing for another input).
+void print_summary(const config& cfg, const itch5::book::inside_result& r, double seconds,
+                   const itch5::io::capture_stats& capture) {
   std::fprintf(stderr, "itch5inside: %s: %llu messages in %.2f s (%s msg/s), book %s\n", cfg.input.c_str(),
                static_cast<unsigned long long>(r.messages), seconds,
                itch5::cli::human_count(static_cast<double>(r.messages) / (seconds > 0 ? seconds : 1)).c_str(),
@@ -92,7 +92,7 @@ void print_summary(const config& cfg, const itch5::book::inside_result& r, doubl
   if (r.oversized) std::fprintf(stderr, ", oversized_messages=%llu", static_cast<unsigned long long>(r.oversized));
   std::fprintf(stderr, "\n  live orders at peak: %zu, peak memory: %s\n", r.peak_live_orders,
                itch5::cli::human_bytes(static_cast<double>(itch5::cli::peak_rss_bytes())).c_str());
-  if (capture_stats.is_capture) std::fprintf(stderr, "  capture: %s\n", capture_stats.describe().c_str());
+  if (capture.is_capture) std::fprintf(stderr, "  capture: %s\n", capture.describe().c_str());
 }
 
 // --slowest: asked for, so printed also with --quiet (on stderr, like the summary).
@@ -123,7 +123,8 @@ std::string joined(const std::vector<std::string>& names) {
 }
 
 // How a run that did not finish reports: what was kept where, the reason last.
-void report_unfinished(const config& cfg, const itch5::book::inside_result& r, double seconds, itch5::io::output_file& out,
+void report_unfinished(const config& cfg, const itch5::book::inside_result& r, double seconds,
+                       const itch5::io::capture_stats& capture, itch5::io::output_file& out,
                        std::vector<itch5::io::output_file*> tables, const std::string& reason) {
   std::string kept = out.abandon();
   std::vector<std::string> tables_kept;
@@ -132,7 +133,7 @@ void report_unfinished(const config& cfg, const itch5::book::inside_result& r, d
     std::string k = f->abandon();
     if (!f->is_stdout()) tables_kept.push_back(k);
   }
-  if (!cfg.quiet) print_summary(cfg, r, seconds);
+  if (!cfg.quiet) print_summary(cfg, r, seconds, capture);
   if (!out.is_stdout()) {
     std::cerr << "itch5inside: the " << r.lines << " lines written before it are in " << kept << "\n";
   }
@@ -164,6 +165,7 @@ int run(const config& cfg) {
   const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
   // With --stats on a capture: each message's feed latency, from the capture stream to the statistics.
   itch5::io::latency_queue latencies;
+  itch5::io::capture_stats capture_stats;  // of a pcap/pcapng input
   itch5::io::capture_options capture_opts = cfg.capture.make("itch5inside", input_name, &capture_stats);
   if (opt.stats) capture_opts.latencies = &latencies;
   auto input = itch5::io::open_input(
@@ -196,13 +198,15 @@ int run(const config& cfg) {
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (r.cancelled || itch5::cli::interruption::requested()) {
-    report_unfinished(cfg, r, seconds, out, {stats_out.get(), depth_out.get(), histograms_out.get()},
+    report_unfinished(cfg, r, seconds, capture_stats, out,
+                      {stats_out.get(), depth_out.get(), histograms_out.get()},
                       "interrupted by " + itch5::cli::interruption::name() + " after " + std::to_string(r.messages) +
                           " messages of " + input_name);
     itch5::cli::interruption::exit_now();
   }
   if (r.status == itch5::read_status::error) {
-    report_unfinished(cfg, r, seconds, out, {stats_out.get(), depth_out.get(), histograms_out.get()},
+    report_unfinished(cfg, r, seconds, capture_stats, out,
+                      {stats_out.get(), depth_out.get(), histograms_out.get()},
                       "error: " + r.error.describe(cfg.input) +
                           itch5::cli::capture_flags::framing_note_for(capture_stats, r.error));
     return 1;
@@ -211,7 +215,7 @@ int run(const config& cfg) {
   if (stats_out) stats_out->commit();
   if (depth_out) depth_out->commit();
   if (histograms_out) histograms_out->commit();
-  if (!cfg.quiet) print_summary(cfg, r, seconds);
+  if (!cfg.quiet) print_summary(cfg, r, seconds, capture_stats);
   if (cfg.slowest > 0) print_slowest(r);
   if (r.status == itch5::read_status::end_of_session && r.data_after_end_of_session) {
     std::cerr << "itch5inside: warning: " << input_name
