@@ -13,6 +13,7 @@
 #include <itch5/dispatch.hpp>
 #include <itch5/io/capture.hpp>
 #include <itch5/io/input_error.hpp>
+#include <itch5/io/line_writer.hpp>
 #include <itch5/message_reader.hpp>
 #include <itch5/message_text.hpp>
 #include <itch5/peek.hpp>
@@ -39,27 +40,6 @@ struct config {
   bool quiet = false;
   itch5::cli::inflate_flag inflate;
   itch5::cli::capture_flags capture;
-};
-
-// Accumulates output lines and hands them to the output in large, line-aligned chunks.
-class line_buffer {
- public:
-  explicit line_buffer(itch5::io::output_file& out) : out_(out) { buf_.resize(capacity); }
-  char* reserve(std::size_t n) {
-    if (used_ + n > buf_.size()) flush();
-    return buf_.data() + used_;
-  }
-  void commit(char* end) { used_ = static_cast<std::size_t>(end - buf_.data()); }
-  void flush() {
-    out_.write({buf_.data(), used_});
-    used_ = 0;
-  }
-
- private:
-  static constexpr std::size_t capacity = std::size_t{1} << 18;
-  itch5::io::output_file& out_;
-  std::string buf_;
-  std::size_t used_ = 0;
 };
 
 // Any decoded field as 64 bits, for the --decode checksum.
@@ -164,7 +144,7 @@ struct scan_totals {
 
 // Reads the whole input (or up to --limit printed messages): prints the selected messages unless --counts
 // or --decode, and counts them.
-scan_totals scan(itch5::message_reader& reader, const config& cfg, line_buffer& lines, itch5::cli::progress& progress) {
+scan_totals scan(itch5::message_reader& reader, const config& cfg, itch5::io::line_writer& lines, itch5::cli::progress& progress) {
   const std::array<bool, 256> wanted = wanted_types(cfg);
   itch5::symbol_directory symbols = symbol_filter(cfg);
   scan_totals t;
@@ -205,7 +185,7 @@ scan_totals scan(itch5::message_reader& reader, const config& cfg, line_buffer& 
 }
 
 // --counts and --decode: one line per type seen, the total, and with --decode the checksum.
-void write_counts(line_buffer& lines, const config& cfg, const scan_totals& t, const itch5::message_reader& reader,
+void write_counts(itch5::io::line_writer& lines, const config& cfg, const scan_totals& t, const itch5::message_reader& reader,
                   bool filtered) {
   char* p = lines.reserve(256 * 64 + 64);
   std::uint64_t total = 0;
@@ -280,7 +260,7 @@ int run(const config& cfg) {
   cfg.capture.check_input(capture_stats, input_name);
   itch5::message_reader reader(itch5::io::make_block_source(std::move(input)));
   itch5::io::output_file out("-");
-  line_buffer lines(out);
+  itch5::io::line_writer lines(out);
   itch5::cli::progress progress(!cfg.quiet);
   const scan_totals totals = scan(reader, cfg, lines, progress);
   progress.finish();

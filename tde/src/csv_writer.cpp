@@ -9,8 +9,6 @@ namespace itch5::tde {
 
 namespace {
 
-constexpr std::size_t flush_at = std::size_t{1} << 18;
-
 // A number as `format` would print it, except: NaN (a missing value) is an empty field, infinities print
 // inf / -inf, and a value that rounds to zero prints without a sign ("-0.0000" reads as a direction).
 void append_number(std::string& out, double v, const char* format) {
@@ -81,11 +79,7 @@ std::string number(double v) {
 
 }  // namespace
 
-csv_writer::csv_writer(itch5::io::output_file& out) : out_(out) {
-  buf_.reserve(flush_at + 1024);
-  buf_ += header();
-  buf_ += '\n';
-}
+csv_writer::csv_writer(itch5::io::output_file& out) : lines_(out) { lines_.append(header() + '\n'); }
 
 std::vector<std::string_view> csv_writer::column_names() {
   std::vector<std::string_view> names;
@@ -103,21 +97,18 @@ std::string csv_writer::header() {
 }
 
 void csv_writer::write(const window_row& row) {
+  row_.clear();
   bool first = true;
   for (const auto& c : csv_columns) {
-    if (!first) buf_ += ',';
+    if (!first) row_ += ',';
     first = false;
-    c.append(buf_, row);
+    c.append(row_, row);
   }
-  buf_ += '\n';
-  if (buf_.size() >= flush_at) flush();
+  row_ += '\n';
+  lines_.append(row_);
 }
 
-void csv_writer::flush() {
-  if (buf_.empty()) return;
-  out_.write(buf_);
-  buf_.clear();
-}
+void csv_writer::flush() { lines_.flush(); }
 
 std::string yaml_quoted(std::string_view text) {
   std::string q = "\"";

@@ -8,7 +8,8 @@
 // No comment lines, no quoting: csv.DictReader and pandas.read_csv read it as it is. A missing value is an
 // empty field (never "nan"); an unbounded one prints inf. The columns are listed once, in csv_writer.cpp
 // (csv_columns): adding one is one entry there. Rows are buffered and handed to the output in large
-// chunks of whole lines. O(1) per row, no allocation once the buffer is sized. One thread at a time.
+// chunks of whole lines (itch5::io::line_writer). O(1) per row, no allocation once the buffers are sized.
+// One thread at a time.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include <itch5/io/line_writer.hpp>
 #include <itch5/io/output_file.hpp>
 #include <itch5/tde/window_analyzer.hpp>
 
@@ -38,8 +40,8 @@ class csv_writer {
   [[nodiscard]] static std::string header();
 
  private:
-  itch5::io::output_file& out_;
-  std::string buf_;
+  itch5::io::line_writer lines_;
+  std::string row_;  // the row being formatted
 };
 
 /// What the sidecar YAML says about a run besides its options.
