@@ -1,13 +1,8 @@
 // itch5tde: estimates, window by window, how much inside-change file B lags file A, by FFT
 // cross-correlation of per-symbol signals. The work is in the tde library; this parses options, wires the
 // inputs and outputs, and reports.
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <cstdint>
-#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -21,9 +16,9 @@
 #include <itch5/tde/csv_writer.hpp>
 #include <itch5/tde/delay_summary.hpp>
 #include <itch5/tde/pair_summary.hpp>
-#include <itch5/tde/fft_wisdom.hpp>
 #include <itch5/tde/inside_reader.hpp>
 #include <itch5/tde/window_analyzer.hpp>
+#include <itch5/tde/wisdom_file.hpp>
 
 #include <itch5/cli/build_info.hpp>
 #include <itch5/cli/interruption.hpp>
@@ -157,64 +152,29 @@ void discard(itch5::io::output_file& f) noexcept {
   if (kept != f.path()) std::filesystem::remove(kept, ec);
 }
 
-// The wisdom file is saved at the end through a temporary file in its directory: check now that it can be.
-void check_wisdom_directory(const std::string& path) {
-  std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  if (dir.empty()) dir = ".";
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    throw std::runtime_error("--wisdom: " + path + ": cannot be saved at the end: directory " + dir.string() +
-                             ": " + std::strerror(errno));
-  }
-}
-
-// The wisdom file of a run: --wisdom FILE, none for --wisdom none, else the cache file of `precision` under
-// $XDG_CACHE_HOME/itch5 (or ~/.cache/itch5; none without either variable).
-struct wisdom_file {
-  std::string path;
-  bool chosen = false;  // given with --wisdom: its errors are errors; the cache's never are
-};
-
-wisdom_file wisdom_of(const config& cfg) {
-  if (cfg.wisdom == "none") return {};
-  if (!cfg.wisdom.empty()) return {cfg.wisdom, true};
-  std::filesystem::path dir;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x == '/') {
-    dir = x;
-  } else if (const char* h = std::getenv("HOME"); h != nullptr && *h == '/') {
-    dir = std::filesystem::path(h) / ".cache";
-  } else {
-    return {};
-  }
-  return {(dir / "itch5" / ("fftw-wisdom-" + cfg.precision)).string(), false};
-}
-
-// Loads the wisdom before planning. A cache file that cannot be read or is not wisdom is ignored (and
-// replaced at the end).
+// Loads the wisdom before planning (itch5::tde::load_wisdom: a chosen file's errors are errors, the cache's
+// are ignored), naming --wisdom in an error.
 template <class T>
-void load_wisdom(const wisdom_file& w, bool quiet) {
-  if (w.path.empty()) return;
-  if (w.chosen) check_wisdom_directory(w.path);
+void load_wisdom(const itch5::tde::wisdom_file& w, bool quiet) {
   bool loaded = false;
   try {
-    loaded = itch5::tde::import_wisdom<T>(w.path);
+    loaded = itch5::tde::load_wisdom<T>(w);
   } catch (const std::exception& e) {
-    if (w.chosen) rethrow_for("--wisdom", e);
-    itch5::tde::forget_wisdom<T>();
+    rethrow_for("--wisdom", e);
   }
   if (loaded && w.chosen && !quiet) std::cerr << "itch5tde: loaded FFTW wisdom from " << w.path << "\n";
 }
 
-// Saves the wisdom at the end; for the cache, creates its directory, and a failure is a note, not an error.
+// Saves the wisdom at the end; a failure to save the cache is a note, not an error.
 template <class T>
-void save_wisdom(const wisdom_file& w, bool quiet) {
-  if (w.path.empty()) return;
+void save_wisdom(const itch5::tde::wisdom_file& w, bool quiet) {
+  std::string note;
   try {
-    if (!w.chosen) std::filesystem::create_directories(std::filesystem::path(w.path).parent_path());
-    itch5::tde::export_wisdom<T>(w.path);
+    note = itch5::tde::save_wisdom<T>(w);
   } catch (const std::exception& e) {
-    if (w.chosen) rethrow_for("--wisdom", e);
-    if (!quiet) std::cerr << "itch5tde: note: FFTW wisdom not cached: " << e.what() << "\n";
+    rethrow_for("--wisdom", e);
   }
+  if (!note.empty() && !quiet) std::cerr << "itch5tde: note: FFTW wisdom not cached: " << note << "\n";
 }
 
 // Opens an input; standard input is called that in messages.
@@ -297,7 +257,7 @@ int run(const config& cfg, const itch5::tde::analysis_options& options) {
     if (!metadata_path.empty()) open_output(metadata, "--metadata", metadata_path);
     if (!cfg.summary.empty()) open_output(pair_csv, "--summary", cfg.summary);
     if (!cfg.lead_lag.empty()) open_output(lead_lag_csv, "--lead-lag", cfg.lead_lag);
-    const wisdom_file wisdom = wisdom_of(cfg);
+    const auto wisdom = itch5::tde::wisdom_file::of(cfg.wisdom, cfg.precision);
     load_wisdom<T>(wisdom, cfg.quiet);
     open_output(out, "--output", cfg.output);
 

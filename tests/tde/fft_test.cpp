@@ -2,9 +2,11 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <numbers>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -18,6 +20,7 @@
 #include <itch5/tde/fft_buffer.hpp>
 #include <itch5/tde/fft_plan.hpp>
 #include <itch5/tde/fft_wisdom.hpp>
+#include <itch5/tde/wisdom_file.hpp>
 
 namespace {
 
@@ -226,6 +229,82 @@ TYPED_TEST(fft_test, wisdom_round_trips_through_a_file) {
   }
   EXPECT_THROW(itch5::tde::import_wisdom<T>(path), std::runtime_error);
   std::filesystem::remove(path);
+}
+
+// Sets an environment variable for one scope, then puts back what was there.
+class scoped_env {
+ public:
+  scoped_env(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value != nullptr) {
+      ::setenv(name, value, 1);
+    } else {
+      ::unsetenv(name);
+    }
+  }
+  ~scoped_env() {
+    if (old_) {
+      ::setenv(name_, old_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST(wisdom_file, a_chosen_file_none_or_the_cache_of_the_precision) {
+  using itch5::tde::wisdom_file;
+  EXPECT_TRUE(wisdom_file::of("none", "double").path.empty());
+  EXPECT_EQ(wisdom_file::of("w.txt", "double").path, "w.txt");
+  EXPECT_TRUE(wisdom_file::of("w.txt", "double").chosen);
+  {
+    scoped_env xdg("XDG_CACHE_HOME", "/cache"), home("HOME", "/home/u");
+    EXPECT_EQ(wisdom_file::of("", "float").path, "/cache/itch5/fftw-wisdom-float");
+    EXPECT_FALSE(wisdom_file::of("", "float").chosen);
+  }
+  {
+    scoped_env xdg("XDG_CACHE_HOME", "relative"), home("HOME", "/home/u");
+    EXPECT_EQ(wisdom_file::of("", "double").path, "/home/u/.cache/itch5/fftw-wisdom-double");
+  }
+  {
+    scoped_env xdg("XDG_CACHE_HOME", nullptr), home("HOME", nullptr);
+    EXPECT_TRUE(wisdom_file::of("", "double").path.empty());
+  }
+}
+
+// The cache's errors are never errors: a file that is not wisdom is ignored, a directory that cannot be
+// made is a reason returned; a chosen file's are errors naming it.
+TEST(wisdom_file, the_cache_forgives_what_a_chosen_file_does_not) {
+  const std::string dir = temp_path("wisdom_dir");
+  std::filesystem::create_directories(dir);
+  const std::string junk = dir + "/junk";
+  {
+    std::ofstream out(junk);
+    out << "not wisdom\n";
+  }
+  EXPECT_FALSE(itch5::tde::load_wisdom<double>({junk, false}));
+  try {
+    (void)itch5::tde::load_wisdom<double>({junk, true});
+    ADD_FAILURE() << "a chosen file that is not wisdom loaded";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(junk + ": not FFTW wisdom", 0), 0u) << e.what();
+  }
+  // A cache under a directory that does not exist yet is made; one under a regular file cannot be.
+  const itch5::tde::wisdom_file cache{dir + "/new/itch5/fftw-wisdom-double", false};
+  EXPECT_EQ(itch5::tde::save_wisdom<double>(cache), "");
+  EXPECT_TRUE(std::filesystem::exists(cache.path));
+  EXPECT_TRUE(itch5::tde::load_wisdom<double>(cache));
+  EXPECT_NE(itch5::tde::save_wisdom<double>({junk + "/itch5/fftw-wisdom-double", false}), "");
+  const itch5::tde::wisdom_file chosen{junk + "/w", true};
+  EXPECT_THROW(chosen.check_directory(), std::runtime_error);
+  EXPECT_THROW((void)itch5::tde::load_wisdom<double>(chosen), std::runtime_error);
+  EXPECT_THROW((void)itch5::tde::save_wisdom<double>(chosen), std::runtime_error);
+  EXPECT_TRUE(itch5::tde::save_wisdom<double>({}).empty());
+  EXPECT_FALSE(itch5::tde::load_wisdom<double>({}));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(plan_rigor, parses_its_names) {
