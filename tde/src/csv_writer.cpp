@@ -5,27 +5,13 @@
 #include <cstdio>
 #include <cstring>
 
+#include "number_text.hpp"
+
 namespace itch5::tde {
 
 namespace {
 
-// A number as `format` would print it, except: NaN (a missing value) is an empty field, infinities print
-// inf / -inf, and a value that rounds to zero prints without a sign ("-0.0000" reads as a direction).
-void append_number(std::string& out, double v, const char* format) {
-  if (std::isnan(v)) return;
-  if (std::isinf(v)) {
-    out += v > 0 ? "inf" : "-inf";
-    return;
-  }
-  char buf[64];
-  int n = std::snprintf(buf, sizeof buf, format, v);
-  const char* text = buf;
-  if (buf[0] == '-' && std::strspn(buf + 1, "0.") == static_cast<std::size_t>(n - 1)) {
-    ++text;
-    --n;
-  }
-  out.append(text, static_cast<std::size_t>(n));
-}
+using detail::append_csv_number;
 
 void append_integer(std::string& out, std::int64_t v) {
   char buf[24];
@@ -58,14 +44,18 @@ constexpr std::array csv_columns{
                  if (!std::isnan(r.estimate.delay)) append_integer(o, r.estimate.lag);
                }},
     csv_column{"delay_us",
-               [](std::string& o, const window_row& r) { append_number(o, r.delay_us, "%.4f"); }},
-    csv_column{"rho", [](std::string& o, const window_row& r) { append_number(o, r.estimate.rho, "%.4f"); }},
-    csv_column{"psr", [](std::string& o, const window_row& r) { append_number(o, r.estimate.psr, "%.2f"); }},
+               [](std::string& o, const window_row& r) { append_csv_number(o, r.delay_us, "%.4f"); }},
+    csv_column{"rho",
+               [](std::string& o, const window_row& r) { append_csv_number(o, r.estimate.rho, "%.4f"); }},
+    csv_column{"psr",
+               [](std::string& o, const window_row& r) { append_csv_number(o, r.estimate.psr, "%.2f"); }},
     csv_column{"second_ratio",
-               [](std::string& o, const window_row& r) { append_number(o, r.estimate.second_ratio, "%.3f"); }},
-    csv_column{"z", [](std::string& o, const window_row& r) { append_number(o, r.estimate.z, "%.2f"); }},
+               [](std::string& o, const window_row& r) {
+                 append_csv_number(o, r.estimate.second_ratio, "%.3f");
+               }},
+    csv_column{"z", [](std::string& o, const window_row& r) { append_csv_number(o, r.estimate.z, "%.2f"); }},
     csv_column{"p_value",
-               [](std::string& o, const window_row& r) { append_number(o, r.estimate.p_value, "%.3g"); }},
+               [](std::string& o, const window_row& r) { append_csv_number(o, r.estimate.p_value, "%.3g"); }},
     csv_column{"flags", [](std::string& o, const window_row& r) { r.estimate.flags.append_to(o); }},
 };
 

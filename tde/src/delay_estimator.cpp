@@ -9,11 +9,13 @@
 
 #include <itch5/tde/fast_length.hpp>
 
+#include "number_text.hpp"
+
 namespace itch5::tde {
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+using detail::nan;
 
 // Vertex offset of the parabola through (-1, y0), (0, y1), (1, y2), clamped to [-0.5, 0.5]; 0 when the
 // three points do not bend downwards.

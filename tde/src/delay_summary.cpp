@@ -6,11 +6,13 @@
 #include <cstring>
 #include <limits>
 
+#include "number_text.hpp"
+
 namespace itch5::tde {
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+using detail::nan;
 
 std::string number(double v, const char* format = "%.6g") {
   if (std::isnan(v)) return ".nan";

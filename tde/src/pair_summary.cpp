@@ -9,25 +9,15 @@
 
 #include <itch5/tde/delay_summary.hpp>
 
+#include "number_text.hpp"
+
 namespace itch5::tde {
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+using detail::nan;
 
-// A value for a CSV field: empty when missing, inf / -inf when unbounded, no sign on a printed zero.
-void append_field(std::string& out, double v, const char* format) {
-  if (std::isnan(v)) return;
-  if (std::isinf(v)) {
-    out += v > 0 ? "inf" : "-inf";
-    return;
-  }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  const char* text = buf;
-  if (buf[0] == '-' && std::strspn(buf + 1, "0.") == std::strlen(buf + 1)) ++text;
-  out += text;
-}
+using detail::append_csv_number;
 
 // Microseconds in plain words: one decimal from 1 us, three below.
 std::string us_text(double v) {
@@ -59,13 +49,13 @@ constexpr const char* verdict_columns =
 
 void append_verdict_fields(std::string& out, const pair_statistics& s) {
   out += std::to_string(s.windows) + ',' + std::to_string(s.tested) + ',' + std::to_string(s.passed) + ',';
-  append_field(out, s.median, "%.4f");
+  append_csv_number(out, s.median, "%.4f");
   out += ',';
-  append_field(out, s.ci_low, "%.4f");
+  append_csv_number(out, s.ci_low, "%.4f");
   out += ',';
-  append_field(out, s.ci_high, "%.4f");
+  append_csv_number(out, s.ci_high, "%.4f");
   out += ',';
-  append_field(out, s.p_value, "%.4g");
+  append_csv_number(out, s.p_value, "%.4g");
   out += ',';
   out += s.significant ? "yes" : "no";
 }

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "number_text.hpp"
+
 namespace itch5::tde {
 
 namespace {
@@ -430,7 +432,7 @@ void window_analyzer<T>::deliver(const std::vector<job>& jobs,
     } else {
       row.estimate = delay_estimate{};
       row.estimate.flags.set(estimate_flag::flat);
-      row.estimate.second_ratio = std::numeric_limits<double>::quiet_NaN();
+      row.estimate.second_ratio = detail::nan;
     }
     row.delay_us = row.estimate.delay * us_per_sample;
     sink(row);
