@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -86,6 +87,13 @@ std::vector<std::string> pair_texts(const config& c) {
   return pairs;
 }
 
+// The flag of a setting of analysis_options: max_lag is --max-lag.
+std::string flag_of(std::string_view member) {
+  std::string flag = "--" + std::string(member);
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  return flag;
+}
+
 itch5::tde::analysis_options to_analysis(const config& c) {
   itch5::tde::analysis_options o;
   for (const auto& s : pair_texts(c)) {
@@ -121,7 +129,7 @@ itch5::tde::analysis_options to_analysis(const config& c) {
   o.rigor = itch5::tde::parse_plan_rigor(c.plan);
   o.threads = c.threads != 0 ? static_cast<std::size_t>(c.threads)
                              : std::max<std::size_t>(1, std::thread::hardware_concurrency());
-  o.validate();
+  if (auto problem = o.problem()) throw std::invalid_argument(problem->text(flag_of));
   return o;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -68,7 +69,7 @@ symbol_pair parse_symbol_pair(std::string_view text) {
 }
 
 std::chrono::nanoseconds default_window(std::chrono::nanoseconds sampling_period) {
-  if (sampling_period.count() <= 0) throw std::invalid_argument("--sampling-period must be positive");
+  if (sampling_period.count() <= 0) throw std::invalid_argument("sampling_period must be positive");
   const double target = 16'384'000.0 / static_cast<double>(sampling_period.count());
   const double exponent = std::clamp(std::floor(std::log2(target) + 0.5), 2.0, 26.0);
   return sampling_period * (std::int64_t{1} << static_cast<int>(exponent));
@@ -76,84 +77,98 @@ std::chrono::nanoseconds default_window(std::chrono::nanoseconds sampling_period
 
 std::chrono::nanoseconds default_max_lag(std::chrono::nanoseconds sampling_period,
                                          std::chrono::nanoseconds window) {
-  if (sampling_period.count() <= 0) throw std::invalid_argument("--sampling-period must be positive");
+  if (sampling_period.count() <= 0) throw std::invalid_argument("sampling_period must be positive");
   const std::int64_t n = window.count() / sampling_period.count();
   const std::int64_t lag = std::min<std::int64_t>(1'000'000 / sampling_period.count(), (n - 1) / 2);
   return sampling_period * std::max<std::int64_t>(lag, 1);
 }
 
-void analysis_options::validate() const {
+std::optional<setting_problem> analysis_options::problem() const {
+  auto bad = [](std::string field, std::string why) {
+    return setting_problem{std::move(field), std::move(why)};
+  };
   const std::int64_t p = sampling_period.count();
-  if (p <= 0) throw std::invalid_argument("--sampling-period must be positive");
+  if (p <= 0) return bad("sampling_period", "{sampling_period} must be positive");
   const std::string period = "sampling periods (" + duration_text(sampling_period) + ")";
-  if (window.count() <= 0) throw std::invalid_argument("--window must be positive");
+  if (window.count() <= 0) return bad("window", "{window} must be positive");
   if (window.count() % p != 0) {
-    throw std::invalid_argument("--window " + duration_text(window) + " is not a whole number of " + period +
-                                ": use " + whole_periods(window, sampling_period));
+    return bad("window", "{window} " + duration_text(window) + " is not a whole number of " + period +
+                             ": use " + whole_periods(window, sampling_period));
   }
   const auto n = window.count() / p;
   if (n < 3) {
-    throw std::invalid_argument("--window " + duration_text(window) + " holds " + std::to_string(n) + " " +
-                                period + ": use at least " + duration_text(3 * sampling_period));
+    return bad("window", "{window} " + duration_text(window) + " holds " + std::to_string(n) + " " + period +
+                             ": use at least " + duration_text(3 * sampling_period));
   }
   if (n > (std::int64_t{1} << 26)) {
-    throw std::invalid_argument("--window " + duration_text(window) + " holds " + std::to_string(n) +
-                                " samples: at most 2^26 are supported, use at most " +
-                                duration_text(sampling_period * (std::int64_t{1} << 26)));
+    return bad("window", "{window} " + duration_text(window) + " holds " + std::to_string(n) +
+                             " samples: at most 2^26 are supported, use at most " +
+                             duration_text(sampling_period * (std::int64_t{1} << 26)));
   }
-  if (hop.count() < 0) throw std::invalid_argument("--hop must not be negative");
+  if (hop.count() < 0) return bad("hop", "{hop} must not be negative");
   if (hop.count() > 0 && hop.count() % p != 0) {
-    throw std::invalid_argument("--hop " + duration_text(hop) + " is not a whole number of " + period +
-                                ": use " + whole_periods(hop, sampling_period));
+    return bad("hop", "{hop} " + duration_text(hop) + " is not a whole number of " + period + ": use " +
+                          whole_periods(hop, sampling_period));
   }
-  if (from.count() < 0 || to <= from) throw std::invalid_argument("the time range must not be empty");
+  if (from.count() < 0 || to <= from) return bad("", "the time range must not be empty");
   if (to != std::chrono::nanoseconds::max() && to - from < window) {
-    throw std::invalid_argument("the time range (" + duration_text(to - from) +
-                                ") is shorter than one window (" + duration_text(window) + ")");
+    return bad("", "the time range (" + duration_text(to - from) + ") is shorter than one window (" +
+                       duration_text(window) + ")");
   }
   if (max_lag < sampling_period) {
-    throw std::invalid_argument("--max-lag " + duration_text(max_lag) + " is shorter than one sampling period (" +
-                                duration_text(sampling_period) +
-                                "): use at least " + duration_text(sampling_period));
+    return bad("max_lag", "{max_lag} " + duration_text(max_lag) + " is shorter than one sampling period (" +
+                              duration_text(sampling_period) + "): use at least " +
+                              duration_text(sampling_period));
   }
   if (max_lag.count() % p != 0) {
-    throw std::invalid_argument("--max-lag " + duration_text(max_lag) + " is not a whole number of " +
-                                period + ": use " + whole_periods(max_lag, sampling_period));
+    return bad("max_lag", "{max_lag} " + duration_text(max_lag) + " is not a whole number of " + period +
+                              ": use " + whole_periods(max_lag, sampling_period));
   }
   if (2 * (max_lag.count() / p) >= n) {
-    throw std::invalid_argument("--max-lag " + duration_text(max_lag) + " is not below half the window (" +
-                                duration_text(window) + "): use at most " +
-                                duration_text(sampling_period * ((n - 1) / 2)) + ", or a longer --window");
+    return bad("max_lag", "{max_lag} " + duration_text(max_lag) + " is not below half the window (" +
+                              duration_text(window) + "): use at most " +
+                              duration_text(sampling_period * ((n - 1) / 2)) + ", or a longer {window}");
   }
-  if (threads < 1) throw std::invalid_argument("--threads must be at least 1");
-  if (smooth.count() < 0 && smooth != smooth_auto) throw std::invalid_argument("--smooth must not be negative");
+  if (threads < 1) return bad("threads", "{threads} must be at least 1");
+  if (smooth.count() < 0 && smooth != smooth_auto) return bad("smooth", "{smooth} must not be negative");
   if (smooth_width() >= window) {
-    throw std::invalid_argument("--smooth " + duration_text(smooth_width()) + " is not shorter than the window (" +
-                                duration_text(window) + ")");
+    return bad("smooth", "{smooth} " + duration_text(smooth_width()) + " is not shorter than the window (" +
+                             duration_text(window) + ")");
   }
-  if (signals.empty()) throw std::invalid_argument("no signal chosen");
+  if (signals.empty()) return bad("signals", "no signal chosen");
   for (std::size_t i = 0; i < signals.size(); ++i) {
     if (std::find(signals.begin(), signals.begin() + static_cast<std::ptrdiff_t>(i), signals[i]) !=
         signals.begin() + static_cast<std::ptrdiff_t>(i)) {
-      throw std::invalid_argument("signal '" + std::string(to_string(signals[i])) + "' chosen twice");
+      return bad("signals", "signal '" + std::string(to_string(signals[i])) + "' chosen twice");
     }
   }
   for (std::size_t i = 0; i < symbols.size(); ++i) {
     const std::string label = symbols[i].label();
-    (void)parse_symbol_pair(label);
+    try {
+      (void)parse_symbol_pair(label);
+    } catch (const std::invalid_argument& e) {
+      return bad("symbols", e.what());
+    }
     for (std::size_t j = 0; j < i; ++j) {
-      if (symbols[j].label() == label) throw std::invalid_argument("symbol '" + label + "' chosen twice");
+      if (symbols[j].label() == label) return bad("symbols", "symbol '" + label + "' chosen twice");
     }
   }
   if (upsample == 1) {
-    throw std::invalid_argument("upsample factor 1 is not valid (0: Gaussian refinement; 2 to 1024: "
-                                "band-limited interpolation)");
+    return bad("upsample", "upsample factor 1 is not valid (0: Gaussian refinement; 2 to 1024: band-limited "
+                           "interpolation)");
   }
-  if (upsample > 1024) throw std::invalid_argument("upsample factor above 1024");
-  if (!(min_rho >= -1 && min_rho <= 1)) throw std::invalid_argument("minimum rho must be within [-1, 1]");
-  if (!(min_psr >= 0)) throw std::invalid_argument("minimum PSR must not be negative");
-  if (!(max_second_ratio >= 0)) throw std::invalid_argument("maximum second-peak ratio must not be negative");
-  if (!(alpha > 0 && alpha <= 1)) throw std::invalid_argument("significance level must be in (0, 1]");
+  if (upsample > 1024) return bad("upsample", "upsample factor above 1024");
+  if (!(min_rho >= -1 && min_rho <= 1)) return bad("min_rho", "minimum rho must be within [-1, 1]");
+  if (!(min_psr >= 0)) return bad("min_psr", "minimum PSR must not be negative");
+  if (!(max_second_ratio >= 0)) {
+    return bad("max_second_ratio", "maximum second-peak ratio must not be negative");
+  }
+  if (!(alpha > 0 && alpha <= 1)) return bad("alpha", "significance level must be in (0, 1]");
+  return std::nullopt;
+}
+
+void analysis_options::validate() const {
+  if (auto p = problem()) throw std::invalid_argument(p->text());
 }
 
 std::size_t analysis_options::samples() const {

@@ -436,16 +436,21 @@ TEST(analysis_options, inconsistent_settings_are_rejected) {
   EXPECT_EQ(itch5::tde::parse_symbol_pair("AAPL").label(), "AAPL");
 }
 
-TEST(analysis_options, validation_errors_name_the_flag_the_value_and_what_would_do) {
-  auto message = [](auto change) -> std::string {
+// The problem names the setting, the value and what would do; a program names the settings its own way
+// (here as itch5tde's flags), and validate() throws the text with the members' names.
+TEST(analysis_options, validation_errors_name_the_setting_the_value_and_what_would_do) {
+  auto flag = [](std::string_view member) {
+    std::string f = "--" + std::string(member);
+    std::replace(f.begin(), f.end(), '_', '-');
+    return f;
+  };
+  auto message = [&](auto change) -> std::string {
     auto o = small_options();
     change(o);
-    try {
-      o.validate();
-    } catch (const std::invalid_argument& e) {
-      return e.what();
-    }
-    return "accepted";
+    const auto problem = o.problem();
+    if (!problem) return "accepted";
+    EXPECT_THROW(o.validate(), std::invalid_argument);
+    return problem->text(flag);
   };
   EXPECT_EQ(message([](auto& o) { o.hop = 1500ns; }),
             "--hop 1.5us is not a whole number of sampling periods (1us): use 1us or 2us");
@@ -465,6 +470,26 @@ TEST(analysis_options, validation_errors_name_the_flag_the_value_and_what_would_
               o.max_lag = 1ms;
             }),
             "accepted");
+  auto o = small_options();
+  o.max_lag = 2048us;
+  const auto problem = o.problem();
+  ASSERT_TRUE(problem);
+  EXPECT_EQ(problem->field, "max_lag");
+  EXPECT_EQ(problem->why, "{max_lag} 2.048ms is not below half the window (4.096ms): use at most 2.047ms, or a "
+                          "longer {window}");
+  try {
+    o.validate();
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "max_lag 2.048ms is not below half the window (4.096ms): use at most 2.047ms, or a longer window");
+  }
+  o = small_options();
+  o.to = o.from;
+  ASSERT_TRUE(o.problem());
+  EXPECT_EQ(o.problem()->field, "") << "no one setting";
+  EXPECT_EQ(o.problem()->text(flag), "the time range must not be empty");
+  EXPECT_FALSE(small_options().problem());
 }
 
 TEST(analysis_options, defaults_follow_the_sampling_period) {

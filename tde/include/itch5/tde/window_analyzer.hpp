@@ -55,6 +55,32 @@ struct symbol_pair {
 /// is wrong: an empty side (":B", "A:"), more than one ':', a name longer than 8 characters.
 [[nodiscard]] symbol_pair parse_symbol_pair(std::string_view text);
 
+/// A setting of analysis_options that cannot be used: which one, and why in one line that names settings
+/// as {member} ("{hop} 1.5us is not a whole number of sampling periods (1us): use 1us or 2us"), so that a
+/// program can call them by its own names (its flags).
+struct setting_problem {
+  std::string field;  ///< the member at fault ("hop", "max_lag"); "" when no one setting is (the time range)
+  std::string why;    ///< the reason, naming settings as {member}
+
+  /// `why` with every {member} replaced by name(member) (a string); text() keeps the members' names.
+  template <class Name>
+  [[nodiscard]] std::string text(Name&& name) const {
+    std::string out;
+    std::size_t at = 0;
+    while (true) {
+      const std::size_t open = why.find('{', at), close = why.find('}', open);
+      if (open == std::string::npos || close == std::string::npos) break;
+      out.append(why, at, open - at);
+      out += name(std::string_view(why).substr(open + 1, close - open - 1));
+      at = close + 1;
+    }
+    return out.append(why, at);
+  }
+  [[nodiscard]] std::string text() const {
+    return text([](std::string_view member) { return std::string(member); });
+  }
+};
+
 struct analysis_options {
   /// Pairs to compare; empty: every symbol seen in either file, paired with itself.
   std::vector<symbol_pair> symbols;
@@ -90,9 +116,10 @@ struct analysis_options {
   /// Workers estimating pairs in parallel (>= 1); the rows are the same for any number.
   std::size_t threads = 1;
 
-  /// Throws std::invalid_argument explaining the first inconsistency in one line that names the flag of
-  /// itch5tde, the value, and what would be accepted, e.g. "--hop 1500ns is not a whole number of sampling
-  /// periods (1us): use 1us or 2us".
+  /// The first inconsistency, naming the setting, the value and what would be accepted: {field "hop", why
+  /// "{hop} 1.5us is not a whole number of sampling periods (1us): use 1us or 2us"}; none when usable.
+  [[nodiscard]] std::optional<setting_problem> problem() const;
+  /// Throws std::invalid_argument with the problem()'s text() (members by their names), if there is one.
   void validate() const;
   /// N, samples per window.
   [[nodiscard]] std::size_t samples() const;
