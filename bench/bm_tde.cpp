@@ -22,9 +22,9 @@
 #include <vector>
 
 #include <microbench/suite.hpp>
-#include <itch5/tde/delay_estimator.hpp>
-#include <itch5/tde/fft_buffer.hpp>
-#include <itch5/tde/fft_plan.hpp>
+#include <itch5/tde/estimate/delay_estimator.hpp>
+#include <itch5/tde/fft/fft_buffer.hpp>
+#include <itch5/tde/fft/fft_plan.hpp>
 
 #include <itch5/cli/options.hpp>
 

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include <itch5/tde/delay_estimator.hpp>
-#include <itch5/tde/feed_events.hpp>
-#include <itch5/tde/signal_kind.hpp>
-#include <itch5/tde/window_analyzer.hpp>
+#include <itch5/tde/estimate/delay_estimator.hpp>
+#include <itch5/tde/windows/feed_events.hpp>
+#include <itch5/tde/windows/signal_kind.hpp>
+#include <itch5/tde/windows/window_analyzer.hpp>
 
 #include <itch5/cli/options.hpp>
 

@@ -14,12 +14,12 @@
 #include <vector>
 
 #include <itch5/io/output_file.hpp>
-#include <itch5/tde/csv_writer.hpp>
-#include <itch5/tde/delay_summary.hpp>
-#include <itch5/tde/pair_summary.hpp>
-#include <itch5/tde/inside_reader.hpp>
-#include <itch5/tde/window_analyzer.hpp>
-#include <itch5/tde/wisdom_file.hpp>
+#include <itch5/tde/report/csv_writer.hpp>
+#include <itch5/tde/report/delay_summary.hpp>
+#include <itch5/tde/report/pair_summary.hpp>
+#include <itch5/tde/windows/inside_reader.hpp>
+#include <itch5/tde/windows/window_analyzer.hpp>
+#include <itch5/tde/fft/wisdom_file.hpp>
 
 #include <itch5/cli/build_info.hpp>
 #include <itch5/cli/interruption.hpp>

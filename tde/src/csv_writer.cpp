@@ -1,4 +1,4 @@
-#include <itch5/tde/csv_writer.hpp>
+#include <itch5/tde/report/csv_writer.hpp>
 
 #include <array>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include <itch5/tde/delay_estimate.hpp>
+#include <itch5/tde/estimate/delay_estimate.hpp>
 
 namespace itch5::tde {
 

@@ -1,4 +1,4 @@
-#include <itch5/tde/delay_estimator.hpp>
+#include <itch5/tde/estimate/delay_estimator.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include <itch5/tde/fast_length.hpp>
+#include <itch5/tde/fft/fast_length.hpp>
 
 #include "number_text.hpp"
 

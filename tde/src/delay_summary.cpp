@@ -1,4 +1,4 @@
-#include <itch5/tde/delay_summary.hpp>
+#include <itch5/tde/report/delay_summary.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include <itch5/tde/fast_length.hpp>
+#include <itch5/tde/fft/fast_length.hpp>
 
 #include <limits>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include <itch5/tde/feed_events.hpp>
+#include <itch5/tde/windows/feed_events.hpp>
 
 #include <cstring>
 

@@ -1,4 +1,4 @@
-#include <itch5/tde/fft_plan.hpp>
+#include <itch5/tde/fft/fft_plan.hpp>
 
 #include <stdexcept>
 #include <string>

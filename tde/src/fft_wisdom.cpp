@@ -1,4 +1,4 @@
-#include <itch5/tde/fft_wisdom.hpp>
+#include <itch5/tde/fft/fft_wisdom.hpp>
 
 #include <filesystem>
 #include <memory>
@@ -8,7 +8,7 @@
 
 #include <itch5/io/byte_stream.hpp>
 #include <itch5/io/output_file.hpp>
-#include <itch5/tde/detail/fftw_api.hpp>
+#include <itch5/tde/fft/detail/fftw_api.hpp>
 
 namespace itch5::tde {
 

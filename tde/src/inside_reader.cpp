@@ -1,4 +1,4 @@
-#include <itch5/tde/inside_reader.hpp>
+#include <itch5/tde/windows/inside_reader.hpp>
 
 #include <algorithm>
 #include <cstring>

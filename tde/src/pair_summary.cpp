@@ -1,4 +1,4 @@
-#include <itch5/tde/pair_summary.hpp>
+#include <itch5/tde/report/pair_summary.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <limits>
 #include <random>
 
-#include <itch5/tde/delay_summary.hpp>
+#include <itch5/tde/report/delay_summary.hpp>
 
 #include "number_text.hpp"
 

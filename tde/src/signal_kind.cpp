@@ -1,4 +1,4 @@
-#include <itch5/tde/signal_kind.hpp>
+#include <itch5/tde/windows/signal_kind.hpp>
 
 #include <stdexcept>
 #include <string>

@@ -1,4 +1,4 @@
-#include <itch5/tde/window_analyzer.hpp>
+#include <itch5/tde/windows/window_analyzer.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include <itch5/tde/wisdom_file.hpp>
+#include <itch5/tde/fft/wisdom_file.hpp>
 
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include <itch5/tde/fft_wisdom.hpp>
+#include <itch5/tde/fft/fft_wisdom.hpp>
 
 namespace itch5::tde {
 

@@ -1,4 +1,4 @@
-#include <itch5/tde/work_pool.hpp>
+#include <itch5/tde/windows/work_pool.hpp>
 
 #include <stdexcept>
 #include <utility>

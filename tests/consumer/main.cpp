@@ -12,7 +12,7 @@
 #include <itch5/io/block_source.hpp>
 #include <itch5/io/byte_stream.hpp>
 #include <itch5/message_reader.hpp>
-#include <itch5/tde/fast_length.hpp>
+#include <itch5/tde/fft/fast_length.hpp>
 
 namespace {
 

@@ -16,7 +16,7 @@
 
 #include <itch5/io/byte_stream.hpp>
 #include <itch5/io/input_error.hpp>
-#include <itch5/tde/inside_reader.hpp>
+#include <itch5/tde/windows/inside_reader.hpp>
 
 namespace {
 

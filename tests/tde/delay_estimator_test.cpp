@@ -13,8 +13,8 @@
 
 #include <gtest/gtest.h>
 
-#include <itch5/tde/delay_estimator.hpp>
-#include <itch5/tde/fast_length.hpp>
+#include <itch5/tde/estimate/delay_estimator.hpp>
+#include <itch5/tde/fft/fast_length.hpp>
 
 #include "test_signals.hpp"
 

@@ -14,10 +14,10 @@
 
 #include <gtest/gtest.h>
 
-#include <itch5/tde/delay_estimator.hpp>
-#include <itch5/tde/feed_events.hpp>
-#include <itch5/tde/signal_kind.hpp>
-#include <itch5/tde/window_analyzer.hpp>
+#include <itch5/tde/estimate/delay_estimator.hpp>
+#include <itch5/tde/windows/feed_events.hpp>
+#include <itch5/tde/windows/signal_kind.hpp>
+#include <itch5/tde/windows/window_analyzer.hpp>
 
 #include "shifted_pair.hpp"
 

@@ -16,11 +16,11 @@
 
 #include <gtest/gtest.h>
 
-#include <itch5/tde/fast_length.hpp>
-#include <itch5/tde/fft_buffer.hpp>
-#include <itch5/tde/fft_plan.hpp>
-#include <itch5/tde/fft_wisdom.hpp>
-#include <itch5/tde/wisdom_file.hpp>
+#include <itch5/tde/fft/fast_length.hpp>
+#include <itch5/tde/fft/fft_buffer.hpp>
+#include <itch5/tde/fft/fft_plan.hpp>
+#include <itch5/tde/fft/fft_wisdom.hpp>
+#include <itch5/tde/fft/wisdom_file.hpp>
 
 namespace {
 

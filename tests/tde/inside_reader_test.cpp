@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <itch5/io/output_file.hpp>
-#include <itch5/tde/inside_reader.hpp>
+#include <itch5/tde/windows/inside_reader.hpp>
 
 namespace {
 

@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include <itch5/tde/delay_summary.hpp>
-#include <itch5/tde/pair_summary.hpp>
+#include <itch5/tde/report/delay_summary.hpp>
+#include <itch5/tde/report/pair_summary.hpp>
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <random>
 #include <vector>
 
-#include <itch5/tde/feed_events.hpp>
-#include <itch5/tde/signal_kind.hpp>
+#include <itch5/tde/windows/feed_events.hpp>
+#include <itch5/tde/windows/signal_kind.hpp>
 
 namespace tde_test {
 

@@ -16,10 +16,10 @@
 #include <gtest/gtest.h>
 
 #include <itch5/io/output_file.hpp>
-#include <itch5/tde/csv_writer.hpp>
-#include <itch5/tde/delay_summary.hpp>
-#include <itch5/tde/feed_events.hpp>
-#include <itch5/tde/window_analyzer.hpp>
+#include <itch5/tde/report/csv_writer.hpp>
+#include <itch5/tde/report/delay_summary.hpp>
+#include <itch5/tde/windows/feed_events.hpp>
+#include <itch5/tde/windows/window_analyzer.hpp>
 
 namespace {
 

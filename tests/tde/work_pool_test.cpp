@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include <itch5/tde/work_pool.hpp>
+#include <itch5/tde/windows/work_pool.hpp>
 
 namespace {
 

@@ -33,12 +33,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include <itch5/tde/delay_estimator.hpp>
-#include <itch5/tde/feed_events.hpp>
-#include <itch5/tde/fft_plan.hpp>
-#include <itch5/tde/inside_reader.hpp>
-#include <itch5/tde/signal_kind.hpp>
-#include <itch5/tde/work_pool.hpp>
+#include <itch5/tde/estimate/delay_estimator.hpp>
+#include <itch5/tde/windows/feed_events.hpp>
+#include <itch5/tde/fft/fft_plan.hpp>
+#include <itch5/tde/windows/inside_reader.hpp>
+#include <itch5/tde/windows/signal_kind.hpp>
+#include <itch5/tde/windows/work_pool.hpp>
 
 namespace itch5::tde {
 

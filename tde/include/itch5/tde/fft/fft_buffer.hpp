@@ -10,8 +10,8 @@
 #include <span>
 #include <utility>
 
-#include <itch5/tde/detail/fftw_api.hpp>
-#include <itch5/tde/fft_real.hpp>
+#include <itch5/tde/fft/detail/fftw_api.hpp>
+#include <itch5/tde/fft/fft_real.hpp>
 
 namespace itch5::tde {
 

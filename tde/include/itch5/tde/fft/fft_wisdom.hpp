@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include <itch5/tde/fft_real.hpp>
+#include <itch5/tde/fft/fft_real.hpp>
 
 namespace itch5::tde {
 

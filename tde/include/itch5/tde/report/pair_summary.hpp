@@ -27,8 +27,8 @@
 #include <utility>
 #include <vector>
 
-#include <itch5/tde/signal_kind.hpp>
-#include <itch5/tde/window_analyzer.hpp>
+#include <itch5/tde/windows/signal_kind.hpp>
+#include <itch5/tde/windows/window_analyzer.hpp>
 
 namespace itch5::tde {
 

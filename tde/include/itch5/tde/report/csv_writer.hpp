@@ -19,7 +19,7 @@
 
 #include <itch5/io/line_writer.hpp>
 #include <itch5/io/output_file.hpp>
-#include <itch5/tde/window_analyzer.hpp>
+#include <itch5/tde/windows/window_analyzer.hpp>
 
 namespace itch5::tde {
 

@@ -46,10 +46,10 @@
 #include <span>
 #include <vector>
 
-#include <itch5/tde/delay_estimate.hpp>
-#include <itch5/tde/fft_buffer.hpp>
-#include <itch5/tde/fft_plan.hpp>
-#include <itch5/tde/fft_real.hpp>
+#include <itch5/tde/estimate/delay_estimate.hpp>
+#include <itch5/tde/fft/fft_buffer.hpp>
+#include <itch5/tde/fft/fft_plan.hpp>
+#include <itch5/tde/fft/fft_real.hpp>
 
 namespace itch5::tde {
 

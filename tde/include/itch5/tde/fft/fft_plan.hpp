@@ -28,8 +28,8 @@
 #include <type_traits>
 #include <utility>
 
-#include <itch5/tde/detail/fftw_api.hpp>
-#include <itch5/tde/fft_real.hpp>
+#include <itch5/tde/fft/detail/fftw_api.hpp>
+#include <itch5/tde/fft/fft_real.hpp>
 
 namespace itch5::tde {
 

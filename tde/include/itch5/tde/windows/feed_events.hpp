@@ -20,8 +20,8 @@
 #include <utility>
 #include <vector>
 
-#include <itch5/tde/inside_reader.hpp>
-#include <itch5/tde/signal_kind.hpp>
+#include <itch5/tde/windows/inside_reader.hpp>
+#include <itch5/tde/windows/signal_kind.hpp>
 
 namespace itch5::tde {
 
