@@ -10,6 +10,8 @@ import sys
 import tempfile
 import textwrap
 
+from itch5_argparse import Formatter, Parser, UsageError, positive_int  # tools/, beside itch5plot
+
 from . import inputs
 from .inputs import InputError
 
@@ -38,27 +40,10 @@ CSV), malformed (the line is named) or without the chosen symbol, or an output t
 so the output only ever exists complete. Errors are one line, 'itch5plot: error: ...'."""
 
 
-class UsageError(Exception):
-    """Exit status 2."""
-
-
 class Interrupted(Exception):
     def __init__(self, signum):
         super().__init__(signum)
         self.signum = signum
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse with the project's one-line usage errors."""
-
-    def error(self, message):
-        raise UsageError(f"{self.prog.replace(PROG + ' ', '') + ': ' if ' ' in self.prog else ''}{message} "
-                         f"(see {self.prog} --help)")
-
-
-class Formatter(argparse.RawDescriptionHelpFormatter):
-    def __init__(self, prog):
-        super().__init__(prog, max_help_position=28, width=100)
 
 
 def describe(text):
@@ -68,16 +53,6 @@ def describe(text):
     for block in text.split("\n\n"):
         out.append(block if block.startswith("  ") else textwrap.fill(block, width=100))
     return "\n\n".join(out)
-
-
-def positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"'{text}' is not at least 1")
-    return value
 
 
 def pixel_size(text):
