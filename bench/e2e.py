@@ -8,13 +8,18 @@ the same run.
   bench/e2e.py --suite inside --books array --messages 20M --seed 3 --threads 2   # + book threads
   bench/e2e.py --suite inside --books array --messages 20M --seed 3 --baseline-build ../old/build
                                         # against a build of another commit, same run
+  bench/e2e.py --suite job --books array --messages 20M --seed 3 [--baseline-build ../old/build]
+                                        # the whole job: outputs to files, statistics, depth, .gz/.zst output
 
 The synthetic day is generated once with itch5synth (deterministic for --seed) and cached in bench/cache/
 together with a gzip copy (gzip -6). Every run of every configuration is interleaved with the others
 (round robin), so slow drifts of a shared machine hit all of them alike. Reported per configuration: the
 median and minimum wall time, messages/s and ns/message at the median, peak RSS (from wait4), and the ratio
 to its baseline: `cat FILE > /dev/null` for raw input, `zcat FILE.gz > /dev/null` (the decompression floor)
-for gzip input. A separate run per book type with --stats (all book events sampled) gives the per-event
+for gzip input. The job suite runs what users run (README's first example and its parts: an inside file,
+--stats, --stats-events all, --depth, compressed outputs), each against `itch5inside` of the same input with
+no output (> /dev/null), the engine alone; outputs go to a scratch directory beside the cache and are
+removed. A separate run per book type with --stats (all book events sampled) gives the per-event
 processing latency quantiles from the __aggregate__ row; those runs include the cost of two steady_clock
 reads per message.
 """
@@ -169,13 +174,49 @@ def latency(tools, book, raw):
     return {k: int(agg[k]) for k in ("p50Processing", "p99Processing", "p999Processing", "maxProcessing")}
 
 
+# The whole job's rows (issue: "every output at the engine's speed"): (label, itch5inside flags, input kind).
+JOB_ROWS = [
+    ("> /dev/null", [], "raw"),
+    ("-o inside.txt", ["-o", "{d}/inside.txt"], "raw"),
+    ("--stats", ["--stats", "{d}/s.csv"], "raw"),
+    ("--stats --stats-events all", ["--stats", "{d}/s.csv", "--stats-events", "all"], "raw"),
+    ("--depth", ["--depth", "{d}/d.csv"], "raw"),
+    ("-o inside.txt.gz", ["-o", "{d}/inside.txt.gz"], "raw"),
+    ("-o inside.txt.gz --gzip-level 6", ["-o", "{d}/inside.txt.gz", "--gzip-level", "6"], "raw"),
+    ("-o inside.txt.zst", ["-o", "{d}/inside.txt.zst"], "raw"),
+    ("> /dev/null", [], "gz"),
+    ("-o inside.txt.gz --stats --depth", ["-o", "{d}/inside.txt.gz", "--stats", "{d}/s.csv", "--depth", "{d}/d.csv"],
+     "gz"),
+]
+
+
+def job_configs(tools, book, extra, raw, gz, cache_dir, suffix):
+    """The job suite's configurations for the programs in `tools`: each row against the same build's
+    `itch5inside` of the same input with no output. A baseline build's rows (suffix) compare with its own
+    first rows, so both builds' ratios come from the same run."""
+    scratch = os.path.join(cache_dir, "job-out" + suffix.replace(" ", "_").replace("(", "").replace(")", ""))
+    os.makedirs(scratch, exist_ok=True)
+    out = []
+    for label, flags, kind in JOB_ROWS:
+        if "--gzip-level" in flags and suffix:
+            continue  # older builds had one gzip engine: their -o .gz row is already zlib at level 6
+        if ".zst" in label and suffix:
+            continue
+        name = f"itch5inside {kind} {label}{suffix}"
+        base = f"itch5inside {kind} > /dev/null{suffix}"
+        argv = [os.path.join(tools, "itch5inside"), "-q", "--book", book] + extra + \
+            [f.format(d=scratch) for f in flags] + [raw if kind == "raw" else gz]
+        out.append((name, argv, None if name == base else base))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--messages", type=parse_count, default=parse_count("50M"), help="messages in the day (50M)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--runs", type=int, default=3, help="runs of every configuration (3)")
     ap.add_argument("--books", default="array,map", help="book types to measure (array,map)")
-    ap.add_argument("--suite", choices=["inside", "decoder", "all"], default="all")
+    ap.add_argument("--suite", choices=["inside", "decoder", "job", "all"], default="all")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     ap.add_argument("--cache-dir", default=os.path.join(ROOT, "bench", "cache"))
     ap.add_argument("--no-build", action="store_true", help="use the existing build")
@@ -215,6 +256,12 @@ def main():
                     configs.append((f"itch5inside --book {b} --threads {n} {kind}",
                                     [os.path.join(tools, "itch5inside"), "-q", "--book", b, "--threads", n] + extra +
                                     [path], f"itch5inside --book {b} {kind}"))
+
+    if args.suite == "job":
+        configs += job_configs(tools, books[0], extra, raw, gz, args.cache_dir, "")
+        if args.baseline_build:
+            configs += job_configs(os.path.join(args.baseline_build, "tools"), books[0], extra, raw, gz,
+                                   args.cache_dir, " (baseline build)")
 
     if args.baseline_build and args.suite in ("inside", "all"):
         btools = os.path.join(args.baseline_build, "tools")
@@ -263,9 +310,12 @@ def main():
     med = {name: statistics.median(v) for name, v in times.items()}
     for name, _, baseline in configs:
         ratio = f"{med[name] / med[baseline]:.2f}x {baseline.split()[0]}" if baseline else ""
-        if baseline and baseline.startswith("itch5inside"):  # book threads: the speed-up over one thread
+        if baseline and "> /dev/null" in baseline:  # the job suite: the cost of the outputs over the engine
+            ratio = f"{med[name] / med[baseline]:.2f}x `{baseline}`"
+        elif baseline and baseline.startswith("itch5inside"):  # book threads: the speed-up over one thread
             ratio = f"{med[baseline] / med[name]:.2f}x as fast as --threads 1"
-        if name.endswith("(baseline build)"):  # this build against the other one
+        job_row = "> /dev/null" in name or (baseline is not None and "> /dev/null" in baseline)
+        if name.endswith("(baseline build)") and not job_row:  # this build against the other one
             ratio = f"this build {med[name] / med[baseline]:.2f}x as fast"
         out.write(f"| {name} | {med[name]:.2f} | {min(times[name]):.2f} | {messages / med[name] / 1e6:.1f} | "
                   f"{med[name] * 1e9 / messages:.1f} | {rss[name] / 1e6:.0f} | {ratio} |\n")

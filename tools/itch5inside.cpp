@@ -18,6 +18,7 @@
 #include <itch5/stats/histogram_file.hpp>
 
 #include <itch5/cli/capture_flags.hpp>
+#include <itch5/cli/compression_flags.hpp>
 #include <itch5/cli/inflate_flag.hpp>
 #include <itch5/cli/interruption.hpp>
 #include <itch5/cli/options.hpp>
@@ -42,7 +43,7 @@ struct config {
   std::uint64_t threads = 1;
   std::uint64_t slowest = 0;
   std::uint64_t block_size = 1 << 20;
-  std::uint64_t gzip_level = 6;
+  itch5::cli::compression_flags compression;
   itch5::cli::inflate_flag inflate;
   std::string from;
   std::string to;
@@ -174,8 +175,7 @@ int run(const config& cfg) {
   if (opt.stats && capture_stats.is_capture) opt.latencies = &latencies;
   cfg.capture.check_input(capture_stats, input_name);
   itch5::message_reader reader(itch5::io::make_block_source(std::move(input), blocks));
-  itch5::io::output_options out_opts;
-  out_opts.gzip_level = static_cast<int>(cfg.gzip_level);
+  const itch5::io::output_options out_opts = cfg.compression.output();
   itch5::io::output_file out(cfg.output, out_opts);
   std::unique_ptr<itch5::io::output_file> stats_out, depth_out, histograms_out;
   if (opt.stats) stats_out = std::make_unique<itch5::io::output_file>(cfg.stats, out_opts);
@@ -325,7 +325,7 @@ int main(int argc, char** argv) {
            0, 1 << 20)
       .value_name("N");
   opts.add_size("block-size", cfg.block_size, "Bytes per input block.", 4096, std::uint64_t{1} << 30);
-  opts.add("gzip-level", cfg.gzip_level, "Compression level of .gz outputs (1 fast .. 9 small).", 1, 9);
+  cfg.compression.add_to(opts);
   cfg.inflate.add_to(opts);
   opts.epilog(
       "Formats: the inside lines, the statistics CSV, the depth CSV and the histogram file are described "

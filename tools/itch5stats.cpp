@@ -17,6 +17,7 @@
 
 #include <itch5/stats/histogram_file.hpp>
 
+#include <itch5/cli/compression_flags.hpp>
 #include <itch5/cli/build_info.hpp>
 #include <itch5/cli/options.hpp>
 #include <itch5/cli/path_guard.hpp>
@@ -47,7 +48,7 @@ struct merge_config {
   std::string stats;
   std::string depth;
   std::string histograms;
-  std::uint64_t gzip_level = 6;
+  itch5::cli::compression_flags compression;
 };
 
 std::string read_all(const std::string& path) {
@@ -71,8 +72,7 @@ int merge(const merge_config& cfg) {
       itch5::stats::merge(all, h, name);
     }
   }
-  itch5::io::output_options out_opts;
-  out_opts.gzip_level = static_cast<int>(cfg.gzip_level);
+  const itch5::io::output_options out_opts = cfg.compression.output();
   std::vector<std::unique_ptr<itch5::io::output_file>> outs;
   auto write = [&](const std::string& path, const std::string& bytes) {
     if (path.empty()) return;
@@ -112,7 +112,7 @@ int run_merge(int argc, char** argv) {
            "Write the merged histograms as a histogram file, to be merged again later (e.g. per month, then "
            "per year); - is standard output.")
       .value_name("OUT");
-  opts.add("gzip-level", cfg.gzip_level, "Compression level of .gz outputs (1 fast .. 9 small).", 1, 9);
+  cfg.compression.add_to(opts);
   opts.epilog(
       "At least one of --stats, --depth and --histograms is required. The formats, and what merging the two "
       "parts of a day gives compared with the whole day, are described in docs/formats.md of the source "

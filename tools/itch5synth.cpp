@@ -15,6 +15,7 @@
 #include <itch5/io/output_file.hpp>
 #include <itch5/synth/generator.hpp>
 
+#include <itch5/cli/compression_flags.hpp>
 #include <itch5/cli/interruption.hpp>
 #include <itch5/cli/options.hpp>
 #include <itch5/cli/path_guard.hpp>
@@ -36,7 +37,7 @@ struct config {
   double pcap_duplicates = 0;
   double pcap_reorder = 0;
   std::chrono::nanoseconds pcap_latency{0};
-  std::int64_t gzip_level = 6;
+  itch5::cli::compression_flags compression;
   bool quiet = false;
   bool force = false;
   std::string references = "sequential";
@@ -206,8 +207,7 @@ int run(config& cfg) {
   itch5::synth::generator gen(cfg.gen);  // resolves and checks the settings
   check_free_space(cfg, out_path);
 
-  itch5::io::output_options oo;
-  oo.gzip_level = static_cast<int>(cfg.gzip_level);
+  itch5::io::output_options oo = cfg.compression.output();
   itch5::io::output_file out(out_path, oo);
   std::unique_ptr<itch5::io::output_file> delayed_out;
   if (!cfg.delayed.empty()) delayed_out = std::make_unique<itch5::io::output_file>(cfg.delayed, oo);
@@ -371,12 +371,7 @@ int main(int argc, char** argv) {
            "Arrival delay of every --pcap packet after its last message's timestamp (a capture point further "
            "from the exchange: two runs with the same --seed and different latencies are two capture points of "
            "one feed, for itch5inside --timestamp capture and itch5tde).");
-  opts.add(
-      "gzip-level", cfg.gzip_level,
-      "zlib level for .gz outputs, 1 (fast) to 9 (small). Compressed output runs at zlib's deflate speed, "
-      "far below the generator's: on this data about 10 MB/s (0.3 M messages/s) at level 6 and 4x that "
-      "at level 1 for files 13% larger. For speed, write raw, or pipe '-o -' into a parallel compressor.",
-      1, 9);
+  cfg.compression.add_to(opts);
   opts.add("quiet", cfg.quiet, "No progress line and no summary on stderr.").alias('q');
   opts.add("force", cfg.force,
            "Write even when the estimated size of the outputs (about 31 bytes per message raw, 14 gzipped) "

@@ -4,20 +4,118 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <stdexcept>
+#include <thread>
 
-#include <boost/iostreams/device/file_descriptor.hpp>
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
+#include <itch5/io/chunk_ring.hpp>
+
+#include "compressor.hpp"
 
 namespace itch5::io {
-namespace bio = boost::iostreams;
+
+compression compression_of(std::string_view path) noexcept {
+  if (path.size() > 3 && path.ends_with(".gz")) return compression::gzip;
+  if (path.size() > 4 && path.ends_with(".zst")) return compression::zstd;
+  return compression::none;
+}
 
 namespace {
+
+// A compressor fed either directly (write() compresses) or through a thread of its own: write() copies the
+// bytes into the chunk being filled and hands full chunks over a chunk_ring; the thread compresses them in
+// order. An error there (a full disk) stops the compressing, and the next write() or finish() throws it.
+class compress_pipe {
+ public:
+  compress_pipe(std::unique_ptr<detail::compressor> c, bool threaded) : compressor_(std::move(c)) {
+    if (!threaded) return;
+    ring_ = std::make_unique<io::chunk_ring<chunk, ring_chunks>>();
+    filling_ = ring_->to_fill();
+    thread_ = std::thread([this] { consume(); });
+  }
+  compress_pipe(const compress_pipe&) = delete;
+  compress_pipe& operator=(const compress_pipe&) = delete;
+  ~compress_pipe() {
+    if (thread_.joinable()) {
+      try {
+        finish();
+      } catch (...) {  // abandon() and discard() keep or drop what could be written
+      }
+    }
+  }
+
+  void write(std::string_view bytes) {
+    if (!ring_) {
+      compressor_->write(bytes);
+      return;
+    }
+    if (failed_.load(std::memory_order_acquire)) std::rethrow_exception(error_);
+    while (!bytes.empty()) {
+      const std::size_t n = std::min(bytes.size(), chunk_bytes - used_);
+      std::memcpy(filling_->bytes.data() + used_, bytes.data(), n);
+      used_ += n;
+      bytes.remove_prefix(n);
+      if (used_ == chunk_bytes) publish(false);
+    }
+  }
+
+  // Compresses the rest and ends the stream; rethrows the compressing thread's error. Call once.
+  void finish() {
+    if (ring_) {
+      publish(true);
+      thread_.join();
+      if (error_) std::rethrow_exception(error_);
+    }
+    compressor_->finish();
+  }
+
+ private:
+  static constexpr std::size_t chunk_bytes = std::size_t{1} << 20;
+  static constexpr std::uint64_t ring_chunks = 4;
+  struct chunk {
+    std::array<char, chunk_bytes> bytes;
+    std::size_t size;
+    bool last;
+  };
+
+  void publish(bool last) {
+    filling_->size = used_;
+    filling_->last = last;
+    ring_->publish(last);
+    used_ = 0;
+    if (!last) filling_ = ring_->to_fill();
+  }
+
+  void consume() {
+    for (;;) {
+      const chunk& c = ring_->to_read();
+      const bool last = c.last;
+      if (!error_) {
+        try {
+          compressor_->write({c.bytes.data(), c.size});
+        } catch (...) {
+          error_ = std::current_exception();
+          failed_.store(true, std::memory_order_release);
+        }
+      }
+      ring_->release();
+      if (last) return;
+    }
+  }
+
+  std::unique_ptr<detail::compressor> compressor_;
+  std::unique_ptr<io::chunk_ring<chunk, ring_chunks>> ring_;  // null: compress in write()
+  chunk* filling_ = nullptr;
+  std::size_t used_ = 0;
+  std::atomic<bool> failed_{false};
+  std::exception_ptr error_;  // written by the thread; read after failed_ or after joining it
+  std::thread thread_;
+};
 
 // The process-wide table of temporary files in use, read by remove_temporary_outputs() from a signal
 // handler: a slot is claimed (free -> filling), its path copied, then published (filling -> live); only live
@@ -87,28 +185,20 @@ class output_file::impl {
       if (fd_ < 0) throw std::runtime_error(path + ": cannot create " + temp_ + ": " + std::strerror(errno));
       slot_ = register_temporary(temp_);
     }
-    if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) {
+    if (const compression format = compression_of(path); format != compression::none) {
       try {
-        gz_ = std::make_unique<bio::filtering_ostream>();
-        gz_->push(bio::gzip_compressor(bio::gzip_params(options.gzip_level)), 1 << 16);
-        gz_->push(bio::file_descriptor_sink(fd_, bio::never_close_handle), 1 << 16);
-        // Only once the chain is complete: an empty filtering_ostream is in the bad state, and enabling
-        // exceptions on it throws at once.
-        gz_->exceptions(std::ios::badbit | std::ios::failbit);
-      } catch (const std::exception& e) {
+        gz_ = std::make_unique<compress_pipe>(detail::make_compressor(format, options, fd_, name_),
+                                              options.compress_thread);
+      } catch (...) {
         discard();
-        throw std::runtime_error(path + ": cannot set up gzip compression: " + e.what());
+        throw;
       }
     }
   }
 
   void write(std::string_view bytes) {
     if (gz_) {
-      try {
-        gz_->write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-      } catch (const std::exception& e) {
-        throw std::runtime_error(name_ + ": write error: " + e.what());
-      }
+      gz_->write(bytes);
       return;
     }
     while (!bytes.empty()) {
@@ -126,12 +216,8 @@ class output_file::impl {
     if (closed_) return;
     closed_ = true;
     if (gz_) {
-      try {
-        gz_->reset();  // flushes the compressor and writes the gzip trailer
-      } catch (const std::exception& e) {
-        throw std::runtime_error(name_ + ": write error: " + e.what());
-      }
-      gz_.reset();
+      const std::unique_ptr<compress_pipe> gz = std::move(gz_);
+      gz->finish();  // compresses the rest and writes the trailer
     }
     if (fd_ == STDOUT_FILENO) return;
     if (::close(fd_) != 0) throw std::runtime_error(path_ + ": close error: " + std::strerror(errno));
@@ -199,7 +285,7 @@ class output_file::impl {
   int slot_ = -1;        // in the table of temporary files, -1 when none
   bool direct_ = false;  // a non-regular file written in place
   bool closed_ = false;
-  std::unique_ptr<bio::filtering_ostream> gz_;
+  std::unique_ptr<compress_pipe> gz_;  // for a compressed output
 };
 
 output_file::output_file(std::string path, output_options options)

@@ -1,20 +1,40 @@
 #include <itch5/stats/depth_statistics.hpp>
 
+#include <algorithm>
+
 namespace itch5::stats {
 
 void depth_statistics::record(std::uint16_t locate, std::uint32_t event_depth, std::uint32_t book_depth) {
-  if (locate >= by_locate_.size()) by_locate_.resize(std::size_t{locate} + 1);
-  auto& s = by_locate_[locate];
-  if (!s) s = std::make_unique<series>();
-  s->event.record(event_depth);
-  s->book.record(book_depth);
-  aggregate_.event.record(event_depth);
-  aggregate_.book.record(book_depth);
+  if (pending_.capacity() == 0) [[unlikely]] pending_.reserve(pending_capacity);
+  pending_.push_back({event_depth, book_depth, locate});
+  if (pending_.size() == pending_capacity) [[unlikely]] flush();
+}
+
+void depth_statistics::flush() const {
+  if (pending_.empty()) return;
+  std::uint16_t top = 0;
+  for (const pending& p : pending_) top = std::max(top, p.locate);
+  if (top >= by_locate_.size()) by_locate_.resize(std::size_t{top} + 1);
+  starts_.assign(by_locate_.size() + 1, 0);
+  for (const pending& p : pending_) ++starts_[p.locate + 1];
+  for (std::size_t i = 1; i < starts_.size(); ++i) starts_[i] += starts_[i - 1];
+  sorted_.resize(pending_.size());
+  for (const pending& p : pending_) sorted_[starts_[p.locate]++] = p;
+  for (const pending& p : sorted_) {
+    auto& s = by_locate_[p.locate];
+    if (!s) s = std::make_unique<series>();
+    s->event.record(p.event_depth);
+    s->book.record(p.book_depth);
+    aggregate_.event.record(p.event_depth);
+    aggregate_.book.record(p.book_depth);
+  }
+  pending_.clear();
 }
 
 std::string depth_statistics::csv_header() { return depth_csv_header(); }
 
 depth_table depth_statistics::table(const std::function<std::string(std::uint16_t)>& name_of) const {
+  flush();
   depth_table t;
   for (std::size_t locate = 0; locate < by_locate_.size(); ++locate) {
     if (by_locate_[locate] && by_locate_[locate]->event.count() > 0) {

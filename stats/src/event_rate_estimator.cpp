@@ -24,8 +24,7 @@ void event_rate_estimator::push(std::uint64_t period) {
   ++size_;
 }
 
-void event_rate_estimator::record(std::chrono::nanoseconds t) {
-  const std::uint64_t k = t.count() <= 0 ? 0 : static_cast<std::uint64_t>(t.count() / period_ns_);
+void event_rate_estimator::record_new_period(std::uint64_t k) {
   if (!started_) {
     started_ = true;
     current_ = k;

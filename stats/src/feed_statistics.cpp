@@ -6,22 +6,43 @@ namespace itch5::stats {
 
 using namespace std::chrono_literals;
 
+namespace {
+
+// The sampling periods of the three rate estimators, as compile-time divisors: record() computes each
+// event's three periods once (multiplications, not divisions) for the symbol's series and the aggregate.
+constexpr std::int64_t per_sec_period_ns = 1'000'000;  // 1 ms
+constexpr std::int64_t per_msec_period_ns = 1'000;     // 1 us
+constexpr std::int64_t per_usec_period_ns = 1;         // 1 ns
+
+struct event_periods {
+  std::uint64_t sec, msec, usec;
+
+  explicit event_periods(std::chrono::nanoseconds ts) noexcept {
+    const std::uint64_t t = ts.count() <= 0 ? 0 : static_cast<std::uint64_t>(ts.count());
+    sec = t / per_sec_period_ns;
+    msec = t / per_msec_period_ns;
+    usec = t / per_usec_period_ns;
+  }
+};
+
+}  // namespace
+
 struct feed_statistics::series {
-  event_rate_estimator per_sec{1s, 1ms};
-  event_rate_estimator per_msec{1ms, 1us};
-  event_rate_estimator per_usec{1us, 1ns};
+  event_rate_estimator per_sec{1s, std::chrono::nanoseconds(per_sec_period_ns)};
+  event_rate_estimator per_msec{1ms, std::chrono::nanoseconds(per_msec_period_ns)};
+  event_rate_estimator per_usec{1us, std::chrono::nanoseconds(per_usec_period_ns)};
   log_linear_histogram arrival;
   log_linear_histogram processing;
   log_linear_histogram latency;
   std::chrono::nanoseconds last{0};
   std::uint64_t samples = 0;
 
-  void record(std::chrono::nanoseconds ts, std::chrono::nanoseconds took) {
+  void record(std::chrono::nanoseconds ts, const event_periods& k, std::chrono::nanoseconds took) {
     if (samples > 0) arrival.record(ts > last ? static_cast<std::uint64_t>((ts - last).count()) : 0);
     if (ts > last || samples == 0) last = ts;
-    per_sec.record(ts);
-    per_msec.record(ts);
-    per_usec.record(ts);
+    per_sec.record_period(k.sec);
+    per_msec.record_period(k.msec);
+    per_usec.record_period(k.usec);
     processing.record(took.count() > 0 ? static_cast<std::uint64_t>(took.count()) : 0);
     ++samples;
   }
@@ -36,30 +57,57 @@ struct feed_statistics::series {
   }
 };
 
-feed_statistics::feed_statistics() : aggregate_(std::make_unique<series>()) {}
+feed_statistics::feed_statistics() : aggregate_(std::make_unique<series>()) { pending_.reserve(pending_capacity); }
 feed_statistics::~feed_statistics() = default;
 
-void feed_statistics::record(std::uint16_t locate, std::chrono::nanoseconds ts, std::chrono::nanoseconds processing) {
+feed_statistics::series& feed_statistics::of(std::uint16_t locate) {
   if (locate >= by_locate_.size()) by_locate_.resize(std::size_t{locate} + 1);
   auto& s = by_locate_[locate];
   if (!s) s = std::make_unique<series>();
-  s->record(ts, processing);
-  aggregate_->record(ts, processing);
+  return *s;
+}
+
+void feed_statistics::record(std::uint16_t locate, std::chrono::nanoseconds ts, std::chrono::nanoseconds processing) {
+  if (locate >= by_locate_.size() || !by_locate_[locate]) [[unlikely]] of(locate);  // flush() finds it there
+  aggregate_->record(ts, event_periods(ts), processing);
+  pending_.push_back({ts.count(), processing.count(), locate, false});
+  if (pending_.size() == pending_capacity) [[unlikely]] flush();
 }
 
 void feed_statistics::record_latency(std::uint16_t locate, std::chrono::nanoseconds latency) {
   latency_ = true;
-  if (locate >= by_locate_.size()) by_locate_.resize(std::size_t{locate} + 1);
-  auto& s = by_locate_[locate];
-  if (!s) s = std::make_unique<series>();
+  if (locate >= by_locate_.size() || !by_locate_[locate]) [[unlikely]] of(locate);
   const std::uint64_t v = latency.count() > 0 ? static_cast<std::uint64_t>(latency.count()) : 0;
-  s->latency.record(v);
   aggregate_->latency.record(v);
+  pending_.push_back({0, latency.count(), locate, true});
+  if (pending_.size() == pending_capacity) [[unlikely]] flush();
+}
+
+void feed_statistics::flush() const {
+  if (pending_.empty()) return;
+  // A stable counting sort of the pending samples by locate (every locate has a series: record() made it).
+  starts_.assign(by_locate_.size() + 1, 0);
+  for (const pending& p : pending_) ++starts_[p.locate + 1];
+  for (std::size_t i = 1; i < starts_.size(); ++i) starts_[i] += starts_[i - 1];
+  sorted_.resize(pending_.size());
+  for (const pending& p : pending_) sorted_[starts_[p.locate]++] = p;
+  // starts_[l] is now the end of locate l's run (and the start of l + 1's).
+  for (const pending& p : sorted_) {
+    series& s = *by_locate_[p.locate];
+    if (p.latency) {
+      s.latency.record(p.value > 0 ? static_cast<std::uint64_t>(p.value) : 0);
+    } else {
+      const std::chrono::nanoseconds ts(p.ts);
+      s.record(ts, event_periods(ts), std::chrono::nanoseconds(p.value));
+    }
+  }
+  pending_.clear();
 }
 
 std::string feed_statistics::csv_header() { return feed_csv_header(); }
 
 feed_table feed_statistics::finish(const std::function<std::string(std::uint16_t)>& name_of) {
+  flush();
   feed_table t;
   for (std::size_t locate = 0; locate < by_locate_.size(); ++locate) {
     if (by_locate_[locate] && by_locate_[locate]->samples > 0) {
@@ -75,7 +123,8 @@ std::string feed_statistics::finish_csv(const std::function<std::string(std::uin
   return feed_csv(finish(name_of));
 }
 
-std::uint64_t feed_statistics::samples(std::uint16_t locate) const noexcept {
+std::uint64_t feed_statistics::samples(std::uint16_t locate) const {
+  flush();
   return locate < by_locate_.size() && by_locate_[locate] ? by_locate_[locate]->samples : 0;
 }
 

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include <zstd.h>
 
 #include <itch5/frame_writer.hpp>
 #include <itch5/io/output_file.hpp>
@@ -162,6 +165,123 @@ TEST(OutputFile, LargeGzOutputAndGzPartialAreWholeGzipStreams) {
   std::uint64_t isize = 0;  // the trailer's last 4 bytes: the length, little-endian
   for (int i = 0; i < 4; ++i) isize |= std::to_integer<std::uint64_t>(gz[gz.size() - 4 + static_cast<std::size_t>(i)]) << (8 * i);
   EXPECT_EQ(isize, text.size() % (std::uint64_t{1} << 32));
+}
+
+// Every compressed-output engine, on its own thread and in write() itself: the file holds exactly the bytes
+// written (decompressed independently of the code under test: zlib's inflate, libzstd's decompressor), as
+// one standard stream, also as a .partial, also when writes are larger than the 1 MiB chunks of the thread.
+struct engine_case {
+  const char* suffix;
+  int gzip_level;
+  int zstd_level;
+  bool thread;
+};
+
+class CompressedOutput : public testing::TestWithParam<engine_case> {};
+
+std::string zstd_decompress(const bytes& z) {
+  std::string out;
+  ZSTD_DStream* d = ZSTD_createDStream();
+  ZSTD_inBuffer in{z.data(), z.size(), 0};
+  std::string buf(1 << 16, '\0');
+  std::size_t rc = 1;
+  while (in.pos < in.size) {
+    ZSTD_outBuffer o{buf.data(), buf.size(), 0};
+    rc = ZSTD_decompressStream(d, &o, &in);
+    if (ZSTD_isError(rc)) break;
+    out.append(buf.data(), o.pos);
+  }
+  ZSTD_freeDStream(d);
+  EXPECT_FALSE(ZSTD_isError(rc)) << ZSTD_getErrorName(rc);
+  EXPECT_EQ(rc, 0u) << "the zstd frame is complete";
+  return out;
+}
+
+std::string decompress(const std::string& path) {
+  const bytes b = itch5_test::read_file(path);
+  if (path.find(".zst") != std::string::npos) return zstd_decompress(b);
+  EXPECT_GE(b.size(), 18u);
+  EXPECT_EQ(b[0], std::byte{0x1f});
+  EXPECT_EQ(b[1], std::byte{0x8b});
+  const bytes plain = itch5_test::inflate_prefix(b);
+  return std::string(reinterpret_cast<const char*>(plain.data()), plain.size());
+}
+
+TEST_P(CompressedOutput, HoldsExactlyTheBytesWrittenCommittedOrPartial) {
+  const engine_case c = GetParam();
+  itch5::io::output_options opt;
+  opt.gzip_level = c.gzip_level;
+  opt.zstd_level = c.zstd_level;
+  opt.compress_thread = c.thread;
+  // ~3.5 MB of lines (more than three chunks), written in pieces of random size up to 1.5 MiB.
+  std::string text;
+  for (int i = 0; i < 100'000; ++i) text += std::to_string(34'200'000'000'000LL + i * 7919LL) + " 17 AAPL 1234500 100\n";
+  std::mt19937 rng(7);
+  itch5_test::temp_dir dir;
+  for (const bool commit : {true, false}) {
+    const auto path = dir.file(std::string(commit ? "a.txt" : "b.txt") + c.suffix);
+    {
+      itch5::io::output_file out(path, opt);
+      for (std::size_t at = 0; at < text.size();) {
+        const std::size_t n = std::min<std::size_t>(text.size() - at, rng() % (3 << 19));
+        out.write(std::string_view(text).substr(at, n));
+        at += n;
+      }
+      if (commit) out.commit();
+    }
+    EXPECT_EQ(decompress(commit ? path : path + ".partial"), text) << path;
+  }
+  // An empty output is a valid empty stream.
+  const auto empty = dir.file(std::string("empty.txt") + c.suffix);
+  {
+    itch5::io::output_file out(empty, opt);
+    out.commit();
+  }
+  EXPECT_EQ(decompress(empty), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, CompressedOutput,
+                         testing::Values(engine_case{".gz", 1, 1, true}, engine_case{".gz", 1, 1, false},
+                                         engine_case{".gz", 3, 1, true}, engine_case{".gz", 6, 1, true},
+                                         engine_case{".gz", 9, 1, false}, engine_case{".zst", 1, 1, true},
+                                         engine_case{".zst", 1, 12, false}),
+                         [](const testing::TestParamInfo<engine_case>& i) {
+                           return std::string(i.param.suffix[1] == 'g' ? "gzip" : "zstd") +
+                                  std::to_string(i.param.suffix[1] == 'g' ? i.param.gzip_level : i.param.zstd_level) +
+                                  (i.param.thread ? "Thread" : "Inline");
+                         });
+
+TEST(OutputFile, CompressionFollowsTheName) {
+  using itch5::io::compression;
+  EXPECT_EQ(itch5::io::compression_of("day.txt.gz"), compression::gzip);
+  EXPECT_EQ(itch5::io::compression_of("day.txt.zst"), compression::zstd);
+  EXPECT_EQ(itch5::io::compression_of("day.txt"), compression::none);
+  EXPECT_EQ(itch5::io::compression_of(".gz"), compression::none) << "a name, not only a suffix";
+  EXPECT_EQ(itch5::io::compression_of("day.gzip"), compression::none);
+  EXPECT_EQ(itch5::io::compression_of("-"), compression::none);
+}
+
+TEST(OutputFile, CompressingThreadErrorReachesTheWriter) {
+  // A .gz name that is a link to /dev/full: written in place (a device), and every write() there fails with
+  // ENOSPC, on the compressing thread. The writer hears of it: a later write() or commit() throws, naming
+  // the output; nothing hangs.
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  itch5_test::temp_dir dir;
+  for (const char* suffix : {".gz", ".zst"}) {
+    const auto path = dir.file(std::string("full.txt") + suffix);
+    fs::create_symlink("/dev/full", path);
+    std::string text;
+    for (int i = 0; i < 300'000; ++i) text += std::to_string(i * 7919LL) + " line\n";
+    try {
+      itch5::io::output_file out(path);
+      for (int k = 0; k < 4; ++k) out.write(text);
+      out.commit();
+      FAIL() << suffix << ": no exception";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("write error"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(OutputFile, UncreatableFileNamesThePath) {

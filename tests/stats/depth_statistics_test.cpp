@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <map>
+#include <random>
 #include <string>
 
 #include <itch5_test/csv_headers.hpp>
@@ -56,6 +58,38 @@ TEST(DepthStatistics, LargeDepthsWithinStatedError) {
   EXPECT_EQ(h.max(), 2135u);
   EXPECT_EQ(h.quantile(0.5), 2135u);  // clamped to [min, max], which is one value
   EXPECT_EQ(d.aggregate_book_depth().quantile(0.9), 70000u);
+}
+
+// Samples are recorded in batches of 16 Ki grouped by symbol: over several batches of interleaved symbols
+// (one locate beyond all others, so that the table grows inside a batch), every symbol's histograms and
+// the aggregate's equal histograms fed each sample directly.
+TEST(DepthStatistics, BatchedSymbolsEqualSampleBySample) {
+  std::mt19937 rng(5);
+  depth_statistics d;
+  std::map<std::uint16_t, std::pair<itch5::stats::log_linear_histogram, itch5::stats::log_linear_histogram>> direct;
+  itch5::stats::log_linear_histogram all_event, all_book;
+  for (int i = 0; i < 50'000; ++i) {
+    const auto locate = static_cast<std::uint16_t>(i == 40'000 ? 9000 : 1 + rng() % (1 + rng() % 60));
+    const auto event = static_cast<std::uint32_t>(rng() % 4 == 0 ? rng() % 5000 : rng() % 8);
+    const auto book = static_cast<std::uint32_t>(rng() % 300);
+    d.record(locate, event, book);
+    direct[locate].first.record(event);
+    direct[locate].second.record(book);
+    all_event.record(event);
+    all_book.record(book);
+  }
+  const auto t = d.table([](std::uint16_t l) { return std::to_string(l); });
+  ASSERT_EQ(t.symbols.size(), direct.size());
+  std::size_t k = 0;
+  for (const auto& [locate, h] : direct) {
+    EXPECT_EQ(t.symbols[k].name, std::to_string(locate));
+    EXPECT_EQ(t.symbols[k].event, h.first) << locate;
+    EXPECT_EQ(t.symbols[k].book, h.second) << locate;
+    ++k;
+  }
+  EXPECT_EQ(t.aggregate.event, all_event);
+  EXPECT_EQ(t.aggregate.book, all_book);
+  EXPECT_EQ(d.aggregate_event_depth().count(), 50'000u);
 }
 
 }  // namespace

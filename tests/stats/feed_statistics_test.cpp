@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <memory>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -203,6 +205,46 @@ TEST(FeedStatistics, ManySymbolsOneRowEachInLocateOrder) {
   EXPECT_EQ(lines[3].substr(0, 7), "L500,2,");
   EXPECT_EQ(lines[4].substr(0, 8), "L12000,1");
   EXPECT_EQ(lines[5].substr(0, 16), "__aggregate__,6,");
+}
+
+// The symbols' samples wait in a buffer and are handed to their series in batches grouped by symbol (16 Ki
+// samples a batch): over several batches of interleaved symbols, with latencies and times going backwards,
+// every symbol's series equals that of a feed_statistics fed only that symbol's samples, in order, and the
+// aggregate equals that of one fed every sample under one locate.
+TEST(FeedStatistics, BatchedSymbolsEqualSampleBySample) {
+  constexpr int symbols = 37;
+  std::mt19937_64 rng(11);
+  feed_statistics all;
+  std::vector<std::unique_ptr<feed_statistics>> alone;
+  for (int l = 0; l < symbols; ++l) alone.push_back(std::make_unique<feed_statistics>());
+  feed_statistics one_locate;
+  std::int64_t t = 34'200'000'000'000;
+  for (int i = 0; i < 70'000; ++i) {
+    // Skewed activity, as on a real day: low locates far busier than high ones.
+    const auto locate = static_cast<std::uint16_t>(rng() % (rng() % symbols + 1));
+    t += static_cast<std::int64_t>(rng() % 3'000) - 100;  // now and then backwards
+    const nanoseconds took(static_cast<std::int64_t>(rng() % 5'000));
+    all.record(locate, nanoseconds(t), took);
+    alone[locate]->record(0, nanoseconds(t), took);
+    one_locate.record(0, nanoseconds(t), took);
+    if (i % 3 == 0) {
+      const nanoseconds latency(static_cast<std::int64_t>(rng() % 100'000) - 50);
+      all.record_latency(locate, latency);
+      alone[locate]->record_latency(0, latency);
+      one_locate.record_latency(0, latency);
+    }
+  }
+  EXPECT_EQ(all.samples(5) + all.samples(6), alone[5]->samples(0) + alone[6]->samples(0));
+  const auto table = all.finish(name_of);
+  ASSERT_EQ(table.symbols.size(), static_cast<std::size_t>(symbols));
+  for (int l = 0; l < symbols; ++l) {
+    auto expected = alone[l]->finish([](std::uint16_t) { return std::string("x"); }).symbols.at(0);
+    expected.name = name_of(static_cast<std::uint16_t>(l));
+    EXPECT_EQ(table.symbols[static_cast<std::size_t>(l)], expected) << "locate " << l;
+  }
+  const auto whole = one_locate.finish(name_of);
+  EXPECT_EQ(table.aggregate, whole.aggregate);
+  EXPECT_EQ(table.aggregate.samples, 70'000u);
 }
 
 TEST(FeedStatistics, LatencyColumnsOnlyWhenAskedForAppendedAtTheEnd) {

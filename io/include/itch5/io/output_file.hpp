@@ -5,9 +5,16 @@
 // flushed and kept as "FILE.partial", never under the final name, so a consumer that sees FILE knows it is
 // complete; a FILE left by an earlier run is removed at that moment, so that it cannot sit beside the new
 // FILE.partial looking like this run's complete output. commit() likewise removes a FILE.partial left by an
-// earlier run. discard() drops the output altogether (nothing kept). Names ending in ".gz" are compressed on
-// the fly (Boost.Iostreams' gzip_compressor over zlib). Standard output ("-") and existing non-regular files
-// (/dev/null, a FIFO) are written directly; commit(), abandon() and discard() flush them.
+// earlier run. discard() drops the output altogether (nothing kept). Standard output ("-") and existing
+// non-regular files (/dev/null, a FIFO) are written directly; commit(), abandon() and discard() flush them.
+//
+// Names ending in ".gz" are gzip-compressed on the fly and names ending in ".zst" zstd-compressed
+// (compression_of()), on a thread of the output's own (output_options::compress_thread): write() copies
+// the bytes into one of a few 1 MiB chunks and returns, so the caller's thread never waits for deflate
+// unless the compressor falls a whole ring of chunks behind. gzip levels 1-3 use ISA-L's igzip where the
+// build has it (ITCH5_WITH_ISAL), several times zlib's speed; levels 4-9, and every level without ISA-L,
+// use zlib (through Boost.Iostreams). Either way the file is plain gzip that gzip and zcat read. An error of
+// the compressing thread (a full disk) is thrown by the next write(), or by commit().
 //
 // Callers hand over whole records (complete lines): write() never splits what it is given across a flush
 // boundary it controls, so the partial output holds complete records only.
@@ -26,8 +33,24 @@
 
 namespace itch5::io {
 
+/// How an output is compressed, from its name.
+enum class compression { none, gzip, zstd };
+
+/// gzip for a name ending in ".gz", zstd for ".zst", none otherwise.
+[[nodiscard]] compression compression_of(std::string_view path) noexcept;
+
+/// The highest gzip level that ISA-L's igzip compresses (where the build has it); zlib above.
+inline constexpr int max_igzip_level = 3;
+
 struct output_options {
-  int gzip_level = 6;  ///< zlib level for .gz outputs, 1 (fast) to 9 (small).
+  /// Level of .gz outputs, 1 (fast) to 9 (small): 1-3 ISA-L's igzip where the build has it, else zlib.
+  /// Default 1: on the inside file of a generated day igzip level 1 compresses several times faster than
+  /// zlib's default level 6, to a file ~10% larger (README, "Compressed outputs").
+  int gzip_level = 1;
+  /// Level of .zst outputs, 1 (fast) to 19 (small).
+  int zstd_level = 1;
+  /// Compress on a thread of the output's own (true) or in write() itself (false). The bytes are the same.
+  bool compress_thread = true;
 };
 
 class output_file {

@@ -8,6 +8,12 @@
 // price of that side just after the event). One row per symbol with samples, in stock locate order, then
 // __aggregate__. Quantiles from log_linear_histogram (exact below 128 levels, within 0.8% above).
 // Not thread-safe.
+//
+// Speed: a sample comes with every book event (20 M a 20 M-message day), and a symbol's two histograms sit
+// in lines that other symbols evict between its events. So samples wait in a buffer of 16 Ki and are
+// recorded every 16 Ki, grouped by symbol (a counting sort): one round of cache misses per symbol per batch.
+// A histogram does not depend on the order of its samples, so the tables are those of recording each
+// sample at once.
 #pragma once
 
 #include <cstdint>
@@ -32,16 +38,35 @@ class depth_statistics {
   /// depth_csv(table(name_of)).
   [[nodiscard]] std::string csv(const std::function<std::string(std::uint16_t)>& name_of) const;
 
-  [[nodiscard]] const log_linear_histogram& aggregate_event_depth() const noexcept { return aggregate_.event; }
-  [[nodiscard]] const log_linear_histogram& aggregate_book_depth() const noexcept { return aggregate_.book; }
+  [[nodiscard]] const log_linear_histogram& aggregate_event_depth() const {
+    flush();
+    return aggregate_.event;
+  }
+  [[nodiscard]] const log_linear_histogram& aggregate_book_depth() const {
+    flush();
+    return aggregate_.book;
+  }
 
  private:
   struct series {
     log_linear_histogram event;
     log_linear_histogram book;
   };
-  std::vector<std::unique_ptr<series>> by_locate_;
-  series aggregate_;
+  struct pending {
+    std::uint32_t event_depth;
+    std::uint32_t book_depth;
+    std::uint16_t locate;
+  };
+  static constexpr std::size_t pending_capacity = std::size_t{1} << 14;
+
+  // Records the pending samples, symbol by symbol.
+  void flush() const;
+
+  mutable std::vector<std::unique_ptr<series>> by_locate_;
+  mutable series aggregate_;
+  mutable std::vector<pending> pending_;       // at most pending_capacity
+  mutable std::vector<pending> sorted_;        // flush()'s scratch: pending_ grouped by locate
+  mutable std::vector<std::uint32_t> starts_;  // flush()'s scratch: per locate, its first slot in sorted_
 };
 
 }  // namespace itch5::stats
