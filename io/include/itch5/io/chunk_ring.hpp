@@ -40,7 +40,7 @@ inline constexpr std::uint64_t runtime_capacity = 0;
 // block source keeps block k valid until it takes block k + 2): to_read() and release() each move a cursor
 // of their own, and a held chunk is never given to the producer. The capacity, `Ring` chunks, is a template
 // argument (itch5inside's rings: a power of two, the index a mask) or, with runtime_capacity, a constructor
-// argument (the block source's --slots).
+// argument (the block source's block_options::slots).
 //
 // Each side sleeps only when it must (the producer on a full ring, the consumer on an empty one). With
 // ring_wake::batched it is woken in batches, not per chunk: the consumer once half the ring waits (or the
