@@ -1,5 +1,6 @@
 #include <itch5/io/block_source.hpp>
 
+#include <atomic>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -93,11 +94,11 @@ struct read_ahead_slot {
   std::exception_ptr error;  // set instead of data: the consumer rethrows it
 };
 
-// What threaded_block_source's producer thread shares with the consumer: the stream it reads and the ring
-// it fills.
+// What threaded_block_source's producer thread shares with the consumer: the stream it reads, the ring it
+// fills, and whether it has returned.
 struct read_ahead {
   read_ahead(std::unique_ptr<byte_stream> s, std::size_t block, std::size_t slots)
-      : stream(std::move(s)), block_size(block), ring(at_least_3(slots)) {
+      : stream(std::move(s)), block_size(block), borrowed(stream->borrows_memory()), ring(at_least_3(slots)) {
     for (read_ahead_slot& sl : ring.chunks()) sl.buffer = std::make_unique<block_buffer>(block_size);
   }
 
@@ -131,9 +132,18 @@ struct read_ahead {
     }
   }
 
+  // The producer thread's body: produce(), then says it has returned.
+  void run() {
+    produce();
+    returned.store(true, std::memory_order_release);
+    returned.notify_one();
+  }
+
   std::unique_ptr<byte_stream> stream;
   std::size_t block_size;
+  bool borrowed;  // stream->borrows_memory()
   chunk_ring<read_ahead_slot, runtime_capacity, ring_wake::each_chunk> ring;
+  std::atomic<bool> returned{false};
 };
 
 // A producer thread fills a ring of blocks (a chunk_ring, woken per block); the consumer takes them in
@@ -142,17 +152,22 @@ struct read_ahead {
 //
 // The producer shares ownership of the ring and runs detached: a consumer that stops early (a reader
 // destroyed before the end of its input) signals it and returns at once, even when the producer is blocked
-// in a read() on a pipe that delivers nothing more; the producer exits when that read returns.
+// in a read() on a pipe that delivers nothing more; the producer exits when that read returns. But over
+// memory the caller owns (byte_stream::borrows_memory), the consumer waits for the producer to return, so
+// that no read copies from memory the caller frees next (ThreadSanitizer saw one in threads_test).
 class threaded_block_source final : public block_source {
  public:
   threaded_block_source(std::unique_ptr<byte_stream> stream, std::size_t block_size, std::size_t slots)
       : ahead_(std::make_shared<read_ahead>(std::move(stream), block_size, slots)) {
     total_ = ahead_->stream->total();
     compressed_ = ahead_->stream->compressed();
-    std::thread([a = ahead_] { a->produce(); }).detach();
+    std::thread([a = ahead_] { a->run(); }).detach();
   }
 
-  ~threaded_block_source() override { ahead_->ring.stop(); }
+  ~threaded_block_source() override {
+    ahead_->ring.stop();
+    if (ahead_->borrowed) ahead_->returned.wait(false, std::memory_order_acquire);
+  }
 
   threaded_block_source(const threaded_block_source&) = delete;
   threaded_block_source& operator=(const threaded_block_source&) = delete;
