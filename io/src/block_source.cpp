@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include <itch5/io/chunk_ring.hpp>
+
 namespace itch5::io {
 namespace {
 
@@ -84,25 +86,87 @@ class sync_block_source final : public block_source {
   std::exception_ptr deferred_;
 };
 
-// A producer thread fills a ring of slots; the consumer takes them in order. Block k is released to the
-// producer when the consumer asks for block k + 2, so the previous block stays valid for the carry copy.
+// One block of threaded_block_source's ring.
+struct read_ahead_slot {
+  std::unique_ptr<block_buffer> buffer;
+  std::size_t size = 0;
+  std::uint64_t consumed = 0;
+  std::exception_ptr error;  // set instead of data: the consumer rethrows it
+};
+
+// What threaded_block_source's producer thread shares with the consumer: the stream it reads, the ring it
+// fills, and whether it has returned.
+struct read_ahead {
+  read_ahead(std::unique_ptr<byte_stream> s, std::size_t block, std::size_t slots)
+      : stream(std::move(s)), block_size(block), borrowed(stream->borrows_memory()), ring(at_least_3(slots)) {
+    for (read_ahead_slot& sl : ring.chunks()) sl.buffer = std::make_unique<block_buffer>(block_size);
+  }
+
+  static std::size_t at_least_3(std::size_t slots) {
+    if (slots < 3) throw std::invalid_argument("threaded block source needs at least 3 slots");
+    return slots;
+  }
+
+  void produce() {
+    std::exception_ptr deferred;
+    for (bool last = false; !last;) {
+      // Waits while every slot is published or held by the consumer (it keeps the previous block).
+      read_ahead_slot* const s = ring.to_fill();
+      if (s == nullptr) return;  // stopped
+      s->error = nullptr;
+      s->size = 0;
+      if (deferred) {
+        s->error = std::exchange(deferred, nullptr);
+        last = true;
+      } else {
+        try {
+          s->size = fill(*stream, s->buffer->payload(), block_size, deferred);
+          last = s->size == 0;
+        } catch (...) {
+          s->error = std::current_exception();
+          last = true;
+        }
+      }
+      s->consumed = stream->consumed();
+      ring.publish(last);
+    }
+  }
+
+  // The producer thread's body: produce(), then says it has returned.
+  void run() {
+    produce();
+    returned.store(true, std::memory_order_release);
+    returned.notify_one();
+  }
+
+  std::unique_ptr<byte_stream> stream;
+  std::size_t block_size;
+  bool borrowed;  // stream->borrows_memory()
+  chunk_ring<read_ahead_slot, runtime_capacity, ring_wake::each_chunk> ring;
+  std::atomic<bool> returned{false};
+};
+
+// A producer thread fills a ring of blocks (a chunk_ring, woken per block); the consumer takes them in
+// order. Block k is released to the producer when the consumer asks for block k + 2, so the previous block
+// stays valid for the carry copy.
 //
 // The producer shares ownership of the ring and runs detached: a consumer that stops early (a reader
 // destroyed before the end of its input) signals it and returns at once, even when the producer is blocked
-// in a read() on a pipe that delivers nothing more; the producer exits when that read returns.
+// in a read() on a pipe that delivers nothing more; the producer exits when that read returns. But over
+// memory the caller owns (byte_stream::borrows_memory), the consumer waits for the producer to return, so
+// that no read copies from memory the caller frees next (ThreadSanitizer saw one in threads_test).
 class threaded_block_source final : public block_source {
  public:
   threaded_block_source(std::unique_ptr<byte_stream> stream, std::size_t block_size, std::size_t slots)
-      : ring_(std::make_shared<ring>(std::move(stream), block_size, slots)) {
-    total_ = ring_->stream->total();
-    compressed_ = ring_->stream->compressed();
-    std::thread([r = ring_] { r->produce(); }).detach();
+      : ahead_(std::make_shared<read_ahead>(std::move(stream), block_size, slots)) {
+    total_ = ahead_->stream->total();
+    compressed_ = ahead_->stream->compressed();
+    std::thread([a = ahead_] { a->run(); }).detach();
   }
 
   ~threaded_block_source() override {
-    ring_->stop.store(true, std::memory_order_release);
-    ring_->released.fetch_add(ring_->slots.size(), std::memory_order_release);  // wake a waiting producer
-    ring_->released.notify_one();
+    ahead_->ring.stop();
+    if (ahead_->borrowed) ahead_->returned.wait(false, std::memory_order_acquire);
   }
 
   threaded_block_source(const threaded_block_source&) = delete;
@@ -110,17 +174,8 @@ class threaded_block_source final : public block_source {
 
   std::span<std::byte> next_block() override {
     if (ended_) return {};
-    ring& r = *ring_;
-    if (taken_ >= 2) {  // release block taken_ - 2
-      r.released.fetch_add(1, std::memory_order_release);
-      r.released.notify_one();
-    }
-    const std::uint64_t want = taken_ + 1;
-    for (std::uint64_t f = r.filled.load(std::memory_order_acquire); f < want;
-         f = r.filled.load(std::memory_order_acquire)) {
-      r.filled.wait(f, std::memory_order_acquire);
-    }
-    ring::slot& s = r.slots[taken_ % r.slots.size()];
+    if (taken_ >= 2) ahead_->ring.release();  // block taken_ - 2
+    const read_ahead_slot& s = ahead_->ring.to_read();
     ++taken_;
     consumed_ = s.consumed;
     if (s.error) {
@@ -136,62 +191,7 @@ class threaded_block_source final : public block_source {
   [[nodiscard]] bool compressed() const noexcept override { return compressed_; }
 
  private:
-  struct ring {
-    struct slot {
-      std::unique_ptr<block_buffer> buffer;
-      std::size_t size = 0;
-      std::uint64_t consumed = 0;
-      std::exception_ptr error;  // set instead of data: the consumer rethrows it
-    };
-
-    ring(std::unique_ptr<byte_stream> s, std::size_t block, std::size_t n)
-        : stream(std::move(s)), block_size(block), slots(n) {
-      if (slots.size() < 3) throw std::invalid_argument("threaded block source needs at least 3 slots");
-      for (auto& sl : slots) sl.buffer = std::make_unique<block_buffer>(block_size);
-    }
-
-    void produce() {
-      std::exception_ptr deferred;
-      for (std::uint64_t k = 0;; ++k) {
-        // Wait for room: the consumer must have released block k - slots.
-        for (std::uint64_t r = released.load(std::memory_order_acquire); k >= r + slots.size();
-             r = released.load(std::memory_order_acquire)) {
-          if (stop.load(std::memory_order_acquire)) return;
-          released.wait(r, std::memory_order_acquire);
-        }
-        if (stop.load(std::memory_order_acquire)) return;
-        slot& s = slots[k % slots.size()];
-        s.error = nullptr;
-        s.size = 0;
-        bool last = false;
-        if (deferred) {
-          s.error = std::exchange(deferred, nullptr);
-          last = true;
-        } else {
-          try {
-            s.size = fill(*stream, s.buffer->payload(), block_size, deferred);
-            last = s.size == 0;
-          } catch (...) {
-            s.error = std::current_exception();
-            last = true;
-          }
-        }
-        s.consumed = stream->consumed();
-        filled.fetch_add(1, std::memory_order_release);
-        filled.notify_one();
-        if (last) return;
-      }
-    }
-
-    std::unique_ptr<byte_stream> stream;
-    std::size_t block_size;
-    std::vector<slot> slots;
-    std::atomic<std::uint64_t> filled{0};    // blocks published by the producer
-    std::atomic<std::uint64_t> released{0};  // blocks handed back by the consumer
-    std::atomic<bool> stop{false};
-  };
-
-  std::shared_ptr<ring> ring_;
+  std::shared_ptr<read_ahead> ahead_;
   std::uint64_t total_ = 0;
   bool compressed_ = false;
   std::uint64_t consumed_ = 0;  // consumer side only

@@ -121,6 +121,7 @@ class capture_stream final : public byte_stream {
   [[nodiscard]] std::uint64_t consumed() const noexcept override { return inner_->consumed(); }
   [[nodiscard]] std::uint64_t total() const noexcept override { return inner_->total(); }
   [[nodiscard]] bool compressed() const noexcept override { return inner_->compressed(); }
+  [[nodiscard]] bool borrows_memory() const noexcept override { return inner_->borrows_memory(); }
 
  private:
   struct held_packet {

@@ -89,6 +89,7 @@ class inflate_stream final : public byte_stream {
   [[nodiscard]] std::uint64_t consumed() const noexcept override { return inner_->consumed() - z_.avail_in; }
   [[nodiscard]] std::uint64_t total() const noexcept override { return inner_->total(); }
   [[nodiscard]] bool compressed() const noexcept override { return true; }
+  [[nodiscard]] bool borrows_memory() const noexcept override { return inner_->borrows_memory(); }
 
  private:
   static constexpr std::size_t input_buffer_size = std::size_t{1} << 18;

@@ -61,6 +61,7 @@ class prefixed_stream final : public byte_stream {
   [[nodiscard]] std::uint64_t consumed() const noexcept override { return inner_->consumed(); }
   [[nodiscard]] std::uint64_t total() const noexcept override { return inner_->total(); }
   [[nodiscard]] bool compressed() const noexcept override { return inner_->compressed(); }
+  [[nodiscard]] bool borrows_memory() const noexcept override { return inner_->borrows_memory(); }
   [[nodiscard]] std::span<const std::byte> head() const noexcept { return {head_, len_}; }
 
  private:
@@ -145,6 +146,7 @@ class memory_stream final : public byte_stream {
   }
   [[nodiscard]] std::uint64_t consumed() const noexcept override { return pos_; }
   [[nodiscard]] std::uint64_t total() const noexcept override { return bytes_.size(); }
+  [[nodiscard]] bool borrows_memory() const noexcept override { return true; }
 
  private:
   std::span<const std::byte> bytes_;

@@ -35,6 +35,11 @@ class byte_stream {
 
   /// True when the bytes returned are inflated from compressed input.
   [[nodiscard]] virtual bool compressed() const noexcept { return false; }
+
+  /// True when read() copies from memory the caller owns (memory_input()), so the stream must not be read
+  /// once the caller may have freed it. A threaded block source then waits, when destroyed, for the read its
+  /// producer thread has in progress (never long: memory does not block) instead of leaving it running.
+  [[nodiscard]] virtual bool borrows_memory() const noexcept { return false; }
 };
 
 /// Which inflate implementation decodes .gz input. Both deliver the same bytes and fail on the same inputs;
