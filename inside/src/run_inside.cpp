@@ -1,4 +1,4 @@
-#include <itch5/book/inside_runner.hpp>
+#include <itch5/inside/run_inside.hpp>
 
 #include <algorithm>
 #include <array>
@@ -31,10 +31,21 @@
 #include <itch5/stats/depth_statistics.hpp>
 #include <itch5/stats/feed_statistics.hpp>
 #include <itch5/book/inside_line.hpp>
-#include <itch5/book/slowest_messages.hpp>
+#include <itch5/inside/slowest_messages.hpp>
 
-namespace itch5::book {
+namespace itch5::inside {
 namespace {
+
+using book::anomaly;
+using book::anomaly_counts;
+using book::book_engine;
+using book::book_event;
+using book::format_bid;
+using book::format_offer;
+using book::max_inside_line;
+using book::order_book;
+using book::price_level;
+using book::side_kind;
 
 // The symbol as printed: trailing spaces trimmed, anything unprintable or a space inside replaced by '?',
 // so a malformed symbol can never break the space-separated line format.
@@ -191,7 +202,7 @@ class line_formatter {
   }
 
   line_sink& sink_;
-  detail::locate_array<line_text> lines_text_ = detail::locate_array<line_text>::zeroed();
+  book::detail::locate_array<line_text> lines_text_ = book::detail::locate_array<line_text>::zeroed();
   std::uint64_t timestamp_high_ = ~std::uint64_t{0};
   text timestamp_text_;
   std::size_t buffer_size_;
@@ -280,7 +291,7 @@ class line_thread {
   record& next() {
     if (used_ == chunk_records) publish(false);
     record* const records = filling_->records.data();
-    if (used_ + 16 < chunk_records) detail::prefetch_for_write(records + used_ + 16);
+    if (used_ + 16 < chunk_records) book::detail::prefetch_for_write(records + used_ + 16);
     return records[used_++];
   }
 
@@ -416,7 +427,7 @@ class observer {
   feed_type* stats_;
   std::unordered_set<std::string> filter_;
   // Per locate: unknown, yes or no (zeroed: unknown).
-  detail::locate_array<std::uint8_t> state_ = detail::locate_array<std::uint8_t>::zeroed();
+  book::detail::locate_array<std::uint8_t> state_ = book::detail::locate_array<std::uint8_t>::zeroed();
   std::unordered_map<std::uint16_t, std::string> names_;  // locates learned, for the statistics rows
   bool pending_ = false;
   std::uint16_t pending_locate_ = 0;
@@ -593,10 +604,10 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
 // again for each of the prefetch stages (frame_cursor) and decodes it from big-endian, about half of
 // its instructions (cachegrind, 2 M day: ~250 of ~540 a message). With nothing timed (no statistics, no
 // slowest; their times cover decoding), run_decoded moves all of that to a thread of its own: the decode
-// thread frames each message of a known type, counts it by type, decodes it into a detail::book_record
+// thread frames each message of a known type, counts it by type, decodes it into a book::detail::book_record
 // (40 bytes of native fields) and hands the records over in chunks; the books' thread walks the records,
 // runs the prefetch stages on the records 16 and 5 ahead, and replays each into the engine as the
-// message it was (detail::replay). The engine sees the messages run_loop gives it, in the same order, so
+// message it was (book::detail::replay). The engine sees the messages run_loop gives it, in the same order, so
 // the lines, anomaly counts and every count of the result are run_loop's (tests: DecodeThread*). Progress
 // and the cancel flag are polled on the decode thread, after the same messages as in run_loop.
 class decode_thread {
@@ -605,7 +616,7 @@ class decode_thread {
   static constexpr std::uint64_t ring = 8;            // chunks in flight
 
   struct chunk {
-    std::array<detail::book_record, chunk_records> records;
+    std::array<book::detail::book_record, chunk_records> records;
     std::size_t count;
     bool last;
   };
@@ -656,7 +667,7 @@ class decode_thread {
             break;
           }
           ++by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
-          detail::record_encoder encode{&c->records[n++]};
+          book::detail::record_encoder encode{&c->records[n++]};
           itch5::dispatch_unchecked(msg.data(), encode);
           if ((reader_.messages() & 0xffff) == 0) [[unlikely]] {
             if (progress_) progress_(reader_);
@@ -717,21 +728,21 @@ void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_
   decode_thread decoded(reader, opt, progress);
   for (;;) {
     const decode_thread::chunk& c = decoded.next();
-    const detail::book_record* const rec = c.records.data();
+    const book::detail::book_record* const rec = c.records.data();
     const std::size_t n = c.count;
     // The prefetch stages of run_loop, at the same distances, within the chunk (4,096 records: the first
     // 16 of a chunk miss the far stage, 0.4%).
     for (std::size_t j = 0; j < n; ++j) {
-      if (j + record_prefetch_distance < n) detail::prefetch(&rec[j + record_prefetch_distance]);
+      if (j + record_prefetch_distance < n) book::detail::prefetch(&rec[j + record_prefetch_distance]);
       if (j + prefetch_far_distance < n) {
-        const detail::book_record& a = rec[j + prefetch_far_distance];
+        const book::detail::book_record& a = rec[j + prefetch_far_distance];
         engine.prefetch_far(a.type, a.ref, a.locate);
       }
       if (j + prefetch_level_distance < n) {
-        const detail::book_record& a = rec[j + prefetch_level_distance];
+        const book::detail::book_record& a = rec[j + prefetch_level_distance];
         engine.prefetch_level(a.type, a.ref, a.locate, a.side, itch5::price4(a.price));
       }
-      detail::replay(rec[j], engine);
+      book::detail::replay(rec[j], engine);
     }
     const bool last = c.last;
     decoded.release();
@@ -1150,7 +1161,7 @@ inside_result run_inside(itch5::message_reader& reader, const inside_options& op
   if (options.slowest > 0 && options.threads > 1) {
     throw std::invalid_argument("run_inside: slowest needs threads == 1 (book threads time batches, not messages)");
   }
-  with_book_type(options.book, [&]<class Book>() {
+  book::with_book_type(options.book, [&]<class Book>() {
     auto run = [&]<bool Timed, bool Depth>() {
       if (options.threads == 1) {
         // Lines on a thread of their own unless messages are timed (statistics, slowest), whose times
@@ -1194,4 +1205,4 @@ inside_result run_inside(itch5::message_reader& reader, const inside_options& op
   return r;
 }
 
-}  // namespace itch5::book
+}  // namespace itch5::inside
