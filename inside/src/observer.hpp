@@ -1,104 +1,119 @@
-// The observer of a book engine (book::book_engine's Observer): which locates make lines and samples (the
-// symbol filter), the time range, and the inside changes handed to `Out` (line_formatter on this thread, or
-// line_thread). Shard: the observer of one of several book threads (run_sharded), whose samples go to
-// shard_samples and whose engine leaves timestamp checks to the thread that reads the whole stream.
-// Per event: inline calls only (no virtual call, std::function or allocation); instantiated per book type
-// and per statistics configuration (Timed: feed statistics with processing times, Depth: depth samples).
+// The observer of a book engine (book::book_engine's Observer) in a run: it keeps the symbol filter and the
+// time range, and fans each book event out, at compile time, to a list of outputs (lines_output.hpp,
+// depth_output.hpp, feed_output.hpp; outputs.hpp lists them per run). Per event: inline calls only, no
+// virtual call, std::function or allocation; the list, and so the code, is fixed per book type and
+// statistics configuration, and an output that is off is no_output, which compiles to nothing.
+//
+// An output is a small type with these hooks, each optional but on_book_event (see docs/design.md,
+// "Adding an output"):
+//   static constexpr bool wants_book_depth;  // true: the engine computes event and book depths
+//   void on_symbol(std::uint16_t locate, std::string_view name);  // a wanted locate's first event
+//   template <class Book> void on_book_event(const book::book_event&, const book::order_book<Book>&);
+//                                            // an event of a wanted locate in the time range
+//   template <class Book> void outside_range(const book::book_event&, const book::order_book<Book>&);
+//                                            // an event of a wanted locate outside the time range
+//   void set_latency(std::int64_t latency);  // timed runs with latencies: before each message
+//   void end_message(std::chrono::nanoseconds took);  // timed runs: after each message
+//   void finish(const inside_options&, const name_function&, inside_result&);  // once, at the end
+// ChecksTimestamps: whether the engine checks timestamps (not in a book thread of the sharded run, where
+// the reading thread checks them over the whole stream).
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <type_traits>
+#include <tuple>
+#include <utility>
 
-#include <itch5/io/capture.hpp>
 #include <itch5/timestamp.hpp>
 
 #include <itch5/book/book_event.hpp>
 #include <itch5/book/order_book.hpp>
-#include <itch5/book/price_level.hpp>
-#include <itch5/book/side_kind.hpp>
-#include <itch5/stats/depth_statistics.hpp>
-#include <itch5/stats/feed_statistics.hpp>
 
 #include <itch5/inside/inside_options.hpp>
+#include <itch5/inside/inside_result.hpp>
 
-#include "line_formatter.hpp"
-#include "shard_samples.hpp"
 #include "symbol_filter.hpp"
 
 namespace itch5::inside {
 
-template <class Book, bool Timed, bool Depth, bool Shard = false, class Out = line_formatter>
+/// The output that is off (its statistics not asked for): takes whatever the one it stands for would be
+/// built from, and has no hooks but an empty on_book_event.
+struct no_output {
+  template <class... Args>
+  no_output(Args&&...) noexcept {}  // NOLINT(google-explicit-constructor): built from {...} in a list
+  template <class Book>
+  void on_book_event(const book::book_event&, const book::order_book<Book>&) noexcept {}
+};
+
+/// Whether an output asks the engine for event and book depths.
+template <class Output>
+inline constexpr bool output_wants_book_depth = requires { requires Output::wants_book_depth; };
+
+template <class Book, bool ChecksTimestamps, class... Outputs>
 class observer {
-  using feed_type = std::conditional_t<Shard, shard_samples, stats::feed_statistics>;
-  using depth_type = std::conditional_t<Shard, shard_samples, stats::depth_statistics>;
-
  public:
-  static constexpr bool wants_book_depth = Depth;
-  static constexpr bool checks_timestamps = !Shard;
+  static constexpr bool wants_book_depth = (output_wants_book_depth<Outputs> || ...);
+  static constexpr bool checks_timestamps = ChecksTimestamps;
 
-  observer(const inside_options& opt, Out& out, feed_type* feed, depth_type* depth)
-      : out_(out), stats_all_(opt.stats_all_events), from_(opt.from), to_(opt.to), depth_(depth), stats_(feed),
-        filter_(opt.symbols) {}
+  observer(const inside_options& opt, Outputs... outputs)
+      : from_(opt.from), to_(opt.to), filter_(opt.symbols), outputs_(std::move(outputs)...) {}
+  observer(const observer&) = delete;  // the engine keeps a reference
+  observer& operator=(const observer&) = delete;
 
   void on_book_event(const book::book_event& e, const book::order_book<Book>& b) {
     if (!filter_.wanted(e.locate, b.symbol, [this](std::uint16_t locate, std::string_view name) {
-          out_.name(locate, name);
+          each([&](auto& o) {
+            if constexpr (requires { o.on_symbol(locate, name); }) o.on_symbol(locate, name);
+          });
         })) {
       return;
     }
     if (e.timestamp < from_ || e.timestamp >= to_) [[unlikely]] {
-      // Outside the range: no line or sample, but the symbol's line text follows its inside, so that the
-      // first line in the range shows both sides as they are.
-      if (e.inside_changed) out_.change(e.timestamp, e.locate, e.side, last_of(e.side, b), false);
+      each([&](auto& o) {
+        if constexpr (requires { o.outside_range(e, b); }) o.outside_range(e, b);
+      });
       return;
     }
-    if (e.inside_changed) out_.change(e.timestamp, e.locate, e.side, last_of(e.side, b), true);
-    if constexpr (Depth) depth_->record(e.locate, e.event_depth, e.book_depth);
-    if constexpr (Timed) {
-      if (stats_all_ || e.inside_changed) {
-        pending_ = true;
-        pending_locate_ = e.locate;
-        pending_time_ = e.timestamp;
-        pending_latency_ = latency_;
-      }
-    }
-  }
-
-  // After a timed message: records its processing time if it produced a sampled event.
-  void end_message(std::chrono::nanoseconds took) {
-    if (!pending_) return;
-    pending_ = false;
-    stats_->record(pending_locate_, pending_time_, took);
-    if (pending_latency_ != itch5::io::latency_queue::none) {
-      stats_->record_latency(pending_locate_, std::chrono::nanoseconds(pending_latency_));
-    }
+    each([&](auto& o) { o.on_book_event(e, b); });
   }
 
   /// The feed latency of the message being handled (latency_queue::none when unknown).
-  void set_latency(std::int64_t latency) noexcept { latency_ = latency; }
+  void set_latency(std::int64_t latency) noexcept {
+    each([&](auto& o) {
+      if constexpr (requires { o.set_latency(latency); }) o.set_latency(latency);
+    });
+  }
 
+  /// After a timed message: how long it took, from before decoding it to after its last event's outputs.
+  void end_message(std::chrono::nanoseconds took) {
+    each([&](auto& o) {
+      if constexpr (requires { o.end_message(took); }) o.end_message(took);
+    });
+  }
+
+  /// At the end of the run: each output puts what it made into `r`.
+  void finish(const inside_options& opt, inside_result& r) {
+    const name_function name_of = [this](std::uint16_t locate) { return filter_.name_of(locate); };
+    each([&](auto& o) {
+      if constexpr (requires { o.finish(opt, name_of, r); }) o.finish(opt, name_of, r);
+    });
+  }
+
+  /// The printable name of a locate learned, "?" for one never learned.
   [[nodiscard]] std::string name_of(std::uint16_t locate) const { return filter_.name_of(locate); }
 
  private:
-  static const book::price_level& last_of(book::side_kind side, const book::order_book<Book>& b) noexcept {
-    return side == book::side_kind::buy ? b.last.bid : b.last.offer;
+  template <class F>
+  void each(F&& f) {
+    std::apply([&](auto&... o) { (f(o), ...); }, outputs_);
   }
 
-  Out& out_;
-  bool stats_all_;
   itch5::timestamp from_;
   itch5::timestamp to_;
-  depth_type* depth_;
-  feed_type* stats_;
   symbol_filter filter_;
-  bool pending_ = false;
-  std::uint16_t pending_locate_ = 0;
-  itch5::timestamp pending_time_{};
-  std::int64_t latency_ = itch5::io::latency_queue::none;
-  std::int64_t pending_latency_ = itch5::io::latency_queue::none;
+  std::tuple<Outputs...> outputs_;
 };
 
 }  // namespace itch5::inside

@@ -1,18 +1,14 @@
 // The end of every run: the reader's counts and how it ended, the books' counts, the requested symbols
-// that no book named, and the statistics and depth tables (CSV and/or histograms, as asked). Once per run,
-// after the last message; cold.
+// that no book named (the outputs put in theirs: observer::finish). Once per run, after the last message;
+// cold.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <unordered_set>
 
 #include <itch5/message_reader.hpp>
-
-#include <itch5/stats/depth_statistics.hpp>
-#include <itch5/stats/feed_statistics.hpp>
 
 #include <itch5/inside/inside_options.hpp>
 #include <itch5/inside/inside_result.hpp>
@@ -24,11 +20,9 @@ namespace itch5::inside {
 /// How the reader ended and what it counted.
 void reader_counts(itch5::message_reader& reader, inside_result& r);
 
-/// The requested symbols that no book named (`seen`: the upper-case symbols of every book), and the
-/// statistics and depth tables of `feed` and `depth` (either may be null) with symbol names from `name_of`.
-void finish_result(const inside_options& opt, const std::unordered_set<std::string>& seen,
-                   stats::feed_statistics* feed, stats::depth_statistics* depth,
-                   const std::function<std::string(std::uint16_t)>& name_of, inside_result& r);
+/// The requested symbols that no book named (`seen`: the upper-case symbols of every book), sorted.
+void find_symbols_not_seen(const inside_options& opt, const std::unordered_set<std::string>& seen,
+                           inside_result& r);
 
 /// Adds the upper-case symbol of every book of `engine` to `seen`.
 template <class Engine>
@@ -39,11 +33,10 @@ void add_seen_symbols(const Engine& engine, std::unordered_set<std::string>& see
   }
 }
 
-/// The end of a run with one book thread (run_loop, run_decoded): the reader's and the engine's counts,
-/// then finish_result with the names the observer learned.
-template <class Engine, class Observer>
-void finish_single(itch5::message_reader& reader, const Engine& engine, const Observer& obs,
-                   const inside_options& opt, stats::feed_statistics* feed, stats::depth_statistics* depth,
+/// The end of a run with one book thread (run_loop, run_decoded), after its observer's finish(): the
+/// reader's and the engine's counts, and the symbols not seen.
+template <class Engine>
+void finish_single(itch5::message_reader& reader, const Engine& engine, const inside_options& opt,
                    inside_result& r) {
   reader_counts(reader, r);
   r.book_events = engine.book_events();
@@ -53,7 +46,7 @@ void finish_single(itch5::message_reader& reader, const Engine& engine, const Ob
   r.order_table_bytes = engine.orders().memory_bytes();
   std::unordered_set<std::string> seen;
   add_seen_symbols(engine, seen);
-  finish_result(opt, seen, feed, depth, [&obs](std::uint16_t locate) { return obs.name_of(locate); }, r);
+  find_symbols_not_seen(opt, seen, r);
 }
 
 }  // namespace itch5::inside

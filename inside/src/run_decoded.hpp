@@ -24,7 +24,7 @@
 #include "decode_thread.hpp"
 #include "frame_cursor.hpp"
 #include "line_thread.hpp"
-#include "observer.hpp"
+#include "outputs.hpp"
 #include "result_assembly.hpp"
 
 namespace itch5::inside {
@@ -38,7 +38,7 @@ void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_
                  const progress_callback& progress, inside_result& r) {
   constexpr bool threaded_lines = std::is_same_v<Out, line_thread>;
   std::unique_ptr<stats::depth_statistics> depth = Depth ? std::make_unique<stats::depth_statistics>() : nullptr;
-  using observer_type = observer<Book, false, Depth, false, Out>;
+  using observer_type = single_observer<Book, false, Depth, Out>;
   // The line output, observer and engine in one block of the heap, not on this thread's stack: there, run
   // for run, the same build took 1.15 s or 1.40 s on the 20 M day depending only on where the stack
   // happened to start (address randomisation; with it turned off, shifting the frame by 512-byte steps
@@ -49,7 +49,8 @@ void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_
     observer_type obs;
     book::book_engine<Book, observer_type> engine;
     books_state(line_sink& sink, const inside_options& opt, stats::depth_statistics* d)
-        : out(sink, opt.books.output_buffer_bytes), obs(opt, out, nullptr, d), engine(opt.books, obs) {}
+        : out(sink, opt.books.output_buffer_bytes), obs(opt, {out}, {d}, {opt, nullptr}),
+          engine(opt.books, obs) {}
   };
   const auto state = std::make_unique<books_state>(sink, opt, depth.get());
   Out& out = state->out;
@@ -82,9 +83,9 @@ void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_
     }
   }
   decoded.stop();
-  r.lines = out.finish();
+  obs.finish(opt, r);  // the lines (rethrowing a line thread's sink error), the depth table
   decoded.finish(r);
-  finish_single(reader, engine, obs, opt, nullptr, depth.get(), r);
+  finish_single(reader, engine, opt, r);
 }
 
 }  // namespace itch5::inside

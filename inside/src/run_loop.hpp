@@ -28,7 +28,7 @@
 #include "feed_latency.hpp"
 #include "frame_cursor.hpp"
 #include "line_thread.hpp"
-#include "observer.hpp"
+#include "outputs.hpp"
 #include "result_assembly.hpp"
 
 namespace itch5::inside {
@@ -42,8 +42,8 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   std::unique_ptr<stats::feed_statistics> feed = Timed ? std::make_unique<stats::feed_statistics>() : nullptr;
   std::unique_ptr<stats::depth_statistics> depth = Depth ? std::make_unique<stats::depth_statistics>() : nullptr;
   Out out(sink, opt.books.output_buffer_bytes);
-  using observer_type = observer<Book, Timed, Depth, false, Out>;
-  observer_type obs(opt, out, feed.get(), depth.get());
+  using observer_type = single_observer<Book, Timed, Depth, Out>;
+  observer_type obs(opt, {out}, {depth.get()}, {opt, feed.get()});
   book::book_engine<Book, observer_type> engine(opt.books, obs);
 
   // Two-stage software prefetch: 16 messages ahead the order slot and the book of the message's locate
@@ -90,9 +90,9 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
       }
     }
   }
-  r.lines = out.finish();
+  obs.finish(opt, r);  // the lines (rethrowing a line thread's sink error), the statistics tables
   r.slowest = slow.sorted();
-  finish_single(reader, engine, obs, opt, feed.get(), depth.get(), r);
+  finish_single(reader, engine, opt, r);
 }
 
 }  // namespace itch5::inside

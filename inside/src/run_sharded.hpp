@@ -38,7 +38,9 @@
 #include <itch5/inside/run_inside.hpp>
 
 #include "batch_exchange.hpp"
+#include "depth_output.hpp"
 #include "feed_latency.hpp"
+#include "feed_output.hpp"
 #include "locate_balancer.hpp"
 #include "result_assembly.hpp"
 #include "shard.hpp"
@@ -144,7 +146,9 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
     const std::uint8_t o = balancer.owner(locate);
     return shards[o == to_none ? 0 : o]->obs().name_of(locate);
   };
-  finish_result(opt, seen, feed.get(), depth.get(), name_of, r);
+  find_symbols_not_seen(opt, seen, r);
+  if (feed) finish_feed_table(*feed, opt, name_of, r);
+  if (depth) finish_depth_table(*depth, opt, name_of, r);
 }
 
 }  // namespace itch5::inside

@@ -24,7 +24,7 @@
 
 #include "frame_cursor.hpp"
 #include "line_formatter.hpp"
-#include "observer.hpp"
+#include "outputs.hpp"
 #include "shard_samples.hpp"
 #include "sharded_batch.hpp"
 
@@ -40,11 +40,11 @@ class string_sink final : public line_sink {
 template <class Book, bool Timed, bool Depth>
 class shard {
  public:
-  using observer_type = observer<Book, Timed, Depth, true>;
+  using observer_type = shard_observer<Book, Timed, Depth>;
 
   shard(const inside_options& opt, unsigned index)
       : index_(static_cast<std::uint8_t>(index)), lines_(sink_, opt.books.output_buffer_bytes),
-        obs_(opt, lines_, &samples_, &samples_), engine_(opt.books, obs_) {}
+        obs_(opt, {lines_}, {&samples_}, {opt, &samples_}), engine_(opt.books, obs_) {}
 
   void handle(const batch& in, shard_output& out) {
     // The frames of this thread's locates, then those messages with the prefetch of run_loop.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -17,6 +18,9 @@
 #include <itch5/book/detail/locate_array.hpp>
 
 namespace itch5::inside {
+
+/// A locate's printable name (symbol_filter::name_of), for the rows of the statistics tables.
+using name_function = std::function<std::string(std::uint16_t)>;
 
 /// The symbol as printed: trailing spaces trimmed, anything unprintable or a space inside replaced by '?',
 /// so a malformed symbol can never break the space-separated line format.
