@@ -1,7 +1,7 @@
 // The merger of the sharded run (run_sharded.hpp): puts the book threads' outputs of a batch back into
-// message order, on the reading thread, with one k-way merge by message index (merge_by_index) used for the
-// lines and the feed samples alike: lines written to the sink in chunks of complete lines, feed samples fed
-// to one feed_statistics (with their messages' latencies), depth samples to one depth_statistics (their
+// message order, on the reading thread, with one k-way merge by message index (detail::merge_by_index) for
+// the lines and the feed samples alike: lines written to the sink in chunks of complete lines, feed samples
+// fed to one feed_statistics (with their messages' latencies), depth samples to one depth_statistics (their
 // order does not matter), live order counts summed for the peak. So everything but the measured processing
 // times is what one book thread gives. No allocation once its buffers have grown.
 #pragma once
@@ -20,42 +20,11 @@
 
 #include <itch5/inside/line_sink.hpp>
 
+#include <itch5/inside/detail/merge_by_index.hpp>
+
 #include "sharded_batch.hpp"
 
 namespace itch5::inside {
-
-/// Visits the entries of `streams` sequences, each in ascending message index, in ascending message index
-/// overall: calls take(s, first, last) for each run [first, last) of sequence s whose indices are below the
-/// next index of every other sequence (at least one entry; of equal indices, the lower s goes first).
-/// size_of(s) is the length of sequence s, index_of(s, j) the index of its entry j; `at` is scratch space.
-template <class SizeOf, class IndexOf, class Take>
-void merge_by_index(std::vector<std::size_t>& at, unsigned streams, const SizeOf& size_of,
-                    const IndexOf& index_of, const Take& take) {
-  at.assign(streams, 0);
-  for (;;) {
-    unsigned best = streams;
-    std::uint32_t best_index = ~std::uint32_t{0};
-    std::uint32_t second = ~std::uint32_t{0};
-    for (unsigned s = 0; s < streams; ++s) {
-      if (at[s] == size_of(s)) continue;
-      const std::uint32_t i = index_of(s, at[s]);
-      if (best == streams || i < best_index) {
-        second = best_index;
-        best_index = i;
-        best = s;
-      } else if (i < second) {
-        second = i;
-      }
-    }
-    if (best == streams) return;
-    const std::size_t first = at[best];
-    const std::size_t size = size_of(best);
-    std::size_t last = first + 1;
-    while (last < size && index_of(best, last) < second) ++last;
-    take(best, first, last);
-    at[best] = last;
-  }
-}
 
 template <bool Timed, bool Depth>
 class shard_merger {
@@ -104,7 +73,7 @@ class shard_merger {
   // Lines: runs of lines taken from the thread with the earliest message, as long as it stays the earliest.
   template <class OutputOf>
   void merge_lines(const OutputOf& output_of) {
-    merge_by_index(
+    detail::merge_by_index(
         at_, threads_, [&](unsigned s) { return output_of(s).line_index.size(); },
         [&](unsigned s, std::size_t j) { return output_of(s).line_index[j]; },
         [&](unsigned s, std::size_t first, std::size_t last) {
@@ -122,7 +91,7 @@ class shard_merger {
   // Feed statistics in message order (the aggregate's arrival times and rates depend on it).
   template <class OutputOf>
   void merge_feed(const batch& b, const OutputOf& output_of) {
-    merge_by_index(
+    detail::merge_by_index(
         at_, threads_, [&](unsigned s) { return output_of(s).samples.feed.size(); },
         [&](unsigned s, std::size_t j) { return output_of(s).samples.feed[j].index; },
         [&](unsigned s, std::size_t first, std::size_t last) {
