@@ -65,9 +65,10 @@ class decode_thread {
   const std::atomic<bool>* cancel_;
   const progress_callback& progress_;
   io::chunk_ring<chunk, ring> chunks_;
-  std::array<std::uint64_t, 256> by_type_{};  // set by the decode thread as it ends (finish() reads it after joining)
-  bool cancelled_ = false;                    // likewise
-  std::exception_ptr error_;                  // likewise
+  // Set by the decode thread as it ends (finish() reads them after joining it).
+  std::array<std::uint64_t, 256> by_type_{};
+  bool cancelled_ = false;
+  std::exception_ptr error_;
   std::thread thread_;  // last: starts once everything above is constructed
 };
 

@@ -87,7 +87,9 @@ class line_formatter {
     text offer;
   };
 
-  static void set(text& t, const char* end) noexcept { t.size = static_cast<std::uint32_t>(end - t.chars.data()); }
+  static void set(text& t, const char* end) noexcept {
+    t.size = static_cast<std::uint32_t>(end - t.chars.data());
+  }
 
   static char* put(char* out, const text& t) noexcept {
     std::memcpy(out, t.chars.data(), text::capacity);

@@ -7,7 +7,9 @@ namespace itch5::inside {
 void reader_counts(itch5::message_reader& reader, inside_result& r) {
   r.status = reader.status();
   if (r.status == itch5::read_status::error) r.error = reader.error();
-  if (r.status == itch5::read_status::end_of_session) r.data_after_end_of_session = reader.data_after_end_of_session();
+  if (r.status == itch5::read_status::end_of_session) {
+    r.data_after_end_of_session = reader.data_after_end_of_session();
+  }
   r.messages = reader.messages();
   r.unknown_types = reader.unknown_total();
   r.oversized = reader.oversized();

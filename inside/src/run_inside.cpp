@@ -26,7 +26,8 @@ inside_result run_inside(itch5::message_reader& reader, const inside_options& op
     throw std::invalid_argument("run_inside: threads must be between 1 and " + std::to_string(max_threads));
   }
   if (options.slowest > 0 && options.threads > 1) {
-    throw std::invalid_argument("run_inside: slowest needs threads == 1 (book threads time batches, not messages)");
+    throw std::invalid_argument(
+        "run_inside: slowest needs threads == 1 (book threads time batches, not messages)");
   }
   const strategy how = choose_strategy(options, reader.compressed(), std::thread::hardware_concurrency());
   book::with_book_type(options.book, [&]<class Book>() {

@@ -40,7 +40,8 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
               const progress_callback& progress, inside_result& r) {
   constexpr bool threaded_lines = std::is_same_v<Out, line_thread>;
   std::unique_ptr<stats::feed_statistics> feed = Timed ? std::make_unique<stats::feed_statistics>() : nullptr;
-  std::unique_ptr<stats::depth_statistics> depth = Depth ? std::make_unique<stats::depth_statistics>() : nullptr;
+  std::unique_ptr<stats::depth_statistics> depth =
+      Depth ? std::make_unique<stats::depth_statistics>() : nullptr;
   Out out(sink, opt.books.output_buffer_bytes);
   using observer_type = single_observer<Book, Timed, Depth, Out>;
   observer_type obs(opt, {out}, {depth.get()}, {opt, feed.get()});

@@ -58,14 +58,11 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
   std::vector<std::unique_ptr<shard_type>> shards;
   for (unsigned s = 0; s < n; ++s) shards.push_back(std::make_unique<shard_type>(opt, s));
   std::array<batch, batch_slots> batches;
-  for (batch& b : batches) {
-    b.frames.resize(batch_bytes + itch5::frame_length_size + 0xffff);
-    b.owner.resize(batch_messages);
-  }
   std::vector<std::array<shard_output, batch_slots>> outputs(n);
 
   std::unique_ptr<stats::feed_statistics> feed = Timed ? std::make_unique<stats::feed_statistics>() : nullptr;
-  std::unique_ptr<stats::depth_statistics> depth = Depth ? std::make_unique<stats::depth_statistics>() : nullptr;
+  std::unique_ptr<stats::depth_statistics> depth =
+      Depth ? std::make_unique<stats::depth_statistics>() : nullptr;
   itch5::io::latency_queue* const latencies = Timed ? opt.latencies : nullptr;
   if (feed && latencies != nullptr) feed->enable_latency();
   shard_merger<Timed, Depth> merger(n, opt.books.output_buffer_bytes, sink, feed.get(), depth.get(),
@@ -95,9 +92,7 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
     exchange.handled_by_reader(next_batch);
     if (next_batch - merged == batch_slots) merge(merged++);  // the slot to fill next must be free
     b = &batches[next_batch % batch_slots];
-    b->used = 0;
-    b->count = 0;
-    b->latencies.clear();
+    b->clear();
   };
 
   std::uint64_t latencies_taken = 0;
@@ -111,13 +106,7 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
     ++r.messages_by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
     timestamps(msg.data());
     balancer.charge_read();
-    b->owner[b->count] = balancer.owner_of(msg);
-    std::byte* to = b->frames.data() + b->used;
-    to[0] = static_cast<std::byte>(msg.size() >> 8);
-    to[1] = static_cast<std::byte>(msg.size() & 0xff);
-    std::memcpy(to + itch5::frame_length_size, msg.data(), msg.size());
-    b->used += msg.size() + itch5::frame_length_size;
-    if (++b->count == batch_messages || b->used >= batch_bytes) publish();
+    if (b->append(msg, balancer.owner_of(msg))) publish();
     if ((reader.messages() & 0xffff) == 0) [[unlikely]] {
       if (progress) progress(reader);
       if (opt.cancel != nullptr && opt.cancel->load(std::memory_order_relaxed)) {

@@ -36,7 +36,8 @@ std::vector<std::uint32_t> visited(const sequences& in) {
 TEST(MergeByIndex, VisitsEveryEntryInMessageOrderInMaximalRuns) {
   const sequences in{{0, 1, 2, 7, 8}, {3, 4, 9}, {5, 6, 10, 11}};
   EXPECT_EQ(visited(in), (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
-  EXPECT_EQ(runs_of(in), (std::vector<run>{{0, 0, 3}, {1, 0, 2}, {2, 0, 2}, {0, 3, 5}, {1, 2, 3}, {2, 2, 4}}));
+  EXPECT_EQ(runs_of(in),
+            (std::vector<run>{{0, 0, 3}, {1, 0, 2}, {2, 0, 2}, {0, 3, 5}, {1, 2, 3}, {2, 2, 4}}));
 }
 
 TEST(MergeByIndex, EmptySequencesAreSkipped) {
