@@ -13,7 +13,7 @@
 #include <itch5/io/output_file.hpp>
 
 #include <itch5/book/book_types.hpp>
-#include <itch5/book/inside_runner.hpp>
+#include <itch5/inside/run_inside.hpp>
 
 #include <itch5/stats/histogram_file.hpp>
 
@@ -52,7 +52,7 @@ struct config {
   itch5::cli::time_range range;  // from the three above, resolved after parsing
 };
 
-class file_sink final : public itch5::book::line_sink {
+class file_sink final : public itch5::inside::line_sink {
  public:
   explicit file_sink(itch5::io::output_file& f) : file_(f) {}
   void write(std::string_view lines) override { file_.write(lines); }
@@ -62,7 +62,7 @@ class file_sink final : public itch5::book::line_sink {
 };
 
 // `capture`: what reading a pcap/pcapng input counted (nothing for another input).
-void print_summary(const config& cfg, const itch5::book::inside_result& r, double seconds,
+void print_summary(const config& cfg, const itch5::inside::inside_result& r, double seconds,
                    const itch5::io::capture_stats& capture) {
   std::fprintf(stderr, "itch5inside: %s: %llu messages in %.2f s (%s msg/s), book %s\n", cfg.input.c_str(),
                static_cast<unsigned long long>(r.messages), seconds,
@@ -97,7 +97,7 @@ void print_summary(const config& cfg, const itch5::book::inside_result& r, doubl
 }
 
 // --slowest: asked for, so printed also with --quiet (on stderr, like the summary).
-void print_slowest(const itch5::book::inside_result& r) {
+void print_slowest(const itch5::inside::inside_result& r) {
   std::fprintf(stderr, "itch5inside: the %zu slowest messages (message number from 1, type, microseconds):\n",
                r.slowest.size());
   for (const auto& m : r.slowest) {
@@ -124,7 +124,7 @@ std::string joined(const std::vector<std::string>& names) {
 }
 
 // How a run that did not finish reports: what was kept where, the reason last.
-void report_unfinished(const config& cfg, const itch5::book::inside_result& r, double seconds,
+void report_unfinished(const config& cfg, const itch5::inside::inside_result& r, double seconds,
                        const itch5::io::capture_stats& capture, itch5::io::output_file& out,
                        std::vector<itch5::io::output_file*> tables, const std::string& reason) {
   std::string kept = out.abandon();
@@ -146,7 +146,7 @@ void report_unfinished(const config& cfg, const itch5::book::inside_result& r, d
 
 int run(const config& cfg) {
   const auto start = std::chrono::steady_clock::now();
-  itch5::book::inside_options opt;
+  itch5::inside::inside_options opt;
   opt.book = cfg.book;
   opt.books.window_levels = static_cast<std::uint32_t>(cfg.window_levels);
   opt.symbols = cfg.symbols;
@@ -184,7 +184,7 @@ int run(const config& cfg) {
 
   file_sink sink(out);
   itch5::cli::progress progress(!cfg.quiet);
-  itch5::book::inside_result r = itch5::book::run_inside(reader, opt, sink, [&](const itch5::message_reader& rd) {
+  itch5::inside::inside_result r = itch5::inside::run_inside(reader, opt, sink, [&](const itch5::message_reader& rd) {
     progress.update(rd.input_position(), rd.input_size(), rd.messages());
   });
   progress.finish();
@@ -315,7 +315,7 @@ int main(int argc, char** argv) {
            "active symbol stays on one thread, which bounds the gain; each thread adds ~20 MB. It pays only "
            "with a free core per thread (on a busy 2-core machine it did not): see docs/performance.md, "
            "Book threads.",
-           1, itch5::book::max_threads);
+           1, itch5::inside::max_threads);
   opts.add("slowest", cfg.slowest,
            "Print the N messages that took longest to handle, on stderr at the end: message number (from 1), "
            "type and microseconds, from before decoding to after the book update and output formatting. Times "

@@ -29,14 +29,14 @@
 #include <vector>
 
 #include <itch5/book/book_types.hpp>
-#include <itch5/book/inside_runner.hpp>
+#include <itch5/inside/run_inside.hpp>
 #include <itch5/io/byte_stream.hpp>
 #include <itch5/detail/endian.hpp>
 #include <itch5/io/input_error.hpp>
 
 namespace {
 
-class string_sink final : public itch5::book::line_sink {
+class string_sink final : public itch5::inside::line_sink {
  public:
   void write(std::string_view lines) override { text.append(lines); }
   std::string text;
@@ -117,7 +117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       return 0;
     }
     itch5::message_reader reader(itch5::io::make_block_source(std::move(input), {4096, false, 3}));
-    itch5::book::inside_options opt;
+    itch5::inside::inside_options opt;
     opt.book = name;
     opt.books.window_levels = 64;
     opt.books.order_window_bits = 4;
@@ -126,7 +126,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     opt.line_thread = first;
     opt.decode_thread = first;
     string_sink sink;
-    itch5::book::inside_result r = itch5::book::run_inside(reader, opt, sink);
+    itch5::inside::inside_result r = itch5::inside::run_inside(reader, opt, sink);
     // Every line is complete: 7 fields and a newline.
     if (!sink.text.empty() && sink.text.back() != '\n') __builtin_trap();
     if (first) {

@@ -21,11 +21,11 @@
 #include <itch5/detail/endian.hpp>
 #include <itch5/synth/generator.hpp>
 
-#include <itch5/book/inside_runner.hpp>
+#include <itch5/inside/run_inside.hpp>
 
 namespace {
 
-class string_sink final : public itch5::book::line_sink {
+class string_sink final : public itch5::inside::line_sink {
  public:
   void write(std::string_view lines) override {
     EXPECT_TRUE(!lines.empty() && lines.back() == '\n') << "a chunk that does not end a line";
@@ -35,16 +35,16 @@ class string_sink final : public itch5::book::line_sink {
 };
 
 struct outcome {
-  itch5::book::inside_result result;
+  itch5::inside::inside_result result;
   std::string lines;
 };
 
-outcome run(std::span<const std::byte> bytes, itch5::book::inside_options opt, unsigned threads) {
+outcome run(std::span<const std::byte> bytes, itch5::inside::inside_options opt, unsigned threads) {
   itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(bytes), {1 << 16, true, 4}));
   opt.threads = threads;
   outcome o;
   string_sink sink;
-  o.result = itch5::book::run_inside(reader, opt, sink);
+  o.result = itch5::inside::run_inside(reader, opt, sink);
   o.lines = std::move(sink.text);
   return o;
 }
@@ -92,8 +92,8 @@ void clear_processing(itch5::stats::feed_table& t) {
 }
 
 void expect_same(const outcome& got, const outcome& one) {
-  const itch5::book::inside_result& g = got.result;
-  const itch5::book::inside_result& e = one.result;
+  const itch5::inside::inside_result& g = got.result;
+  const itch5::inside::inside_result& e = one.result;
   EXPECT_EQ(first_difference(got.lines, one.lines), "");
   EXPECT_EQ(g.messages_by_type, e.messages_by_type);
   EXPECT_EQ(g.messages, e.messages);
@@ -171,23 +171,23 @@ std::vector<std::byte> with_anomalies(const std::vector<std::byte>& day) {
 
 struct option_case {
   std::string name;
-  itch5::book::inside_options options;
+  itch5::inside::inside_options options;
 };
 
 // Every option that changes what run_inside writes, with values read from the day's own lines.
 std::vector<option_case> option_cases(const std::string& lines) {
   std::vector<option_case> cases;
   cases.push_back({"plain", {}});
-  itch5::book::inside_options all;
+  itch5::inside::inside_options all;
   all.histograms = true;  // statistics and depth, their CSVs and histograms
   all.stats = true;
   all.depth = true;
   cases.push_back({"stats, depth and histograms", all});
-  itch5::book::inside_options every;
+  itch5::inside::inside_options every;
   every.stats = true;
   every.stats_all_events = true;
   cases.push_back({"stats of all events", every});
-  itch5::book::inside_options depth;
+  itch5::inside::inside_options depth;
   depth.depth = true;
   cases.push_back({"depth", depth});
   // Symbols: those of the first, the 100th and the 1000th line, and one that the day does not have.
@@ -200,14 +200,14 @@ std::vector<option_case> option_cases(const std::string& lines) {
     for (int i = 0; i <= k; ++i) f >> s;
     return s;
   };
-  itch5::book::inside_options symbols;
+  itch5::inside::inside_options symbols;
   symbols.stats = true;
   symbols.depth = true;
   for (std::size_t i : {std::size_t{0}, rows.size() / 3, rows.size() / 2}) symbols.symbols.push_back(field(rows[i], 2));
   symbols.symbols.push_back("NOSUCH");
   cases.push_back({"symbols", symbols});
   // The middle third of the day's lines.
-  itch5::book::inside_options range;
+  itch5::inside::inside_options range;
   range.stats = true;
   range.depth = true;
   range.from = itch5::timestamp(std::stoll(field(rows[rows.size() / 3], 0)));
@@ -252,7 +252,7 @@ TEST(BookThreads, InputCutInAMessageGivesTheSameLinesAndError) {
   const auto day = generated_day(24, itch5::synth::reference_pattern::sequential);
   // Cut at 60% of the bytes, in the middle of whatever message is there.
   const std::span<const std::byte> cut(day.data(), day.size() * 3 / 5);
-  itch5::book::inside_options opt;
+  itch5::inside::inside_options opt;
   opt.stats = true;
   opt.depth = true;
   const outcome one = run(cut, opt, 1);
@@ -267,7 +267,7 @@ TEST(BookThreads, InputCutInAMessageGivesTheSameLinesAndError) {
 TEST(BookThreads, CancelledRunStopsAtTheSameMessage) {
   const auto day = generated_day(25, itch5::synth::reference_pattern::sequential);
   std::atomic<bool> cancel{true};  // stops at the first check, after 64 Ki messages
-  itch5::book::inside_options opt;
+  itch5::inside::inside_options opt;
   opt.cancel = &cancel;
   const outcome one = run(day, opt, 1);
   ASSERT_TRUE(one.result.cancelled);
@@ -278,13 +278,13 @@ TEST(BookThreads, CancelledRunStopsAtTheSameMessage) {
 TEST(BookThreads, ZeroThreadsIsRejected) {
   const auto day = generated_day(26, itch5::synth::reference_pattern::sequential);
   EXPECT_THROW((void)run(day, {}, 0), std::invalid_argument);
-  EXPECT_THROW((void)run(day, {}, itch5::book::max_threads + 1), std::invalid_argument);
+  EXPECT_THROW((void)run(day, {}, itch5::inside::max_threads + 1), std::invalid_argument);
 }
 
 // Book threads handle messages in batches, so there is no per-message time to rank.
 TEST(BookThreads, SlowestMessagesNeedOneThread) {
   const auto day = generated_day(27, itch5::synth::reference_pattern::sequential);
-  itch5::book::inside_options opt;
+  itch5::inside::inside_options opt;
   opt.slowest = 5;
   EXPECT_THROW((void)run(day, opt, 2), std::invalid_argument);
   const outcome one = run(day, opt, 1);
@@ -320,7 +320,7 @@ TEST(LineThread, WritesWhatTheBooksThreadWould) {
 }
 
 // A sink that takes `good` writes and throws at the next one.
-class failing_sink final : public itch5::book::line_sink {
+class failing_sink final : public itch5::inside::line_sink {
  public:
   explicit failing_sink(int good) : good_(good) {}
   void write(std::string_view lines) override {
@@ -336,12 +336,12 @@ class failing_sink final : public itch5::book::line_sink {
 
 // The lines a run with `opt` hands a sink that takes five writes and throws at the sixth, after checking
 // that the error reached run_inside's caller.
-std::string lines_before_sink_error(std::span<const std::byte> day, itch5::book::inside_options opt) {
+std::string lines_before_sink_error(std::span<const std::byte> day, itch5::inside::inside_options opt) {
   itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(day), {1 << 16, true, 4}));
   opt.books.output_buffer_bytes = 4096;
   failing_sink sink(5);
   try {
-    (void)itch5::book::run_inside(reader, opt, sink);
+    (void)itch5::inside::run_inside(reader, opt, sink);
     ADD_FAILURE() << "no error from run_inside";
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(), "no space left on device");
@@ -354,7 +354,7 @@ TEST(LineThread, SinkErrorReachesTheCaller) {
   std::string taken[2];
   for (bool line_thread : {false, true}) {
     SCOPED_TRACE(line_thread ? "line thread" : "books' thread");
-    itch5::book::inside_options opt;
+    itch5::inside::inside_options opt;
     opt.line_thread = line_thread;
     taken[line_thread] = lines_before_sink_error(day, opt);
   }
@@ -365,7 +365,7 @@ TEST(LineThread, SinkErrorReachesTheCaller) {
 TEST(LineThread, CancelledRunWritesWhatTheBooksThreadWould) {
   const auto day = generated_day(34, itch5::synth::reference_pattern::sequential);
   std::atomic<bool> cancel{true};  // stops at the first check, after 64 Ki messages
-  itch5::book::inside_options opt;
+  itch5::inside::inside_options opt;
   opt.cancel = &cancel;
   opt.line_thread = false;
   const outcome books_thread = run(day, opt, 1);
@@ -385,7 +385,7 @@ TEST(DecodeThread, GivesWhatTheBooksThreadReadingItselfGives) {
   for (const auto& [what, bytes] : {std::pair<std::string, std::span<const std::byte>>{"day", day},
                                     {"with anomalies", anomalous},
                                     {"cut in a message", cut}}) {
-    itch5::book::inside_options reading;
+    itch5::inside::inside_options reading;
     reading.decode_thread = false;
     const outcome plain = run(bytes, reading, 1);
     ASSERT_GT(plain.result.lines, 10'000u) << what;
@@ -414,7 +414,7 @@ TEST(DecodeThread, SinkErrorReachesTheCaller) {
   std::string taken[2];
   for (bool decode_thread : {false, true}) {
     SCOPED_TRACE(decode_thread ? "decode thread" : "books' thread");
-    itch5::book::inside_options opt;
+    itch5::inside::inside_options opt;
     opt.decode_thread = decode_thread;
     opt.line_thread = false;  // the sink throws on the books' thread, in the middle of a chunk of records
     taken[decode_thread] = lines_before_sink_error(day, opt);
@@ -426,7 +426,7 @@ TEST(DecodeThread, SinkErrorReachesTheCaller) {
 TEST(DecodeThread, CancelledRunAndProgressAreThoseOfTheBooksThread) {
   const auto day = generated_day(38, itch5::synth::reference_pattern::sequential);
   std::atomic<bool> cancel{false};
-  itch5::book::inside_options opt;
+  itch5::inside::inside_options opt;
   opt.cancel = &cancel;
   outcome got[2];
   std::vector<std::uint64_t> progress[2];
@@ -436,7 +436,7 @@ TEST(DecodeThread, CancelledRunAndProgressAreThoseOfTheBooksThread) {
     itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(day), {1 << 16, true, 4}));
     string_sink sink;
     // Cancelled at the third report (after 3 x 64 Ki messages): the rest of the day is not read.
-    got[decode_thread].result = itch5::book::run_inside(reader, opt, sink, [&](const itch5::message_reader& r) {
+    got[decode_thread].result = itch5::inside::run_inside(reader, opt, sink, [&](const itch5::message_reader& r) {
       progress[decode_thread].push_back(r.messages());
       if (progress[decode_thread].size() == 3) cancel = true;
     });

@@ -1,8 +1,8 @@
 // The N messages that took longest to handle, for finding stop-the-world steps in a long run.
 //
-//   itch5::book::slowest_messages slow(20);
+//   itch5::inside::slowest_messages slow(20);
 //   slow.offer(message_number, 'A', took);     // per message: one compare unless it is among the slowest
-//   for (const itch5::book::slow_message& m : slow.sorted()) ...
+//   for (const itch5::inside::slow_message& m : slow.sorted()) ...
 //
 // A stall that comes back at the same message number in two runs is the program's (a table growing, a
 // page touched for the first time); one that does not is the machine's (preemption, a busy neighbour).
@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace itch5::book {
+namespace itch5::inside {
 
 struct slow_message {
   std::uint64_t message = 0;  ///< message number in the input, from 1 (message_reader::messages())
@@ -46,4 +46,4 @@ class slowest_messages {
   std::chrono::nanoseconds floor_;  // what a message must beat: the quickest kept once full
 };
 
-}  // namespace itch5::book
+}  // namespace itch5::inside

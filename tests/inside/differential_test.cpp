@@ -6,15 +6,15 @@
 #include <string>
 
 #include <itch5/book/book_types.hpp>
-#include <itch5/book/inside_runner.hpp>
+#include <itch5/inside/run_inside.hpp>
 
-#include "naive_reference.hpp"
-#include "random_stream.hpp"
+#include "../book/naive_reference.hpp"
+#include "../book/random_stream.hpp"
 
 namespace {
 
 // Collects the lines; every chunk written must be whole lines (checked for each write).
-class string_sink final : public itch5::book::line_sink {
+class string_sink final : public itch5::inside::line_sink {
  public:
   void write(std::string_view lines) override {
     EXPECT_TRUE(!lines.empty() && lines.back() == '\n') << "a chunk that does not end a line, after byte "
@@ -32,12 +32,12 @@ std::size_t messages_per_seed() {
 std::string run_book(const std::string& name, const itch5::book::book_config& config, std::span<const std::byte> bytes,
                      unsigned threads = 1) {
   itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(bytes), {1 << 16, true, 4}));
-  itch5::book::inside_options opt;
+  itch5::inside::inside_options opt;
   opt.book = name;
   opt.books = config;
   opt.threads = threads;
   string_sink sink;
-  itch5::book::inside_result r = itch5::book::run_inside(reader, opt, sink);
+  itch5::inside::inside_result r = itch5::inside::run_inside(reader, opt, sink);
   EXPECT_EQ(r.status, itch5::read_status::end_of_input);
   return sink.text;
 }

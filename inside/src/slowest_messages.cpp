@@ -1,8 +1,8 @@
-#include <itch5/book/slowest_messages.hpp>
+#include <itch5/inside/slowest_messages.hpp>
 
 #include <algorithm>
 
-namespace itch5::book {
+namespace itch5::inside {
 
 namespace {
 
@@ -38,4 +38,4 @@ std::vector<slow_message> slowest_messages::sorted() const {
   return v;
 }
 
-}  // namespace itch5::book
+}  // namespace itch5::inside

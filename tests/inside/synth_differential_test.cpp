@@ -23,9 +23,9 @@
 #include <itch5/synth/generator.hpp>
 
 #include <itch5/book/book_types.hpp>
-#include <itch5/book/inside_runner.hpp>
+#include <itch5/inside/run_inside.hpp>
 
-#include "naive_reference.hpp"
+#include "../book/naive_reference.hpp"
 
 namespace {
 
@@ -36,7 +36,7 @@ std::uint64_t messages_per_seed() {
 
 // Compares the lines it receives with the expected text as they arrive, so that no second copy of the
 // output is held; remembers where the first difference is.
-class comparing_sink final : public itch5::book::line_sink {
+class comparing_sink final : public itch5::inside::line_sink {
  public:
   explicit comparing_sink(const std::string& expected) : expected_(expected) {}
 
@@ -124,12 +124,12 @@ void expect_every_family_matches(std::span<const std::byte> stream, const std::s
                  ", order window bits " + std::to_string(run.config.order_window_bits) + ", threads " +
                  std::to_string(run.threads));
     itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(stream), {1 << 20, true, 6}));
-    itch5::book::inside_options opt;
+    itch5::inside::inside_options opt;
     opt.book = run.name;
     opt.books = run.config;
     opt.threads = run.threads;
     comparing_sink sink(expected);
-    const itch5::book::inside_result r = itch5::book::run_inside(reader, opt, sink);
+    const itch5::inside::inside_result r = itch5::inside::run_inside(reader, opt, sink);
     EXPECT_EQ(r.status, itch5::read_status::end_of_input) << r.error.describe(what);
     EXPECT_EQ(sink.difference(), "");
     EXPECT_EQ(r.lines, static_cast<std::uint64_t>(lines));

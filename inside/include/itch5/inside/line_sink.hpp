@@ -1,0 +1,17 @@
+// Where run_inside (run_inside.hpp) writes the inside lines: chunks of complete lines (inside_line.hpp
+// format), so that a consumer never sees half a line, also when a run stops at a read error. Called on
+// one thread at a time (with inside_options::line_thread, the line thread), once per chunk, not per line.
+#pragma once
+
+#include <string_view>
+
+namespace itch5::inside {
+
+/// Receives output in chunks of complete lines.
+class line_sink {
+ public:
+  virtual ~line_sink() = default;
+  virtual void write(std::string_view lines) = 0;
+};
+
+}  // namespace itch5::inside

@@ -1,0 +1,39 @@
+// The outputs of a run, listed once: what each book event of a wanted symbol is fanned out to, in this
+// order (observer.hpp), per runner and statistics configuration. An output that is off is no_output.
+//   one book thread (run_loop, run_decoded): the lines to `Out`, the samples to stats:: tables;
+//   a book thread of the sharded run (shard): the lines to its batch's buffer, the samples to its
+//   shard_samples, merged into the stats:: tables in message order by shard_merger.
+// To add an output: a type with the hooks of observer.hpp, one entry in each list below, its constructor
+// argument where the runners build the observer (run_loop.hpp, run_decoded.hpp, shard.hpp), and its test
+// (docs/design.md, "Adding an output").
+#pragma once
+
+#include <type_traits>
+
+#include <itch5/stats/depth_statistics.hpp>
+#include <itch5/stats/feed_statistics.hpp>
+
+#include "depth_output.hpp"
+#include "feed_output.hpp"
+#include "line_formatter.hpp"
+#include "lines_output.hpp"
+#include "observer.hpp"
+#include "shard_samples.hpp"
+
+namespace itch5::inside {
+
+/// The observer of one book thread that writes its lines to `Out` (line_formatter or line_thread).
+/// Built as observer_type(opt, {out}, {depth statistics*}, {opt, feed statistics*}).
+template <class Book, bool Timed, bool Depth, class Out>
+using single_observer = observer<Book, true, lines_output<Out>,
+                                 std::conditional_t<Depth, depth_output<stats::depth_statistics>, no_output>,
+                                 std::conditional_t<Timed, feed_output<stats::feed_statistics>, no_output>>;
+
+/// The observer of a book thread of the sharded run. Built as observer_type(opt, {lines}, {&samples},
+/// {opt, &samples}).
+template <class Book, bool Timed, bool Depth>
+using shard_observer = observer<Book, false, lines_output<line_formatter>,
+                                std::conditional_t<Depth, depth_output<shard_samples>, no_output>,
+                                std::conditional_t<Timed, feed_output<shard_samples>, no_output>>;
+
+}  // namespace itch5::inside

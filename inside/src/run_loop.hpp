@@ -1,0 +1,99 @@
+// The single-thread runner: the calling thread reads the stream, frames each message, runs the two
+// prefetch stages (frame_cursor) and keeps the books; the inside changes go to `Out`, which formats the
+// lines there (line_formatter) or on a line thread (line_thread). Used when messages are timed (statistics,
+// slowest: their times cover reading nothing but the message's own work) or no decode thread is wanted
+// (choose_strategy, strategy.hpp). Instantiated per book type, statistics configuration and `Out`.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <type_traits>
+
+#include <itch5/dispatch.hpp>
+#include <itch5/message_reader.hpp>
+#include <itch5/peek.hpp>
+
+#include <itch5/book/book_engine.hpp>
+#include <itch5/stats/depth_statistics.hpp>
+#include <itch5/stats/feed_statistics.hpp>
+
+#include <itch5/inside/inside_options.hpp>
+#include <itch5/inside/inside_result.hpp>
+#include <itch5/inside/line_sink.hpp>
+#include <itch5/inside/run_inside.hpp>
+#include <itch5/inside/slowest_messages.hpp>
+
+#include "feed_latency.hpp"
+#include "frame_cursor.hpp"
+#include "line_thread.hpp"
+#include "outputs.hpp"
+#include "result_assembly.hpp"
+
+namespace itch5::inside {
+
+// One book thread: the calling thread reads, keeps the books and hands the inside changes to `Out`, which
+// formats the lines there (line_formatter) or on a line thread (line_thread).
+template <class Book, bool Timed, bool Depth, class Out>
+void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sink& sink,
+              const progress_callback& progress, inside_result& r) {
+  constexpr bool threaded_lines = std::is_same_v<Out, line_thread>;
+  std::unique_ptr<stats::feed_statistics> feed = Timed ? std::make_unique<stats::feed_statistics>() : nullptr;
+  std::unique_ptr<stats::depth_statistics> depth =
+      Depth ? std::make_unique<stats::depth_statistics>() : nullptr;
+  Out out(sink, opt.books.output_buffer_bytes);
+  using observer_type = single_observer<Book, Timed, Depth, Out>;
+  observer_type obs(opt, {out}, {depth.get()}, {opt, feed.get()});
+  book::book_engine<Book, observer_type> engine(opt.books, obs);
+
+  // Two-stage software prefetch: 16 messages ahead the order slot and the book of the message's locate
+  // start loading; 5 ahead the price level it will update (and that level's occupancy word) starts
+  // loading, found from the order and the book (now cached). The second stage needs what the first
+  // loaded, so the misses of a message overlap those of the next dozen instead of coming one after the
+  // other. (docs/performance.md, "Prefetches the compiler deleted" and "One prefetch stage fewer": a third
+  // stage between them, which looked the order up to find its book, cost more than it saved; with it gone,
+  // level distances of 5 and 8 were alike and 3 slower, far distances of 12-24 alike.)
+  frame_cursor<prefetch_far_distance> far;
+  frame_cursor<prefetch_level_distance> level;
+  itch5::io::latency_queue* const latencies = Timed ? opt.latencies : nullptr;
+  if (feed && latencies != nullptr) feed->enable_latency();
+  std::uint64_t latencies_taken = 0;  // one per framed message, unknown types (skipped by next()) included
+  slowest_messages slow(opt.slowest);
+  const bool timing = opt.slowest > 0;  // time each message for `slow` (always when Timed)
+  std::span<const std::byte> msg;
+  while (reader.next(msg) == itch5::read_status::message) {
+    if constexpr (Timed) {
+      if (latencies != nullptr) {
+        obs.set_latency(take_latency(*latencies, latencies_taken, reader.messages()));
+      }
+    }
+    far.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_far(f); });
+    level.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_level(f); });
+    ++r.messages_by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
+    if (Timed || timing) {
+      const auto t0 = std::chrono::steady_clock::now();
+      itch5::dispatch_unchecked(msg.data(), engine);
+      const auto took = std::chrono::steady_clock::now() - t0;
+      if constexpr (Timed) obs.end_message(took);
+      slow.offer(reader.messages(), static_cast<char>(itch5::peek_type(msg)), took);
+    } else {
+      itch5::dispatch_unchecked(msg.data(), engine);
+    }
+    if ((reader.messages() & 0xffff) == 0) [[unlikely]] {
+      if (progress) progress(reader);
+      if (opt.cancel != nullptr && opt.cancel->load(std::memory_order_relaxed)) {
+        r.cancelled = true;
+        break;
+      }
+      if constexpr (threaded_lines) {
+        if (out.failed()) break;  // finish() below rethrows the sink's error
+      }
+    }
+  }
+  obs.finish(opt, r);  // the lines (rethrowing a line thread's sink error), the statistics tables
+  r.slowest = slow.sorted();
+  finish_single(reader, engine, opt, r);
+}
+
+}  // namespace itch5::inside

@@ -1,0 +1,98 @@
+// choose_strategy: each rule that shapes a run of run_inside (book threads, decode thread, line thread,
+// statistics instantiation), from the options, compressed input or not, and the hardware threads.
+#include <itch5/inside/strategy.hpp>
+
+#include <gtest/gtest.h>
+
+#include <ostream>
+
+namespace itch5::inside {
+void PrintTo(const strategy& s, std::ostream* os) {
+  *os << "{sharded " << s.sharded << ", decode_thread " << s.decode_thread
+      << ", line_thread " << s.line_thread << ", timed " << s.timed << ", depth " << s.depth << "}";
+}
+}  // namespace itch5::inside
+
+namespace {
+
+using itch5::inside::choose_strategy;
+using itch5::inside::inside_options;
+using itch5::inside::strategy;
+
+constexpr bool raw = false;
+constexpr bool gzip = true;
+
+strategy make(bool sharded, bool decode, bool lines, bool timed = false, bool depth = false) {
+  strategy s;
+  s.sharded = sharded;
+  s.decode_thread = decode;
+  s.line_thread = lines;
+  s.timed = timed;
+  s.depth = depth;
+  return s;
+}
+
+TEST(Strategy, DefaultOneBookThreadTakesADecodeThreadAndALineThread) {
+  const inside_options opt;
+  EXPECT_EQ(choose_strategy(opt, raw, 2), make(false, true, true));
+  EXPECT_EQ(choose_strategy(opt, raw, 16), make(false, true, true));
+  EXPECT_EQ(choose_strategy(opt, raw, 0), make(false, true, true));  // uncompressed: cores do not matter
+}
+
+TEST(Strategy, GzipOnTwoCoresTakesALineThreadButNoDecodeThread) {
+  const inside_options opt;
+  EXPECT_EQ(choose_strategy(opt, gzip, 2), make(false, false, true));
+  EXPECT_EQ(choose_strategy(opt, gzip, 1), make(false, false, true));
+  EXPECT_EQ(choose_strategy(opt, gzip, 0), make(false, false, true));  // unknown: none to spare
+  EXPECT_EQ(choose_strategy(opt, gzip, 3), make(false, true, true));
+  EXPECT_EQ(choose_strategy(opt, gzip, 8), make(false, true, true));
+}
+
+TEST(Strategy, TheOptionsTurnEachHelperThreadOff) {
+  inside_options no_lines;
+  no_lines.line_thread = false;
+  EXPECT_EQ(choose_strategy(no_lines, raw, 4), make(false, true, false));
+  EXPECT_EQ(choose_strategy(no_lines, gzip, 2), make(false, false, false));
+  inside_options no_decode;
+  no_decode.decode_thread = false;
+  EXPECT_EQ(choose_strategy(no_decode, raw, 4), make(false, false, true));
+  inside_options neither = no_lines;
+  neither.decode_thread = false;
+  EXPECT_EQ(choose_strategy(neither, raw, 4), make(false, false, false));
+}
+
+TEST(Strategy, TimedRunsTakeNeitherHelperThread) {
+  inside_options stats;
+  stats.stats = true;
+  EXPECT_EQ(choose_strategy(stats, raw, 8), make(false, false, false, true, false));
+  EXPECT_EQ(choose_strategy(stats, gzip, 2), make(false, false, false, true, false));
+  inside_options slowest;
+  slowest.slowest = 20;
+  EXPECT_EQ(choose_strategy(slowest, raw, 8), make(false, false, false));
+  inside_options histograms;
+  histograms.histograms = true;  // implies statistics and depth
+  EXPECT_EQ(choose_strategy(histograms, raw, 8), make(false, false, false, true, true));
+  inside_options both = stats;
+  both.depth = true;
+  EXPECT_EQ(choose_strategy(both, raw, 8), make(false, false, false, true, true));
+}
+
+TEST(Strategy, DepthAloneIsNotTimedAndKeepsTheHelperThreads) {
+  inside_options depth;
+  depth.depth = true;
+  EXPECT_EQ(choose_strategy(depth, raw, 2), make(false, true, true, false, true));
+  EXPECT_EQ(choose_strategy(depth, gzip, 2), make(false, false, true, false, true));
+}
+
+TEST(Strategy, SeveralBookThreadsTakeNoHelperThread) {
+  inside_options opt;
+  opt.threads = 2;
+  EXPECT_EQ(choose_strategy(opt, raw, 8), make(true, false, false));
+  EXPECT_EQ(choose_strategy(opt, gzip, 2), make(true, false, false));
+  opt.threads = 5;
+  opt.stats = true;
+  opt.depth = true;
+  EXPECT_EQ(choose_strategy(opt, raw, 8), make(true, false, false, true, true));
+}
+
+}  // namespace
