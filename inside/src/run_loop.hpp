@@ -25,6 +25,7 @@
 #include <itch5/inside/run_inside.hpp>
 #include <itch5/inside/slowest_messages.hpp>
 
+#include "event_clock.hpp"
 #include "feed_latency.hpp"
 #include "frame_cursor.hpp"
 #include "line_thread.hpp"
@@ -61,6 +62,7 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   std::uint64_t latencies_taken = 0;  // one per framed message, unknown types (skipped by next()) included
   slowest_messages slow(opt.slowest);
   const bool timing = opt.slowest > 0;  // time each message for `slow` (always when Timed)
+  const event_clock clock = Timed || timing ? event_clock::calibrated() : event_clock::steady();
   std::span<const std::byte> msg;
   while (reader.next(msg) == itch5::read_status::message) {
     if constexpr (Timed) {
@@ -72,9 +74,9 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
     level.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_level(f); });
     ++r.messages_by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
     if (Timed || timing) {
-      const auto t0 = std::chrono::steady_clock::now();
+      const std::uint64_t t0 = clock.now();
       itch5::dispatch_unchecked(msg.data(), engine);
-      const auto took = std::chrono::steady_clock::now() - t0;
+      const std::chrono::nanoseconds took = clock.to_ns(clock.now() - t0);
       if constexpr (Timed) obs.end_message(took);
       slow.offer(reader.messages(), static_cast<char>(itch5::peek_type(msg)), took);
     } else {
