@@ -1,7 +1,16 @@
 // One book thread fed by a decode_thread (decode_thread.hpp): the books' thread walks the decoded records,
 // runs the prefetch stages of run_loop on the records 16 and 5 ahead, and replays each into the engine as
-// the message it was (book::detail::replay); the inside changes go to `Out` as in run_loop. Used with
-// nothing timed (choose_strategy, strategy.hpp). Instantiated per book type, depth on or off, and `Out`.
+// the message it was (book::detail::replay); the inside changes go to `Out` as in run_loop. Used when no
+// decode thread is ruled out (choose_strategy, strategy.hpp). Instantiated per book type, statistics
+// configuration and `Out`.
+//
+// Timed (feed statistics): the books' thread reads event_clock once per record, just before replaying it,
+// and a message's processing time is the books' thread's time from its record to the next one: replaying
+// it into the books, detecting inside changes, handing a change to the line thread (or formatting it), the
+// prefetch stages for the records ahead, and recording the statistics sample of the message before. The
+// last record of a chunk ends with one more reading before the chunk is handed back, so that waiting for
+// the decode thread never counts. Decoding (on the decode thread) and formatting on the line thread are not
+// in the time; docs/formats.md, "Processing".
 #pragma once
 
 #include <cstddef>
@@ -15,6 +24,7 @@
 #include <itch5/book/detail/book_record.hpp>
 #include <itch5/book/detail/prefetch.hpp>
 #include <itch5/stats/depth_statistics.hpp>
+#include <itch5/stats/feed_statistics.hpp>
 
 #include <itch5/inside/inside_options.hpp>
 #include <itch5/inside/inside_result.hpp>
@@ -22,6 +32,7 @@
 #include <itch5/inside/run_inside.hpp>
 
 #include "decode_thread.hpp"
+#include "event_clock.hpp"
 #include "frame_cursor.hpp"
 #include "line_thread.hpp"
 #include "outputs.hpp"
@@ -33,13 +44,14 @@ namespace itch5::inside {
 inline constexpr std::size_t record_prefetch_distance = 64;
 
 // One book thread fed by a decode_thread (see there); `Out` as in run_loop.
-template <class Book, bool Depth, class Out>
+template <class Book, bool Timed, bool Depth, class Out>
 void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_sink& sink,
                  const progress_callback& progress, inside_result& r) {
   constexpr bool threaded_lines = std::is_same_v<Out, line_thread>;
+  std::unique_ptr<stats::feed_statistics> feed = Timed ? std::make_unique<stats::feed_statistics>() : nullptr;
   std::unique_ptr<stats::depth_statistics> depth =
       Depth ? std::make_unique<stats::depth_statistics>() : nullptr;
-  using observer_type = single_observer<Book, false, Depth, Out>;
+  using observer_type = single_observer<Book, Timed, Depth, Out>;
   // The line output, observer and engine in one block of the heap, not on this thread's stack: there, run
   // for run, the same build took 1.15 s or 1.40 s on the 20 M day depending only on where the stack
   // happened to start (address randomisation; with it turned off, shifting the frame by 512-byte steps
@@ -49,19 +61,20 @@ void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_
     Out out;
     observer_type obs;
     book::book_engine<Book, observer_type> engine;
-    books_state(line_sink& sink, const inside_options& opt, stats::depth_statistics* d)
-        : out(sink, opt.books.output_buffer_bytes), obs(opt, {out}, {d}, {opt, nullptr}),
-          engine(opt.books, obs) {}
+    books_state(line_sink& sink, const inside_options& opt, stats::depth_statistics* d, stats::feed_statistics* f)
+        : out(sink, opt.books.output_buffer_bytes), obs(opt, {out}, {d}, {opt, f}), engine(opt.books, obs) {}
   };
-  const auto state = std::make_unique<books_state>(sink, opt, depth.get());
+  const auto state = std::make_unique<books_state>(sink, opt, depth.get(), feed.get());
   Out& out = state->out;
   observer_type& obs = state->obs;
   book::book_engine<Book, observer_type>& engine = state->engine;
+  const event_clock clock = Timed ? event_clock::calibrated() : event_clock::steady();
   decode_thread decoded(reader, opt, progress);
   for (;;) {
     const decode_thread::chunk& c = decoded.next();
     const book::detail::book_record* const rec = c.records.data();
     const std::size_t n = c.count;
+    [[maybe_unused]] std::uint64_t started = 0;  // Timed: the reading before the record being replayed
     // The prefetch stages of run_loop, at the same distances, within the chunk (4,096 records: the first
     // 16 of a chunk miss the far stage, 0.4%).
     for (std::size_t j = 0; j < n; ++j) {
@@ -74,7 +87,15 @@ void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_
         const book::detail::book_record& a = rec[j + prefetch_level_distance];
         engine.prefetch_level(a.type, a.ref, a.locate, a.side, itch5::price4(a.price));
       }
+      if constexpr (Timed) {
+        const std::uint64_t t = clock.now();
+        if (j > 0) obs.end_message(clock.to_ns(t - started));
+        started = t;
+      }
       book::detail::replay(rec[j], engine);
+    }
+    if constexpr (Timed) {
+      if (n > 0) obs.end_message(clock.to_ns(clock.now() - started));
     }
     const bool last = c.last;
     decoded.release();

@@ -36,19 +36,17 @@ inside_result run_inside(itch5::message_reader& reader, const inside_options& op
         run_sharded<Book, Timed, Depth>(reader, options, out, progress, r);
         return;
       }
-      if constexpr (!Timed) {
-        if (how.decode_thread) {
-          if (how.line_thread) {
-            run_decoded<Book, Depth, line_thread>(reader, options, out, progress, r);
-          } else {
-            run_decoded<Book, Depth, line_formatter>(reader, options, out, progress, r);
-          }
-          return;
-        }
+      if (how.decode_thread) {
         if (how.line_thread) {
-          run_loop<Book, false, Depth, line_thread>(reader, options, out, progress, r);
-          return;
+          run_decoded<Book, Timed, Depth, line_thread>(reader, options, out, progress, r);
+        } else {
+          run_decoded<Book, Timed, Depth, line_formatter>(reader, options, out, progress, r);
         }
+        return;
+      }
+      if (how.line_thread) {
+        run_loop<Book, Timed, Depth, line_thread>(reader, options, out, progress, r);
+        return;
       }
       run_loop<Book, Timed, Depth, line_formatter>(reader, options, out, progress, r);
     };

@@ -11,9 +11,11 @@ strategy choose_strategy(const inside_options& options, bool compressed_input,
     s.sharded = true;
     return s;
   }
-  // Lines on a thread of their own unless messages are timed (statistics, slowest), whose times include
-  // formatting the line.
-  if (s.timed || options.slowest > 0) return s;
+  // --slowest times each message from before its decoding to after its line is formatted, and a capture's
+  // feed latencies come with the framed messages: those runs keep every step on the books' thread. Feed
+  // statistics alone are timed on the books' thread of a decode-thread run too (run_decoded.hpp: the time
+  // from one record to the next), so they keep the helper threads.
+  if (options.slowest > 0 || (s.timed && options.latencies != nullptr)) return s;
   // From gzip on two cores the inflater keeps the second core busy, and a decode thread beside it costs
   // more than it saves: there the books' thread reads the inflated blocks itself, and only the lines get a
   // thread of their own (50 M day, ISA-L: 3.21 s with a decode thread and the lines on the books' thread,

@@ -2,6 +2,8 @@
 // statistics instantiation), from the options, compressed input or not, and the hardware threads.
 #include <itch5/inside/strategy.hpp>
 
+#include <itch5/io/capture.hpp>
+
 #include <gtest/gtest.h>
 
 #include <ostream>
@@ -61,20 +63,40 @@ TEST(Strategy, TheOptionsTurnEachHelperThreadOff) {
   EXPECT_EQ(choose_strategy(neither, raw, 4), make(false, false, false));
 }
 
-TEST(Strategy, TimedRunsTakeNeitherHelperThread) {
+TEST(Strategy, StatisticsKeepTheHelperThreads) {
   inside_options stats;
   stats.stats = true;
-  EXPECT_EQ(choose_strategy(stats, raw, 8), make(false, false, false, true, false));
-  EXPECT_EQ(choose_strategy(stats, gzip, 2), make(false, false, false, true, false));
+  EXPECT_EQ(choose_strategy(stats, raw, 8), make(false, true, true, true, false));
+  EXPECT_EQ(choose_strategy(stats, raw, 2), make(false, true, true, true, false));
+  EXPECT_EQ(choose_strategy(stats, gzip, 2), make(false, false, true, true, false)) << "the inflater's core";
+  EXPECT_EQ(choose_strategy(stats, gzip, 4), make(false, true, true, true, false));
+  inside_options histograms;
+  histograms.histograms = true;  // implies statistics and depth
+  EXPECT_EQ(choose_strategy(histograms, raw, 8), make(false, true, true, true, true));
+  inside_options both = stats;
+  both.depth = true;
+  EXPECT_EQ(choose_strategy(both, raw, 8), make(false, true, true, true, true));
+  inside_options no_lines = both;
+  no_lines.line_thread = false;
+  EXPECT_EQ(choose_strategy(no_lines, raw, 8), make(false, true, false, true, true));
+}
+
+TEST(Strategy, SlowestAndCaptureLatenciesTakeNeitherHelperThread) {
   inside_options slowest;
   slowest.slowest = 20;
   EXPECT_EQ(choose_strategy(slowest, raw, 8), make(false, false, false));
-  inside_options histograms;
-  histograms.histograms = true;  // implies statistics and depth
-  EXPECT_EQ(choose_strategy(histograms, raw, 8), make(false, false, false, true, true));
-  inside_options both = stats;
-  both.depth = true;
-  EXPECT_EQ(choose_strategy(both, raw, 8), make(false, false, false, true, true));
+  slowest.stats = true;
+  EXPECT_EQ(choose_strategy(slowest, raw, 8), make(false, false, false, true, false));
+  // A capture's feed latencies come one per framed message, taken by the thread that frames them.
+  itch5::io::latency_queue latencies;
+  inside_options captured;
+  captured.stats = true;
+  captured.latencies = &latencies;
+  EXPECT_EQ(choose_strategy(captured, raw, 8), make(false, false, false, true, false));
+  captured.stats = false;
+  captured.latencies = nullptr;
+  captured.depth = true;
+  EXPECT_EQ(choose_strategy(captured, raw, 8), make(false, true, true, false, true)) << "nothing timed";
 }
 
 TEST(Strategy, DepthAloneIsNotTimedAndKeepsTheHelperThreads) {

@@ -49,11 +49,11 @@ struct inside_options {
   /// locate is a duplicate_order to one thread, but a new order to a book thread that does not hold the
   /// first one; an E/C/X/D/U under another locate than its order's is an unknown_order there.
   unsigned threads = 1;
-  /// With threads == 1 and neither stats nor slowest: format and write the lines on a thread of their own,
+  /// With threads == 1 and no slowest (nor stats with latencies): format and write the lines on a thread of their own,
   /// which the books' thread hands each inside change to (24 bytes, in chunks), so that the books' thread
   /// does nothing else. false: the books' thread formats them itself. The output is the same.
   bool line_thread = true;
-  /// With threads == 1 and neither stats nor slowest: read, frame and decode the messages on a thread of
+  /// With threads == 1 and no slowest (nor stats with latencies): read, frame and decode the messages on a thread of
   /// their own, which hands the books' thread each message as 40 bytes of decoded fields, in chunks. false:
   /// the books' thread reads the stream itself. The output and every count of the result are the same.
   /// Not used for compressed input on at most 2 hardware threads, where the inflater keeps the second

@@ -23,11 +23,12 @@ struct strategy {
 
 /// The strategy for `options` on input that is compressed (`compressed_input`: the reader inflates it) or
 /// not, on a machine with `hardware_threads` hardware threads (0: unknown, taken as too few to spare).
-/// Rules: several book threads take no helper thread. One book thread takes helpers only when no message is
-/// timed (neither statistics nor slowest: their times include reading and formatting): the line thread if
-/// options.line_thread, the decode thread if options.decode_thread, except for compressed input on at most
-/// two hardware threads, where the inflater keeps the second core busy and a decode thread beside it costs
-/// more than it saves (docs/performance.md).
+/// Rules: several book threads take no helper thread. One book thread takes none either with slowest (its
+/// times cover decoding and formatting) or with feed statistics over a capture's latencies (they come with
+/// the framed messages); otherwise, statistics or not, it takes the line thread if options.line_thread and
+/// the decode thread if options.decode_thread, except for compressed input on at most two hardware threads,
+/// where the inflater keeps the second core busy and a decode thread beside it costs more than it saves
+/// (docs/performance.md).
 [[nodiscard]] strategy choose_strategy(const inside_options& options, bool compressed_input,
                                        unsigned hardware_threads) noexcept;
 
