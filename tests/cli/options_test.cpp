@@ -1,6 +1,8 @@
-// itch5::cli::options (cli/include/cli/options.hpp), the command-line and YAML parser of every tool and benchmark:
-// issue 10, "no mistake passes silently". Expected values are computed here from the digits of the text,
-// never by the parser's own arithmetic; errors are checked for their exact wording and exit status 2.
+// itch5::cli::options (cli/include/itch5/cli/options.hpp), the command-line and YAML parser of every tool
+// and benchmark, where no mistake may pass silently: a bad value, one out of range or a repeated or
+// unknown key is an error naming what is wrong, never a wrapped, rounded or ignored value. Expected values
+// are computed here from the digits of the text, never by the parser's own arithmetic; errors are checked
+// for their exact wording and exit status 2.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -330,7 +332,7 @@ TEST(Options, DurationOverflowIsAnError) {
     EXPECT_EQ(p.set("--hop", text), error("--hop: '" + std::string(text) + limit));
     EXPECT_EQ(p.hop, 7us);
   }
-  // The example of issue 10: it used to wrap around to 499712ns.
+  // Nanoseconds beyond int64: this value used to wrap around to 499712ns.
   const outcome r = run_tool("itch5tde", "a b --max-lag 685732567003161h");
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "itch5tde: error: --max-lag: '685732567003161h" + limit + "\n");
