@@ -2,7 +2,7 @@
 
 namespace itch5::cli {
 namespace detail {
-extern const char* const git_commit;  // generated at build time by git_commit.cmake
+extern const char* const git_commit;  // generated at build time by cmake/git_commit.cmake
 }  // namespace detail
 
 // ITCH5_BUILD_* come from cli/CMakeLists.txt (compile definitions of this file only).

@@ -21,6 +21,37 @@
 
 #include "values.hpp"
 
+// What CLI11 does here, and what this file does itself. CLI11 (2.1.2, Debian's libcli11-dev) splits the
+// command line (long and short names, --key=value, grouped short flags -qo, the -- mark) and formats
+// --help. The rest is ours, each part because CLI11 would change a message or a rule of options.hpp:
+//
+// - Values are checked by the option's own parser (values.hpp), not by CLI11 validators (IsMember, Range):
+//   a --config file's values need the same checks and messages, and validators would report a bad value
+//   while CLI11 parses, in their words ("x not in {array,map}"), before an unknown option or an unreadable
+//   --config file that apply() reports first.
+// - The YAML file is read here (apply_yaml), not by a CLI::Config class through set_config(): CLI11 would
+//   hand the file's values to the options as results like the command line's, so a bad one could not
+//   name the file and the key ("config file F: key 'seed': ..."); it reports an unknown key as "INI was
+//   not able to parse ..." (or ignores it, its default), a missing file or a directory as "... was not
+//   readable (missing?)", and a repeated key not at all.
+// - Every option keeps all its values (MultiOptionPolicy::TakeAll) and apply() walks app.parse_order()
+//   itself: a repeated option is checked at each occurrence, the last one winning, and the values are
+//   checked in the order written (the first bad one is the one reported). CLI11 keeps one value per
+//   option by default (or refuses a repeat) and runs the options' callbacks in the order declared.
+// - A flag's --no- form is a hidden option of its own, not CLI11's negation
+//   (add_flag("--quiet,!--no-quiet")): with negation, --no-quiet=false gives the result "true" (turning
+//   the flag on), --no-quiet=3 gives "-3", and the results do not say which name was written, so
+//   "--no-quiet: takes no value, got '3'" could not be reported; --help would show "--no-quiet{false}".
+// - checked_arguments() looks at the arguments before CLI11 does: CLI11 takes the next argument as the
+//   value of an option written --key= (empty value), takes an option name as a forgotten value
+//   (--output --quiet sets output to "--quiet"), and reads -o=x as -o with the value "=x".
+// - allow_extras(), then reject_extras(): without it CLI11 throws ExtrasError, "The following arguments
+//   were not expected: ...", all of them in one line and without telling an unknown option from a
+//   positional argument too many; ours names the first one and says which it is, and the positional ones
+//   are what options::more_positionals() collects.
+// - App::parse(std::vector<std::string>&) expects the arguments reversed (it takes them from the back), so
+//   parse() reverses the checked arguments before handing them over.
+
 namespace itch5::cli {
 namespace {
 
@@ -378,7 +409,7 @@ void options::apply_yaml(const std::string& yaml_text, const std::string& origin
 std::unique_ptr<CLI::App> options::make_app() const {
   auto app = std::make_unique<CLI::App>(description_, program_);
   app->set_help_flag();  // added last, below, to be listed last
-  app->allow_extras();   // reported by reject_extras() in our words
+  app->allow_extras();   // reported by reject_extras() in our words (see the top of this file)
   app->footer(epilog_);
   app->formatter(std::make_shared<help_formatter>(usage_));
   app->option_defaults()->group(options_group)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -404,7 +435,7 @@ void options::add_to(CLI::App& app, const option& o) const {
     return;
   }
   app.add_flag(names, text)->option_text(", --no-" + o.key);
-  app.add_flag("--no-" + o.key)->group("");
+  app.add_flag("--no-" + o.key)->group("");  // hidden; not CLI11's "!--no-" negation (top of this file)
 }
 
 // Before CLI11 sees them: an option that needs a value must have one, and `--output --quiet` is a forgotten

@@ -1,5 +1,5 @@
 // itch5::cli::parse_time_of_day, format_time_of_day and resolve_time_range: the --from/--to/--session values of
-// itch5inside and itch5tde (issue 17).
+// itch5inside and itch5tde.
 #include <itch5/cli/time_of_day.hpp>
 
 #include <gtest/gtest.h>

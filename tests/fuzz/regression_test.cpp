@@ -1,8 +1,9 @@
 // Replays the fuzz targets' entry points (compiled in without libFuzzer) over their committed corpus
 // (tests/fuzz/corpus/<target>/, minimised coverage of earlier fuzzing), their kept regression inputs
 // (tests/fuzz/regressions/<target>/: inputs that once crashed or hung a target) and, for the ITCH targets,
-// the shipped sample files. A target's corpus must hold at least min_corpus inputs that ran, so a missing
-// or emptied corpus directory fails here instead of passing with nothing replayed.
+// the shipped sample files. A target's corpus must hold at least min_corpus inputs that ran and its
+// regressions folder at least min_regressions inputs, so a missing or emptied directory fails here instead
+// of passing with nothing replayed.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -27,6 +28,8 @@ struct fuzz_target {
 
 // Inputs in the committed corpus of every target at least (they hold a few hundred each).
 constexpr std::size_t min_corpus = 50;
+// Inputs in the kept regressions of every target at least (each has kept one or two so far).
+constexpr std::size_t min_regressions = 1;
 
 std::vector<std::filesystem::path> files_in(const std::filesystem::path& dir) {
   std::vector<std::filesystem::path> files;
@@ -68,7 +71,10 @@ TEST_P(FuzzRegressions, CorpusRunsAndIsNotEmpty) {
 }
 
 TEST_P(FuzzRegressions, KeptRegressionsRun) {
-  replay(GetParam(), files_in(std::filesystem::path(ITCH5_FUZZ_DIR) / "regressions" / GetParam().name));
+  const auto files = files_in(std::filesystem::path(ITCH5_FUZZ_DIR) / "regressions" / GetParam().name);
+  EXPECT_GE(files.size(), min_regressions) << "tests/fuzz/regressions/" << GetParam().name
+                                           << "/ is missing or holds no input (besides its README.md)";
+  replay(GetParam(), files);
 }
 
 // The ITCH targets also take every shipped sample whole.

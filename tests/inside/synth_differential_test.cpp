@@ -5,9 +5,10 @@
 // re-centring as prices drift. One seed also checks the generator's delayed copy (orders dropped whole,
 // timestamps shifted), a stream of a different shape.
 //
-// Size: 2.5 M messages per seed by default, 10 M over the four seeds (the issue's "at least 10 M
-// generated messages"), plus three seeds with other reference numberings and three of other day shapes. ITCH5_DIFFERENTIAL_MESSAGES (environment) sets the messages per seed, to run
-// less under the sanitizers or more for a long check; it also sizes differential_test.
+// Size: 2.5 M messages per seed by default, 10 M over the four seeds (at least 10 M generated messages
+// in all), plus three seeds with other reference numberings and three of other day shapes.
+// ITCH5_DIFFERENTIAL_MESSAGES (environment) sets the messages per seed, to run less under the sanitizers
+// or more for a long check; it also sizes differential_test.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -143,7 +144,7 @@ struct param {
   std::uint64_t seed;
   bool delayed;  ///< also check the delayed copy
   itch5::synth::reference_pattern references = itch5::synth::reference_pattern::sequential;
-  const char* shape = nullptr;  ///< the day shapes of issue 11: "symbols10k", "hot", "deep" (nullptr: typical)
+  const char* shape = nullptr;  ///< bench/patterns.py's "symbols10k", "hot", "deep"; nullptr: typical
 };
 
 // The generator settings of a shape (the same as bench/patterns.py's cases).
@@ -195,9 +196,9 @@ INSTANTIATE_TEST_SUITE_P(Seeds, SynthDifferential,
                            return "Seed" + std::to_string(p.param.seed) + (p.param.delayed ? "WithDelayedCopy" : "");
                          });
 
-// The reference shapes of issue 11 (increasing with large gaps, scattered over 64 bits, reused after
-// delete): the order table takes other paths for them (window jumps, the hash behind the window, the far
-// map), which must give the same books.
+// The reference patterns besides sequential (increasing with large gaps, scattered over 64 bits, reused
+// after delete): the order table takes other paths for them (window jumps, the hash behind the window, the
+// far map), which must give the same books.
 using itch5::synth::reference_pattern;
 INSTANTIATE_TEST_SUITE_P(References, SynthDifferential,
                          ::testing::Values(param{5, false, reference_pattern::gapped},
@@ -208,8 +209,8 @@ INSTANTIATE_TEST_SUITE_P(References, SynthDifferential,
                                   std::to_string(p.param.seed);
                          });
 
-// The day shapes of issue 11: 10,000 symbols (many cold books), one symbol with half the messages (one
-// busy book), books thousands of levels deep (the array side's window and far levels).
+// The day shapes bench/patterns.py times: 10,000 symbols (many cold books), one symbol with half the
+// messages (one busy book), books thousands of levels deep (the array side's window and far levels).
 INSTANTIATE_TEST_SUITE_P(Shapes, SynthDifferential,
                          ::testing::Values(param{8, false, reference_pattern::sequential, "symbols10k"},
                                            param{9, false, reference_pattern::sequential, "hot"},

@@ -1,4 +1,4 @@
-// Capture input (issue 14): pcap (microsecond and nanosecond, both byte orders), pcapng and gzip-wrapped
+// Capture input: pcap (microsecond and nanosecond, both byte orders), pcapng and gzip-wrapped
 // captures of MoldUDP64 packets read back as the BinaryFILE frames of the messages they carry, in sequence
 // order, once: A/B duplicates and overlaps dropped, late packets reordered, gaps reported by range, other
 // traffic skipped and counted, and every bad-capture case an error naming the packet and the byte offset,

@@ -1,6 +1,6 @@
-// depth_statistics: the CSV header of issue 3 (Name,NSamples, then min..max for the event depth and for
-// the book depth, the group named in the column), rows in stock locate order plus __aggregate__, and
-// hand-computed quantiles.
+// depth_statistics: the CSV header of docs/formats.md (Name,NSamples, then min..max for the event depth
+// and for the book depth, the group named in the column), rows in stock locate order plus __aggregate__,
+// and hand-computed quantiles.
 #include <itch5/stats/depth_statistics.hpp>
 
 #include <gtest/gtest.h>

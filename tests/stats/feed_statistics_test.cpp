@@ -1,5 +1,5 @@
-// feed_statistics: the CSV header of issue 3 (written out by hand), one row per symbol in stock locate order
-// plus __aggregate__, and every column of small hand-computed event sequences.
+// feed_statistics: the CSV header of docs/formats.md (written out by hand), one row per symbol in stock
+// locate order plus __aggregate__, and every column of small hand-computed event sequences.
 #include <itch5/stats/feed_statistics.hpp>
 
 #include <gtest/gtest.h>

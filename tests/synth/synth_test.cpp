@@ -1,6 +1,7 @@
 // Tests of the synthetic day generator (itch5/synth/generator.hpp): determinism, book consistency checked by
 // an independent reference book, and the statistical shape (mix, depths, gaps, skew, live orders, prices),
-// plus the delayed copy. Expected values come from the issue's targets, never from the generator.
+// plus the delayed copy. Expected values are the shape's targets written here, never figures the generator
+// computes.
 #include <unistd.h>
 
 #include <algorithm>
@@ -285,7 +286,7 @@ TEST(SynthDay, IsBookConsistentAndLooksLikeARealDay) {
   expect_stats_agree(day.stats, r);
 }
 
-// ---- the shapes of issue 11 (--hot-share, --depth-scale, many symbols) -----------------------------------
+// ---- the day shapes bench/patterns.py times (--hot-share, --depth-scale, many symbols) -----------------
 
 // Order-related messages of the busiest locate, as a share of all of them.
 double busiest_share(const check_result& r) {
@@ -307,7 +308,7 @@ TEST(SynthShapes, HotShareGivesOneSymbolThatShareOfTheMessages) {
 }
 
 TEST(SynthShapes, DepthScaleSpreadsBooksOverThousandsOfLevels) {
-  // Issue 11's "books 2,000 levels deep" (bench/patterns.py's deep case: 10 symbols, --depth-scale 20). A
+  // Books 2,000 levels deep, as in bench/patterns.py's deep case (10 symbols, --depth-scale 20). A
   // book that deep needs thousands of live orders on one side, hence the full 2 M messages (fewer, and
   // a shallower bound, under the sanitizers).
   generator_config cfg;

@@ -675,7 +675,7 @@ TEST_F(itch5tde_e2e, options_come_from_a_yaml_config_too) {
 
 }  // namespace
 
-// --from/--to/--session (issue 17): exactly the whole run's rows whose window lies wholly in the range, the
+// --from/--to/--session: exactly the whole run's rows whose window lies wholly in the range, the
 // range written in the CSV header and the summary; a range shorter than a window or a bad time is a usage
 // error. The data span 09:30:00.000 to 09:30:00.400; windows are 16.384 ms from midnight.
 TEST_F(itch5tde_e2e, a_time_range_keeps_the_windows_wholly_inside_it) {

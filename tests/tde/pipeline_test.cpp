@@ -1,4 +1,4 @@
-// The estimator validated end to end (issue 4, "Validation"): itch5synth writes a day and a delayed copy
+// The estimator validated end to end: itch5synth writes a day and a delayed copy
 // with a known delay, jitter and dropped orders; itch5inside turns both into inside-change files; itch5tde
 // estimates the delay on the busiest symbols. The expected delay is the generator's --delay, never a value
 // the tools compute.

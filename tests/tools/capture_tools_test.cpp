@@ -1,4 +1,4 @@
-// itch5inside and itch5cat on captures (issue 14), run as programs: a generated day (itch5synth) wrapped
+// itch5inside and itch5cat on captures, run as programs: a generated day (itch5synth) wrapped
 // here into MoldUDP64 packets in pcap, pcapng and gzip captures gives lines byte-identical to the
 // BinaryFILE's; A/B duplicates change nothing; a lost packet is a gap line naming its sequence range and
 // the run goes on; --port and --filter pick one feed of two; each bad capture exits 1 with one line naming
@@ -390,7 +390,7 @@ TEST_F(capture_tools, itch5synth_pcap_latency_is_the_feed_latency_of_every_messa
 }
 
 TEST_F(capture_tools, two_capture_points_37us_apart_give_itch5tde_37us) {
-  // The issue's end-to-end: one feed captured at two points, the second 37 us further from the exchange.
+  // What capture input is for: one feed captured at two points, the second 37 us further from the exchange.
   outcome o = run("itch5synth -q --messages 20k -o same.itch --pcap near.pcap");
   ASSERT_EQ(o.status, 0) << o.err;
   o = run("itch5synth -q --messages 20k -o same.itch --pcap far.pcap --pcap-latency 37us");

@@ -1,4 +1,4 @@
-// The data-loss rows of issue 10, run through the built programs: no flag combination overwrites an input
+// The ways a run could lose data, run through the built programs: no flag combination overwrites an input
 // or writes two outputs into one file; an interrupted run leaves complete lines in FILE.partial (or, for
 // itch5synth, nothing) and no temporary file; a FILE of an earlier run never sits beside a new
 // FILE.partial; the error is the last line on stderr. Expected lines come from running the same program on

@@ -1,4 +1,4 @@
-// Hostile and inconsistent input for itch5inside (issue 6): one row per case, each run through the built
+// Hostile and inconsistent input for itch5inside: one row per case, each run through the built
 // program with its exact expectation. Errors: exit status 1, the error kind, the byte offset and the
 // message number, all computed by hand from how the input is built below. Inconsistent but decodable
 // input: exit status 0, the anomaly kinds and counts of the summary, and every message read to the end.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""itch5batch (issue 13, parts 2 and 3): a 2-worker local Dask cluster over 4 generated days gives the
+"""itch5batch: a 2-worker local Dask cluster over 4 generated days gives the
 outputs of sequential itch5inside runs plus itch5stats merge, byte for byte (the statistics CSVs except
 their wall-clock Processing columns; the merged CSVs also against itch5stats merge of the batch's own
 per-day histograms, byte for byte); a worker killed mid-task is retried and its day completes once; a

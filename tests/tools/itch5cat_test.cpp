@@ -373,7 +373,7 @@ TEST_F(Itch5cat, FlagsThatContradictEachOtherAreUsageErrors) {
   EXPECT_EQ(r.out.rfind(real_counts, 0), 0u) << r.out;
 }
 
-// --symbol (issue 17): the messages of the locates the chosen symbols' directory messages assign.
+// --symbol: the messages of the locates the chosen symbols' directory messages assign.
 TEST_F(Itch5cat, SymbolFindsTheDirectoryMessageOfAaplInTheRealSample) {
   auto r = run("--symbol AAPL " + sh_quote(real_sample));
   EXPECT_EQ(r.status, 0) << r.err;

@@ -1,7 +1,8 @@
 // itch5inside, run as a program: exact inside lines for a hand-made stream (expected lines written by hand
-// from the format rules of issue 3), identical output for every book type and for raw, gzip and standard
-// input, the artificial sample against a naive reference written here, statistics and depth CSVs, the
-// symbol filter, YAML configuration, outputs that are never half-written, bad input and usage errors.
+// from the format rules of docs/formats.md), identical output for every book type and for raw, gzip and
+// standard input, the artificial sample against a naive reference written here, statistics and depth
+// CSVs, the symbol filter, YAML configuration, outputs that are never half-written, bad input and usage
+// errors.
 #include <itch5/frame_writer.hpp>
 #include <itch5/inside_line.hpp>
 #include <itch5/messages.hpp>
@@ -929,7 +930,7 @@ TEST_F(Itch5Inside, HelpMentionsEveryFlag) {
                            "--config", "--print-config", "--help", "INPUT"}) {
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
   }
-  // The histogram bound is stated (issue 3: "stated in --help").
+  // --help states the quantiles' bound (within 1/128, 0.8%, of a true sample value).
   EXPECT_NE(r.out.find("0.8%"), std::string::npos);
   EXPECT_NE(r.out.find("128"), std::string::npos);
   EXPECT_EQ(run("-h").out, r.out);

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""itch5plot on outputs of the shipped sample (issue 16): every subcommand draws a non-trivial image of
+"""itch5plot on outputs of the shipped sample: every subcommand draws a non-trivial image of
 the size asked for, different inputs give different images, SVG and PDF by the -o extension, and every
 wrong input gets one line on stderr and the documented exit status, never a traceback.
 

@@ -1,4 +1,4 @@
-// --from, --to and --session of itch5inside (issue 17): the books are built from every message, and only
+// --from, --to and --session of itch5inside: the books are built from every message, and only
 // the lines, statistics samples and depth samples of events in [from, to) are kept. Checked against the
 // whole run's own output on the shipped synthetic sample (04:00 to 09:30:30 of a trading day):
 // - the lines of a range are the whole run's lines with a timestamp in the range, byte for byte;

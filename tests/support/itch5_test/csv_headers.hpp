@@ -1,6 +1,6 @@
-// The CSV headers itch5inside's --stats and --depth files must have, typed by hand from issue 3 (JayBeams'
-// offline_feed_statistics columns; the depth groups named in the column). Test code: never produced by
-// the library under test. Used by the book statistics tests and by the itch5inside tool tests.
+// The CSV headers itch5inside's --stats and --depth files must have, typed by hand from docs/formats.md
+// (JayBeams' offline_feed_statistics columns; the depth groups named in the column). Test code: never
+// produced by the library under test. Used by the book statistics tests and by the itch5inside tool tests.
 #pragma once
 
 #include <string>

@@ -7,7 +7,7 @@
 //   // compiler: GNU 12.2.0; build type: Release
 //   // build options: ITCH5_WITH_ISAL=OFF (ISA-L inflate not available), ITCH5_SANITIZE=OFF, ITCH5_NATIVE=OFF
 //
-// The commit is stamped at build time (cli/git_commit.cmake, run by every build), so it is right
+// The commit is stamped at build time (cmake/git_commit.cmake, run by every build), so it is right
 // after new commits without a re-configure; the other facts are fixed when CMake configures the build.
 #pragma once
 
