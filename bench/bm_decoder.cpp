@@ -192,7 +192,9 @@ class message_source {
     return o;
   }
   char side() { return rng_.below(2) == 0 ? 'B' : 'S'; }
-  std::uint32_t shares() { return static_cast<std::uint32_t>(100 * (1 + rng_.below(20)) + rng_.below(3) * 7); }
+  std::uint32_t shares() {
+    return static_cast<std::uint32_t>(100 * (1 + rng_.below(20)) + rng_.below(3) * 7);
+  }
   itch5::price4 price() { return itch5::price4(static_cast<std::uint32_t>(10000 + 100 * rng_.below(49900))); }
   // A 1- to 5-letter symbol derived from the locate, so a stock keeps its symbol.
   static itch5::stock_symbol stock(std::uint16_t locate) {
@@ -292,14 +294,16 @@ static_assert(microbench::fixture<decoder_fixture, std::span<const type_weight>>
 }  // namespace
 
 int main(int argc, char** argv) {
-  microbench::suite s("bm_decoder",
-                      "Times itch5::dispatch_unchecked decoding an in-memory buffer of framed ITCH 5.0 messages "
-                      "into a handler that reads every field. One iteration is one pass over the buffer.");
+  microbench::suite s(
+      "bm_decoder",
+      "Times itch5::dispatch_unchecked decoding an in-memory buffer of framed ITCH 5.0 messages "
+      "into a handler that reads every field. One iteration is one pass over the buffer.");
   s.defaults().size = 10000;
   s.defaults().iterations = 1000;
   s.defaults().warmup = 100;
   s.options().epilog(
-      "--size is the number of messages in the buffer (10000 messages of the mixed stream take about 300 KB). "
+      "--size is the number of messages in the buffer (10000 messages of the mixed stream take about 300 "
+      "KB). "
       "The summary adds ns/message and messages/s.\n\n"
       "Test cases: mixed (adds 44%, deletes 43%, replaces 9%, executions 2%, other 2%), add_order, "
       "order_delete, order_replace, order_executed (only that type).\n");

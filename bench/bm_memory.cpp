@@ -8,12 +8,12 @@
 // first) it reads one byte of a random line per access, three ways: `chained`, each address depending on
 // the byte read before (the latency of a miss: nothing overlaps); `independent`, the addresses known in
 // advance (what the out-of-order core overlaps by itself); `prefetched`, independent plus
-// itch5::book::detail::prefetch() 16 accesses ahead; `chained, prefetched`, chained plus a prefetch 64 accesses
-// ahead (the engine's case: each message's loads depend on each other, its look-ahead starts them early).
-// Reported: ns per access, the best of ROUNDS rounds. Where `chained` jumps is the last cache level this process
-// effectively has (on the 2-core EPYC guests here: between 4 and 16 MiB, though lscpu says 32 MiB of L3),
-// and `prefetched` at large sizes is how many misses per second the memory system serves however early
-// they are asked for.
+// itch5::book::detail::prefetch() 16 accesses ahead; `chained, prefetched`, chained plus a prefetch 64
+// accesses ahead (the engine's case: each message's loads depend on each other, its look-ahead starts them
+// early). Reported: ns per access, the best of ROUNDS rounds. Where `chained` jumps is the last cache level
+// this process effectively has (on the 2-core EPYC guests here: between 4 and 16 MiB, though lscpu says 32
+// MiB of L3), and `prefetched` at large sizes is how many misses per second the memory system serves however
+// early they are asked for.
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -37,9 +37,11 @@ double run(const char* base, const std::vector<std::uint32_t>& lines, mode m) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::size_t n = lines.size();
   for (std::size_t i = 0; i < n; ++i) {
-    if ((m == mode::prefetched || m == mode::chained_prefetched) && i + ahead < n) itch5::book::detail::prefetch(base + std::size_t{lines[i + ahead]} * 64);
+    if ((m == mode::prefetched || m == mode::chained_prefetched) && i + ahead < n)
+      itch5::book::detail::prefetch(base + std::size_t{lines[i + ahead]} * 64);
     std::size_t line = lines[i];
-    if (m == mode::chained || m == mode::chained_prefetched) line ^= sum & 1;  // the address waits for the byte read before
+    if (m == mode::chained || m == mode::chained_prefetched)
+      line ^= sum & 1;  // the address waits for the byte read before
     sum = sum * 31 + static_cast<unsigned char>(base[line * 64 + 11]);
   }
   const auto t1 = std::chrono::steady_clock::now();
@@ -56,8 +58,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: bm_memory [ACCESSES > 0] [ROUNDS > 0]\n");
     return 2;
   }
-  std::printf("| working set | chained ns | independent ns | prefetched ns | chained, prefetched ns |\n"
-              "|---:|---:|---:|---:|---:|\n");
+  std::printf(
+      "| working set | chained ns | independent ns | prefetched ns | chained, prefetched ns |\n"
+      "|---:|---:|---:|---:|---:|\n");
   for (std::size_t mib : {1, 2, 4, 8, 16, 32, 64, 256}) {
     const std::size_t bytes = mib << 20;
     itch5::book::detail::huge_buffer memory(bytes, itch5::book::detail::huge_buffer::fault::now);

@@ -1,5 +1,6 @@
 // bm_order_book: time of the book side implementations (array, map, and any family added to
-// itch5::book::all_book_types later) on synthetic operation streams with the measured event-depth distribution.
+// itch5::book::all_book_types later) on synthetic operation streams with the measured event-depth
+// distribution.
 //
 // Setup (not timed) generates, with book_stream::generate(), a seeded stream of --size add and reduce
 // operations for one side, starting from a steady-state book of ~1,500 levels (book_stream/side_stream.hpp
@@ -141,6 +142,7 @@ int main(int argc, char** argv) {
       "iterations x size moderate (8 bytes per sample), e.g. --per-item -n 20. --per-item --disturb-cache "
       "reads twice the last-level cache before every operation (~1.3 ms each here): use e.g. -n 1 --size "
       "2000.\n");
-  std::apply([&](auto... family) { (add_family<decltype(family)>(s, opts), ...); }, itch5::book::all_book_types{});
+  std::apply([&](auto... family) { (add_family<decltype(family)>(s, opts), ...); },
+             itch5::book::all_book_types{});
   return s.main(argc, argv);
 }

@@ -62,13 +62,15 @@ int main(int argc, char** argv) {
   std::vector<std::int64_t> samples;
   samples.reserve(orders);
   std::printf("# bm_order_hash: %zu inserts of random references per round, %d rounds\n", orders, rounds);
-  std::printf("| round | policy | total ms | p50 ns | p99.99 ns | max us |\n|---:|---|---:|---:|---:|---:|\n");
+  std::printf(
+      "| round | policy | total ms | p50 ns | p99.99 ns | max us |\n|---:|---|---:|---:|---:|---:|\n");
   for (int round = 1; round <= rounds; ++round) {
     const auto at_once = run<itch5::book::detail::rehash::at_once>(orders, 42 + round, samples);
     const auto incremental = run<itch5::book::detail::rehash::incremental>(orders, 42 + round, samples);
     for (const auto& [name, r] : {std::pair{"at_once", at_once}, std::pair{"incremental", incremental}}) {
       std::printf("| %d | %s | %.1f | %lld | %lld | %.1f |\n", round, name, r.total_ms,
-                  static_cast<long long>(r.p50), static_cast<long long>(r.p9999), static_cast<double>(r.max) / 1000);
+                  static_cast<long long>(r.p50), static_cast<long long>(r.p9999),
+                  static_cast<double>(r.max) / 1000);
     }
   }
   return 0;

@@ -1,5 +1,5 @@
-// bm_tde: cost of one cross-correlation delay estimate (itch5::tde::delay_estimator<double>) next to the bare FFTW
-// transforms it is built on, and of estimating many series in a batch.
+// bm_tde: cost of one cross-correlation delay estimate (itch5::tde::delay_estimator<double>) next to the bare
+// FFTW transforms it is built on, and of estimating many series in a batch.
 //
 // Per N in {2048, 4096, 16384, 65536} (max_lag N/16, so the padded length M is the estimator's
 // next_fast_length(N + N/16 + 1)), three test cases over the same M, planned with the same rigor:
@@ -151,9 +151,10 @@ class many_fixture {
 }  // namespace
 
 int main(int argc, char** argv) {
-  microbench::suite s("bm_tde",
-                      "Times one itch5::tde::delay_estimator<double> estimate against the bare FFTW transforms of the "
-                      "same padded length, and batched against one-by-one estimation of 80 series.");
+  microbench::suite s(
+      "bm_tde",
+      "Times one itch5::tde::delay_estimator<double> estimate against the bare FFTW transforms of the "
+      "same padded length, and batched against one-by-one estimation of 80 series.");
   s.defaults().size = 4096;
   s.defaults().iterations = 100;
   s.defaults().warmup = 10;

@@ -57,7 +57,8 @@ result run(const pair_config& c, signal_kind s, bool related, int windows, std::
   for (int i = 0; i < windows; ++i) {
     const window_pair w = make_pair(c, rng);
     const double ia = itch5::tde::bin_changes<double>(w.a, s, 0, c.period_ns, a);
-    const double ib = itch5::tde::bin_changes<double>(related ? w.b : make_pair(c, rng).a, s, 0, c.period_ns, b);
+    const double ib =
+        itch5::tde::bin_changes<double>(related ? w.b : make_pair(c, rng).a, s, 0, c.period_ns, b);
     const itch5::tde::delay_estimate e = estimator.estimate(a, b, ia, ib);
     if (std::isnan(e.delay)) continue;
     ++r.windows;
@@ -80,19 +81,21 @@ result run(const pair_config& c, signal_kind s, bool related, int windows, std::
 
 int main(int argc, char** argv) {
   std::uint64_t windows = 50, changes = 150, seed = 1;
-  itch5::cli::options opts("bm_tde_bias", "[options]",
-                    "Prints the delay estimator's bias and spread against the true delay over a grid of sampling "
-                    "periods, fractional delays, jitter and drop rates and signals (in sampling periods), then "
-                    "the fraction of unrelated pairs it calls significant (the false-positive rate).");
+  itch5::cli::options opts(
+      "bm_tde_bias", "[options]",
+      "Prints the delay estimator's bias and spread against the true delay over a grid of sampling "
+      "periods, fractional delays, jitter and drop rates and signals (in sampling periods), then "
+      "the fraction of unrelated pairs it calls significant (the false-positive rate).");
   opts.add("windows", windows, "Windows per grid cell.", 2, 100000);
   opts.add("changes", changes, "Mean number of A's changes per window of the bias grid.", 1, 1000000);
   opts.add("seed", seed, "Seed of the generator.", 0, UINT64_MAX);
   if (auto rc = opts.parse(argc, argv)) return *rc;
   const auto w = static_cast<int>(windows);
 
-  std::printf("# bias grid: %d windows of %zu samples per cell, ~%llu changes per window, delay 20 + fraction "
-              "periods; bias, sd and worst |error| in periods; sig = fraction with p_value <= 0.01\n",
-              w, samples, static_cast<unsigned long long>(changes));
+  std::printf(
+      "# bias grid: %d windows of %zu samples per cell, ~%llu changes per window, delay 20 + fraction "
+      "periods; bias, sd and worst |error| in periods; sig = fraction with p_value <= 0.01\n",
+      w, samples, static_cast<unsigned long long>(changes));
   std::printf("%-10s %-6s %-6s %-5s %-10s %8s %7s %7s %5s\n", "period_ns", "frac", "jitter", "drop", "signal",
               "bias", "sd", "worst", "sig");
   std::uint64_t cell = seed;
@@ -105,16 +108,17 @@ int main(int argc, char** argv) {
             const pair_config c{p, f, jitter, drop, static_cast<double>(changes)};
             const result r = run(c, s, true, w, cell++ * 7919);
             std::printf("%-10lld %-6.2f %-6.1f %-5.1f %-10s %+8.4f %7.4f %7.4f %5.2f\n",
-                        static_cast<long long>(p), f, jitter, drop, std::string(itch5::tde::to_string(s)).c_str(), r.bias,
-                        r.sd, r.worst, r.significant);
+                        static_cast<long long>(p), f, jitter, drop,
+                        std::string(itch5::tde::to_string(s)).c_str(), r.bias, r.sd, r.worst, r.significant);
           }
         }
       }
     }
   }
-  std::printf("\n# unrelated pairs (independent draws): fraction of windows with p_value <= 0.01, %d windows "
-              "per cell, 10 us period\n",
-              4 * w);
+  std::printf(
+      "\n# unrelated pairs (independent draws): fraction of windows with p_value <= 0.01, %d windows "
+      "per cell, 10 us period\n",
+      4 * w);
   std::printf("%-8s %-10s %6s\n", "changes", "signal", "sig");
   for (double n : {5.0, 10.0, 30.0, 100.0, 300.0, 1000.0}) {
     for (signal_kind s : {signal_kind::events, signal_kind::mid, signal_kind::bid_size}) {

@@ -122,8 +122,9 @@ class side_generator {
     } else if (depth == 0 && best_before > target_ && rng_.below(2) == 0) {
       // Worse than the target: improve the best by 1 to 4 levels (an event at depth 0).
       const std::int64_t room = std::min(best_before - target_, max_improvement);
-      op.key = std::max(best_before - 1 - static_cast<std::int64_t>(rng_.below(static_cast<std::uint64_t>(room))),
-                        lowest_key_);
+      op.key =
+          std::max(best_before - 1 - static_cast<std::int64_t>(rng_.below(static_cast<std::uint64_t>(room))),
+                   lowest_key_);
       op.shares = lot(rng_);
     } else if (rng_.below(100) < reduce_percent || it->second > max_level_shares) {
       op.kind = op_kind::reduce;

@@ -15,19 +15,22 @@ void add_options(itch5::cli::options& opts, config& cfg) {
                  "allocated before the run: 8 bytes per iteration.",
                  1, max_samples)
       .alias('n');
-  opts.add_count("size", cfg.size, "Problem size handed to the fixtures (suffixes k, M, G); see the epilog.", 1,
-                 UINT64_MAX);
-  opts.add("testcase", cfg.testcase, "Test cases to run, comma-separated, in this order (when empty: all, in "
-                                     "registration order; --list shows them).")
+  opts.add_count("size", cfg.size, "Problem size handed to the fixtures (suffixes k, M, G); see the epilog.",
+                 1, UINT64_MAX);
+  opts.add("testcase", cfg.testcase,
+           "Test cases to run, comma-separated, in this order (when empty: all, in "
+           "registration order; --list shows them).")
       .value_name("NAME,...");
   opts.add("seed", cfg.seed, "Seed for generated inputs.", 0, UINT64_MAX);
   opts.add("verbose", cfg.verbose,
-           "Write every sample to stdout as CSV 'testcase,nanoseconds' after '# key: value' lines recording the "
+           "Write every sample to stdout as CSV 'testcase,nanoseconds' after '# key: value' lines recording "
+           "the "
            "build, the machine and these options.")
       .alias('v');
-  opts.add("realtime", cfg.realtime,
-           "Run with SCHED_FIFO at maximum priority. Best effort: when refused (needs root or CAP_SYS_NICE), warn "
-           "on stderr and go on. A spinning real-time benchmark can starve the rest of the machine.");
+  opts.add(
+      "realtime", cfg.realtime,
+      "Run with SCHED_FIFO at maximum priority. Best effort: when refused (needs root or CAP_SYS_NICE), warn "
+      "on stderr and go on. A spinning real-time benchmark can starve the rest of the machine.");
   opts.add("realtime-strict", cfg.realtime_strict,
            "Like --realtime, but fail (exit status 1) when real-time scheduling is refused.");
   opts.add("mlockall", cfg.mlockall,

@@ -70,7 +70,8 @@ void suite::add_case(std::string name, runner run) {
     throw std::invalid_argument("microbench: test case name '" + name +
                                 "' must be non-empty without commas, '#' or spaces");
   }
-  if (find(name) != nullptr) throw std::invalid_argument("microbench: test case '" + name + "' registered twice");
+  if (find(name) != nullptr)
+    throw std::invalid_argument("microbench: test case '" + name + "' registered twice");
   cases_.push_back({std::move(name), std::move(run)});
 }
 

@@ -6,7 +6,8 @@
 
 namespace microbench {
 
-std::int64_t nearest_rank(std::span<const std::int64_t> sorted, std::uint64_t num, std::uint64_t den) noexcept {
+std::int64_t nearest_rank(std::span<const std::int64_t> sorted, std::uint64_t num,
+                          std::uint64_t den) noexcept {
   const std::uint64_t n = sorted.size();
   // k = ceil(num * n / den) without overflow: with n = q * den + r, num * n / den = num * q + num * r / den,
   // where num * q <= n and num * r < den * den <= 2^64 (den <= 2^32 by precondition).

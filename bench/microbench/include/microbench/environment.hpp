@@ -25,10 +25,10 @@ namespace microbench {
 struct environment {
   /// The system calls prepare() uses. Each returns 0 on success or an errno value.
   struct os_calls {
-    std::function<int(int cpu)> pin_to_cpu;      ///< sched_setaffinity to {cpu}
-    std::function<int()> lock_memory;            ///< mlockall(MCL_CURRENT | MCL_FUTURE)
-    std::function<int(int priority)> set_fifo;   ///< sched_setscheduler(0, SCHED_FIFO, priority)
-    std::function<int()> max_fifo_priority;      ///< sched_get_priority_max(SCHED_FIFO)
+    std::function<int(int cpu)> pin_to_cpu;     ///< sched_setaffinity to {cpu}
+    std::function<int()> lock_memory;           ///< mlockall(MCL_CURRENT | MCL_FUTURE)
+    std::function<int(int priority)> set_fifo;  ///< sched_setscheduler(0, SCHED_FIFO, priority)
+    std::function<int()> max_fifo_priority;     ///< sched_get_priority_max(SCHED_FIFO)
 
     /// The real Linux calls.
     [[nodiscard]] static os_calls system();

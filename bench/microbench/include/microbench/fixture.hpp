@@ -39,7 +39,9 @@ namespace microbench {
 
 /// A type whose run() is one iteration.
 template <class F>
-concept runnable = requires(F& f) { f.run(); };
+concept runnable = requires(F& f) {
+  f.run();
+};
 
 /// A benchmark fixture built from the framework's config and `Args`; see the header comment.
 template <class F, class... Args>
@@ -47,7 +49,9 @@ concept fixture = std::constructible_from<F, const config&, Args...> && runnable
 
 /// A fixture with a per-iteration, untimed reset().
 template <class F>
-concept resettable = requires(F& f) { f.reset(); };
+concept resettable = requires(F& f) {
+  f.reset();
+};
 
 /// A fixture that says how many items one iteration handles.
 template <class F>

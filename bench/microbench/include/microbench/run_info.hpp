@@ -34,7 +34,9 @@ class run_info {
   /// Writes one "# key: value" line per fact.
   void write(std::ostream& out) const;
 
-  [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& facts() const noexcept { return facts_; }
+  [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& facts() const noexcept {
+    return facts_;
+  }
 
  private:
   std::vector<std::pair<std::string, std::string>> facts_;

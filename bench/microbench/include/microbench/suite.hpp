@@ -86,8 +86,7 @@ class suite {
 
   /// Registers test case `name`: F is built as F(config, args...) when the case runs. `args` are copied.
   template <class F, class... Args>
-    requires fixture<F, const Args&...>
-  suite& add(std::string name, Args... args) {
+  requires fixture<F, const Args&...> suite& add(std::string name, Args... args) {
     add_case(std::move(name), [... a = std::move(args)](const config& cfg, const run_context& ctx,
                                                         std::vector<std::int64_t>& samples) {
       F f(cfg, a...);
@@ -162,7 +161,8 @@ class suite {
   void write_run_info(int argc, char** argv, const environment& env, const setup_notes& notes,
                       std::ostream& out) const;
   /// Runs each chosen case: its summary line on `err`, with --verbose its samples on `out`.
-  [[nodiscard]] bool run_cases(const std::vector<const test_case*>& chosen, std::ostream& out, std::ostream& err);
+  [[nodiscard]] bool run_cases(const std::vector<const test_case*>& chosen, std::ostream& out,
+                               std::ostream& err);
 
   std::string program_;
   config cfg_;
