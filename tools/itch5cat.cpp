@@ -45,10 +45,11 @@ struct config {
 // Any decoded field as 64 bits, for the --decode checksum.
 std::uint64_t field_bits(char c) { return static_cast<unsigned char>(c); }
 template <class U>
-  requires std::is_unsigned_v<U>
-std::uint64_t field_bits(U v) { return v; }
+requires std::is_unsigned_v<U> std::uint64_t field_bits(U v) { return v; }
 template <int D, class R>
-std::uint64_t field_bits(itch5::price<D, R> p) { return p.units(); }
+std::uint64_t field_bits(itch5::price<D, R> p) {
+  return p.units();
+}
 template <std::size_t N>
 std::uint64_t field_bits(const std::array<char, N>& a) {
   std::uint64_t v = 0;
@@ -86,8 +87,9 @@ std::string usage_problem(const config& cfg) {
       if (!valid.empty()) valid += ' ';
       valid += c;
     }
-    return "--types: " + bad + (bad.find(',') == std::string::npos ? " is not an ITCH 5.0 message type"
-                                                                    : " are not ITCH 5.0 message types") +
+    return "--types: " + bad +
+           (bad.find(',') == std::string::npos ? " is not an ITCH 5.0 message type"
+                                               : " are not ITCH 5.0 message types") +
            " (valid: " + valid + ")";
   }
   for (const auto& sym : cfg.symbols) {
@@ -103,8 +105,9 @@ std::string usage_problem(const config& cfg) {
   if (cfg.market_wide && cfg.symbols.empty()) return "--market-wide only goes with --symbol";
   if (cfg.decode) {
     if (cfg.counts) return "--decode and --counts cannot be combined (--decode prints the counts itself)";
-    for (auto [given, flag] : {std::pair{!cfg.types.empty(), "--types"}, std::pair{cfg.locate != 0, "--locate"},
-                               std::pair{!cfg.symbols.empty(), "--symbol"}, std::pair{cfg.limit != 0, "--limit"}}) {
+    for (auto [given, flag] :
+         {std::pair{!cfg.types.empty(), "--types"}, std::pair{cfg.locate != 0, "--locate"},
+          std::pair{!cfg.symbols.empty(), "--symbol"}, std::pair{cfg.limit != 0, "--limit"}}) {
       if (given) {
         return std::string("--decode cannot be combined with ") + flag +
                " (it decodes every message of the input, a throughput test)";
@@ -144,13 +147,15 @@ struct scan_totals {
 
 // Reads the whole input (or up to --limit printed messages): prints the selected messages unless --counts
 // or --decode, and counts them.
-scan_totals scan(itch5::message_reader& reader, const config& cfg, itch5::io::line_writer& lines, itch5::cli::progress& progress) {
+scan_totals scan(itch5::message_reader& reader, const config& cfg, itch5::io::line_writer& lines,
+                 itch5::cli::progress& progress) {
   const std::array<bool, 256> wanted = wanted_types(cfg);
   itch5::symbol_directory symbols = symbol_filter(cfg);
   scan_totals t;
   std::uint64_t printed = 0;
   auto fold = [&t](const auto& m) {
-    t.checksum = t.checksum * 31 + static_cast<std::uint64_t>(m.header.timestamp.count()) + m.header.stock_locate;
+    t.checksum =
+        t.checksum * 31 + static_cast<std::uint64_t>(m.header.timestamp.count()) + m.header.stock_locate;
     std::apply([&](auto... f) { ((t.checksum = t.checksum * 31 + field_bits(m.*f.member)), ...); },
                std::remove_cvref_t<decltype(m)>::layout());
   };
@@ -180,13 +185,14 @@ scan_totals scan(itch5::message_reader& reader, const config& cfg, itch5::io::li
     itch5::dispatch_unchecked(msg.data(), print);
     if (cfg.limit != 0 && ++printed >= cfg.limit) break;
   }
-  if (reader.status() != itch5::read_status::message) t.symbols_not_found = symbols.not_found();  // read to the end
+  if (reader.status() != itch5::read_status::message)
+    t.symbols_not_found = symbols.not_found();  // read to the end
   return t;
 }
 
 // --counts and --decode: one line per type seen, the total, and with --decode the checksum.
-void write_counts(itch5::io::line_writer& lines, const config& cfg, const scan_totals& t, const itch5::message_reader& reader,
-                  bool filtered) {
+void write_counts(itch5::io::line_writer& lines, const config& cfg, const scan_totals& t,
+                  const itch5::message_reader& reader, bool filtered) {
   char* p = lines.reserve(256 * 64 + 64);
   std::uint64_t total = 0;
   for (unsigned type = 0; type < 256; ++type) {
@@ -203,7 +209,8 @@ void write_counts(itch5::io::line_writer& lines, const config& cfg, const scan_t
     }
   }
   p += std::snprintf(p, 64, "total %llu\n", static_cast<unsigned long long>(total));
-  if (cfg.decode) p += std::snprintf(p, 64, "checksum %016llx\n", static_cast<unsigned long long>(t.checksum));
+  if (cfg.decode)
+    p += std::snprintf(p, 64, "checksum %016llx\n", static_cast<unsigned long long>(t.checksum));
   lines.commit(p);
 }
 
@@ -211,17 +218,18 @@ void write_counts(itch5::io::line_writer& lines, const config& cfg, const scan_t
 int report_end(itch5::message_reader& reader, const config& cfg, const scan_totals& t, bool filtered,
                const itch5::io::capture_stats& capture_stats) {
   const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
-  if (capture_stats.is_capture && !cfg.quiet) std::cerr << "itch5cat: capture: " << capture_stats.describe() << "\n";
+  if (capture_stats.is_capture && !cfg.quiet)
+    std::cerr << "itch5cat: capture: " << capture_stats.describe() << "\n";
   switch (reader.status()) {
     case itch5::read_status::error:
       std::cerr << "itch5cat: error: " << reader.error().describe(input_name)
-                << itch5::cli::capture_flags::framing_note_for(capture_stats, reader.error())
-                << "\n";
+                << itch5::cli::capture_flags::framing_note_for(capture_stats, reader.error()) << "\n";
       return 1;
     case itch5::read_status::end_of_session:
       if (reader.data_after_end_of_session()) {
-        std::cerr << "itch5cat: warning: " << input_name << ": end-of-session marker (zero length) at byte offset "
-                  << reader.offset() << "; the bytes after it were not read\n";
+        std::cerr << "itch5cat: warning: " << input_name
+                  << ": end-of-session marker (zero length) at byte offset " << reader.offset()
+                  << "; the bytes after it were not read\n";
       }
       break;
     default: break;
@@ -254,9 +262,8 @@ int run(const config& cfg) {
   const bool filtered = !cfg.types.empty() || cfg.locate != 0 || !cfg.symbols.empty();
   const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
   itch5::io::capture_stats capture_stats;
-  auto input = itch5::io::open_input(
-      cfg.input, cfg.inflate.library(),
-      cfg.capture.make("itch5cat", input_name, &capture_stats));
+  auto input = itch5::io::open_input(cfg.input, cfg.inflate.library(),
+                                     cfg.capture.make("itch5cat", input_name, &capture_stats));
   cfg.capture.check_input(capture_stats, input_name);
   itch5::message_reader reader(itch5::io::make_block_source(std::move(input)));
   itch5::io::output_file out("-");
@@ -274,14 +281,16 @@ int run(const config& cfg) {
 
 int main(int argc, char** argv) {
   config cfg;
-  itch5::cli::options opts("itch5cat", "[options] INPUT",
-                    "Prints the messages of an ITCH 5.0 BinaryFILE stream as readable text, one per line: "
-                    "timestamp, type, name, stock locate, tracking number, then every field as name=value "
-                    "(prices in dollars). With --counts, prints how many messages of each type there are (of the "
-                    "selected ones, with --types, --locate or --symbol).");
-  opts.positional("INPUT", cfg.input, "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - "
-                                      "for standard input; or a pcap/pcapng capture (also gzip-compressed) of a "
-                                      "MoldUDP64 feed, whose messages are read in sequence order once.");
+  itch5::cli::options opts(
+      "itch5cat", "[options] INPUT",
+      "Prints the messages of an ITCH 5.0 BinaryFILE stream as readable text, one per line: "
+      "timestamp, type, name, stock locate, tracking number, then every field as name=value "
+      "(prices in dollars). With --counts, prints how many messages of each type there are (of the "
+      "selected ones, with --types, --locate or --symbol).");
+  opts.positional("INPUT", cfg.input,
+                  "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - "
+                  "for standard input; or a pcap/pcapng capture (also gzip-compressed) of a "
+                  "MoldUDP64 feed, whose messages are read in sequence order once.");
   opts.add("counts", cfg.counts,
            "Print 'TYPE name COUNT' per message type and a total, instead of messages. With --types or "
            "--locate, the counts and the total are of the selected messages only (messages of unknown type, "
@@ -299,17 +308,19 @@ int main(int argc, char** argv) {
            "their stock directory (R) messages assign, the directory messages included. Matched without "
            "regard to case; a symbol that no directory message names gets a warning. Not with --locate.")
       .value_name("SYM,...");
-  opts.add("market-wide", cfg.market_wide,
-           "With --symbol, also print the messages of no one stock (stock locate 0: system events, market-wide "
-           "circuit breakers, ...).");
+  opts.add(
+      "market-wide", cfg.market_wide,
+      "With --symbol, also print the messages of no one stock (stock locate 0: system events, market-wide "
+      "circuit breakers, ...).");
   opts.add("limit", cfg.limit, "Stop after printing this many messages (0: no limit; not with --counts).", 0,
            UINT64_MAX);
   cfg.capture.add_to(opts);
   opts.add("quiet", cfg.quiet, "No progress line and no notes on stderr.").alias('q');
   cfg.inflate.add_to(opts);
-  opts.epilog("Formats: the message text and the counts are described in docs/formats.md of the source tree.\n"
-              "Exit status: 0 on success, 1 on unreadable or corrupt input (the message names the file, the byte "
-              "offset and the message number; everything before it has been printed), 2 on a usage error.\n");
+  opts.epilog(
+      "Formats: the message text and the counts are described in docs/formats.md of the source tree.\n"
+      "Exit status: 0 on success, 1 on unreadable or corrupt input (the message names the file, the byte "
+      "offset and the message number; everything before it has been printed), 2 on a usage error.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
   if (auto problem = usage_problem(cfg); !problem.empty()) {
     std::cerr << "itch5cat: error: " << problem << "\n";

@@ -71,26 +71,29 @@ void print_summary(const config& cfg, const itch5::inside::inside_result& r, dou
   std::fprintf(stderr, "  messages by type:");
   for (unsigned t = 0; t < 256; ++t) {
     if (r.messages_by_type[t] != 0) {
-      std::fprintf(stderr, " %c=%llu", static_cast<char>(t), static_cast<unsigned long long>(r.messages_by_type[t]));
+      std::fprintf(stderr, " %c=%llu", static_cast<char>(t),
+                   static_cast<unsigned long long>(r.messages_by_type[t]));
     }
   }
-  if (r.unknown_types) std::fprintf(stderr, " unknown=%llu", static_cast<unsigned long long>(r.unknown_types));
+  if (r.unknown_types)
+    std::fprintf(stderr, " unknown=%llu", static_cast<unsigned long long>(r.unknown_types));
   if (!cfg.range.whole_day()) {
     std::fprintf(stderr, "\n  time range: %s (lines, statistics and depth; the books read every message)",
                  cfg.range.describe().c_str());
   }
   std::fprintf(stderr, "\n  book events: %llu, inside changes: %llu, lines written: %llu\n",
-               static_cast<unsigned long long>(r.book_events), static_cast<unsigned long long>(r.inside_changes),
-               static_cast<unsigned long long>(r.lines));
+               static_cast<unsigned long long>(r.book_events),
+               static_cast<unsigned long long>(r.inside_changes), static_cast<unsigned long long>(r.lines));
   std::fprintf(stderr, "  anomalies: %llu", static_cast<unsigned long long>(r.anomalies.total()));
   for (std::size_t k = 0; k < itch5::book::anomaly_kinds; ++k) {
     auto a = static_cast<itch5::book::anomaly>(k);
     if (r.anomalies[a] != 0) {
-      std::fprintf(stderr, ", %.*s=%llu", static_cast<int>(itch5::book::to_string(a).size()), itch5::book::to_string(a).data(),
-                   static_cast<unsigned long long>(r.anomalies[a]));
+      std::fprintf(stderr, ", %.*s=%llu", static_cast<int>(itch5::book::to_string(a).size()),
+                   itch5::book::to_string(a).data(), static_cast<unsigned long long>(r.anomalies[a]));
     }
   }
-  if (r.oversized) std::fprintf(stderr, ", oversized_messages=%llu", static_cast<unsigned long long>(r.oversized));
+  if (r.oversized)
+    std::fprintf(stderr, ", oversized_messages=%llu", static_cast<unsigned long long>(r.oversized));
   std::fprintf(stderr, "\n  live orders at peak: %zu, peak memory: %s\n", r.peak_live_orders,
                itch5::cli::human_bytes(static_cast<double>(itch5::cli::peak_rss_bytes())).c_str());
   if (capture.is_capture) std::fprintf(stderr, "  capture: %s\n", capture.describe().c_str());
@@ -169,9 +172,7 @@ int run(const config& cfg) {
   itch5::io::capture_stats capture_stats;  // of a pcap/pcapng input
   itch5::io::capture_options capture_opts = cfg.capture.make("itch5inside", input_name, &capture_stats);
   if (opt.stats) capture_opts.latencies = &latencies;
-  auto input = itch5::io::open_input(
-      cfg.input, cfg.inflate.library(),
-      capture_opts);
+  auto input = itch5::io::open_input(cfg.input, cfg.inflate.library(), capture_opts);
   if (opt.stats && capture_stats.is_capture) opt.latencies = &latencies;
   cfg.capture.check_input(capture_stats, input_name);
   itch5::message_reader reader(itch5::io::make_block_source(std::move(input), blocks));
@@ -184,9 +185,10 @@ int run(const config& cfg) {
 
   file_sink sink(out);
   itch5::cli::progress progress(!cfg.quiet);
-  itch5::inside::inside_result r = itch5::inside::run_inside(reader, opt, sink, [&](const itch5::message_reader& rd) {
-    progress.update(rd.input_position(), rd.input_size(), rd.messages());
-  });
+  itch5::inside::inside_result r =
+      itch5::inside::run_inside(reader, opt, sink, [&](const itch5::message_reader& rd) {
+        progress.update(rd.input_position(), rd.input_size(), rd.messages());
+      });
   progress.finish();
   if (stats_out) stats_out->write(r.stats_csv);
   if (depth_out) depth_out->write(r.depth_csv);
@@ -200,8 +202,8 @@ int run(const config& cfg) {
   if (r.cancelled || itch5::cli::interruption::requested()) {
     report_unfinished(cfg, r, seconds, capture_stats, out,
                       {stats_out.get(), depth_out.get(), histograms_out.get()},
-                      "interrupted by " + itch5::cli::interruption::name() + " after " + std::to_string(r.messages) +
-                          " messages of " + input_name);
+                      "interrupted by " + itch5::cli::interruption::name() + " after " +
+                          std::to_string(r.messages) + " messages of " + input_name);
     itch5::cli::interruption::exit_now();
   }
   if (r.status == itch5::read_status::error) {
@@ -237,14 +239,16 @@ int main(int argc, char** argv) {
   config cfg;
   itch5::cli::options opts(
       "itch5inside", "[options] INPUT",
-      "Rebuilds the order book of every symbol from an ITCH 5.0 BinaryFILE stream and writes one line per change "
+      "Rebuilds the order book of every symbol from an ITCH 5.0 BinaryFILE stream and writes one line per "
+      "change "
       "of a symbol's inside (best bid or offer price or size): '<timestamp ns since midnight> <stock locate> "
       "<symbol> <bid px> <bid qty> <offer px> <offer qty>', prices as integer Price(4) units ($0.0001); an "
       "empty bid prints '0 0', an empty offer '2000000000 0'. The format is that of JayBeams' itch5inside.");
-  opts.positional("INPUT", cfg.input,
-                  "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - for standard input; or a "
-                  "pcap/pcapng capture (also gzip-compressed) of a MoldUDP64 feed, whose messages are read in "
-                  "sequence order once (duplicates dropped, gaps reported on stderr and counted).");
+  opts.positional(
+      "INPUT", cfg.input,
+      "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - for standard input; or a "
+      "pcap/pcapng capture (also gzip-compressed) of a MoldUDP64 feed, whose messages are read in "
+      "sequence order once (duplicates dropped, gaps reported on stderr and counted).");
   opts.add("output", cfg.output,
            "Where the inside lines go; - is standard output. A FILE is written under a temporary name and "
            "renamed when complete; FILE.gz is compressed on the fly.")
@@ -256,41 +260,50 @@ int main(int argc, char** argv) {
            "Price levels held in the array book's window around the inside (rounded up to a power of two); "
            "levels beyond it are kept in a map.",
            64, 1 << 20);
-  opts.add("symbols", cfg.symbols,
-           "Only these symbols in the output and statistics, e.g. AAPL,MSFT (empty: all). Matched without regard "
-           "to case (ITCH symbols are upper case: aapl is AAPL); a name that cannot be an ITCH symbol (over 8 "
-           "characters, spaces) is an error, and a symbol that no message of the input names gets a warning.");
-  opts.add("stats", cfg.stats,
-           "Write per-symbol statistics as CSV (JayBeams offline_feed_statistics columns): event rates per "
-           "second/millisecond/microsecond (sliding windows of 1 s, 1 ms, 1 us sampled every 1 ms, 1 us, 1 ns of "
-           "feed time), inter-arrival times and per-event processing latency (ns, steady clock; each sample "
-           "includes the cost of reading the clock, tens of ns on a virtual machine), as quantiles, one row per "
-           "symbol with at least one sampled event and an __aggregate__ row. Processing covers the whole "
-           "handling of the message, including --depth's bookkeeping and, now and then, writing a full output "
-           "buffer (which shows in the highest quantiles). Quantiles are exact below 128 and within 0.8% above (log-linear "
-           "histograms, at most 30 KB each). On a pcap/pcapng capture, Latency columns are appended: the feed "
-           "latency of each sampled event's message, its packet's arrival time of day minus its exchange "
-           "timestamp in ns (negative counted as 0), whatever --timestamp says; --histograms does not carry "
-           "them. - is standard output.")
+  opts.add(
+      "symbols", cfg.symbols,
+      "Only these symbols in the output and statistics, e.g. AAPL,MSFT (empty: all). Matched without regard "
+      "to case (ITCH symbols are upper case: aapl is AAPL); a name that cannot be an ITCH symbol (over 8 "
+      "characters, spaces) is an error, and a symbol that no message of the input names gets a warning.");
+  opts.add(
+          "stats", cfg.stats,
+          "Write per-symbol statistics as CSV (JayBeams offline_feed_statistics columns): event rates per "
+          "second/millisecond/microsecond (sliding windows of 1 s, 1 ms, 1 us sampled every 1 ms, 1 us, 1 ns "
+          "of "
+          "feed time), inter-arrival times and per-event processing latency (ns, steady clock; each sample "
+          "includes the cost of reading the clock, tens of ns on a virtual machine), as quantiles, one row "
+          "per "
+          "symbol with at least one sampled event and an __aggregate__ row. Processing covers the whole "
+          "handling of the message, including --depth's bookkeeping and, now and then, writing a full output "
+          "buffer (which shows in the highest quantiles). Quantiles are exact below 128 and within 0.8% "
+          "above (log-linear "
+          "histograms, at most 30 KB each). On a pcap/pcapng capture, Latency columns are appended: the feed "
+          "latency of each sampled event's message, its packet's arrival time of day minus its exchange "
+          "timestamp in ns (negative counted as 0), whatever --timestamp says; --histograms does not carry "
+          "them. - is standard output.")
       .value_name("FILE");
   opts.add("stats-events", cfg.stats_events,
            "What the statistics sample: inside changes, or all book events (A F E C X D U).")
       .choices({"inside", "all"});
   opts.add("depth", cfg.depth,
            "Write depth histograms as CSV: for every book event the price levels between its price and its "
-           "side's best price before it (event depth), and between the best and worst price of its side after it "
+           "side's best price before it (event depth), and between the best and worst price of its side "
+           "after it "
            "(book depth), per symbol and __aggregate__. - is standard output.")
       .value_name("FILE");
   opts.add("histograms", cfg.histograms,
-           "Write the histograms behind --stats and --depth (every symbol and __aggregate__; collected whether "
-           "or not those are given) in the versioned binary format of docs/formats.md, for 'itch5stats merge', "
+           "Write the histograms behind --stats and --depth (every symbol and __aggregate__; collected "
+           "whether "
+           "or not those are given) in the versioned binary format of docs/formats.md, for 'itch5stats "
+           "merge', "
            "which adds up the files of several runs (days) per symbol name and writes the two CSVs. FILE.gz "
            "is compressed. Collecting them times every message as --stats does, with --depth's bookkeeping.")
       .value_name("FILE");
-  opts.add("from", cfg.from,
-           "Only book events at or after this time of day make lines, statistics and depth samples (the books "
-           "are still built from every message): HH:MM[:SS[.fraction]] in the exchange's time (New York for "
-           "Nasdaq), or nanoseconds since midnight. Default: the start.")
+  opts.add(
+          "from", cfg.from,
+          "Only book events at or after this time of day make lines, statistics and depth samples (the books "
+          "are still built from every message): HH:MM[:SS[.fraction]] in the exchange's time (New York for "
+          "Nasdaq), or nanoseconds since midnight. Default: the start.")
       .value_name("TIME");
   opts.add("to", cfg.to,
            "Likewise, only events before this time of day (the range is [--from, --to)). Default: the end.")
@@ -299,7 +312,8 @@ int main(int argc, char** argv) {
            "regular: the regular trading session, --from 09:30 --to 16:00 (not combined with them).")
       .value_name("NAME");
   cfg.capture.add_to(opts);
-  opts.add("quiet", cfg.quiet, "No progress line and no summary on stderr (errors are still reported).").alias('q');
+  opts.add("quiet", cfg.quiet, "No progress line and no summary on stderr (errors are still reported).")
+      .alias('q');
   opts.add("read-ahead", cfg.read_ahead,
            "Read and decompress the input on a second thread while the books are updated.");
   opts.add("threads", cfg.threads,
@@ -316,13 +330,15 @@ int main(int argc, char** argv) {
            "with a free core per thread (on a busy 2-core machine it did not): see docs/performance.md, "
            "Book threads.",
            1, itch5::inside::max_threads);
-  opts.add("slowest", cfg.slowest,
-           "Print the N messages that took longest to handle, on stderr at the end: message number (from 1), "
-           "type and microseconds, from before decoding to after the book update and output formatting. Times "
-           "every message (two clock reads each, as --stats does). A stall that recurs at the same message in "
-           "two runs is the program's; one that does not is the machine's (bench/stalls.py compares two runs). "
-           "Needs --threads 1. 0: off.",
-           0, 1 << 20)
+  opts.add(
+          "slowest", cfg.slowest,
+          "Print the N messages that took longest to handle, on stderr at the end: message number (from 1), "
+          "type and microseconds, from before decoding to after the book update and output formatting. Times "
+          "every message (two clock reads each, as --stats does). A stall that recurs at the same message in "
+          "two runs is the program's; one that does not is the machine's (bench/stalls.py compares two "
+          "runs). "
+          "Needs --threads 1. 0: off.",
+          0, 1 << 20)
       .value_name("N");
   opts.add_size("block-size", cfg.block_size, "Bytes per input block.", 4096, std::uint64_t{1} << 30);
   cfg.compression.add_to(opts);
@@ -331,14 +347,17 @@ int main(int argc, char** argv) {
       "Formats: the inside lines, the statistics CSV, the depth CSV and the histogram file are described "
       "in docs/formats.md of the source tree.\n"
       "Inconsistent input (unknown order references, executions larger than the order, duplicate references, "
-      "crossed books, zero shares, prices out of range, unannounced stock locates, timestamps going backwards or "
+      "crossed books, zero shares, prices out of range, unannounced stock locates, timestamps going "
+      "backwards or "
       "beyond 24 h) is counted by kind, reported in the summary, and processing goes on.\n"
       "Files: every input and output is checked before anything is read: an output that is an input (by "
       "device and inode: ./x, links), or another output, or whose directory cannot be written, is a usage "
       "error. An output FILE appears only complete; a run that stops early keeps its complete lines in "
       "FILE.partial (and removes a FILE of an earlier run, which would look complete).\n"
-      "Exit status: 0 on success; 1 on unreadable or corrupt input: the message names the file, the byte offset "
-      "and the message number, the lines produced before the error are kept (complete lines only; with -o FILE "
+      "Exit status: 0 on success; 1 on unreadable or corrupt input: the message names the file, the byte "
+      "offset "
+      "and the message number, the lines produced before the error are kept (complete lines only; with -o "
+      "FILE "
       "they are in FILE.partial); 2 on a usage error; on SIGINT, SIGTERM or SIGHUP the run stops, keeps its "
       "complete lines as on an error, and exits as killed by the signal (128 + its number); a second signal, "
       "or 10 s without stopping, removes every temporary file at once.\n");

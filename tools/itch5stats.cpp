@@ -55,7 +55,8 @@ std::string read_all(const std::string& path) {
   auto in = itch5::io::open_input(path);
   std::string bytes;
   std::vector<std::byte> buf(1 << 16);
-  while (std::size_t n = in->read(buf.data(), buf.size())) bytes.append(reinterpret_cast<const char*>(buf.data()), n);
+  while (std::size_t n = in->read(buf.data(), buf.size()))
+    bytes.append(reinterpret_cast<const char*>(buf.data()), n);
   return bytes;
 }
 
@@ -97,13 +98,15 @@ int run_merge(int argc, char** argv) {
       "quantiles come from the merged histograms. Rows come in order of first appearance: the first file's "
       "symbols in its order, then the symbols new in the second file, and so on. Merging a single file "
       "gives that run's own CSVs byte for byte.");
-  opts.positional("FILE", cfg.first,
-                  "Histogram files (itch5inside --histograms; a .gz is read as such, detected from its bytes), "
-                  "or - for standard input (once). Every further FILE is merged too. Files whose statistics "
-                  "sample different events (--stats-events) cannot be merged.");
+  opts.positional(
+      "FILE", cfg.first,
+      "Histogram files (itch5inside --histograms; a .gz is read as such, detected from its bytes), "
+      "or - for standard input (once). Every further FILE is merged too. Files whose statistics "
+      "sample different events (--stats-events) cannot be merged.");
   opts.more_positionals(cfg.more);
-  opts.add("stats", cfg.stats,
-           "Write the merged statistics CSV (itch5inside --stats columns) to this file; - is standard output.")
+  opts.add(
+          "stats", cfg.stats,
+          "Write the merged statistics CSV (itch5inside --stats columns) to this file; - is standard output.")
       .value_name("OUT.csv");
   opts.add("depth", cfg.depth,
            "Write the merged depth CSV (itch5inside --depth columns) to this file; - is standard output.")

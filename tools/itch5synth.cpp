@@ -53,7 +53,9 @@ struct interrupted {
 constexpr double raw_bytes_per_message = 31.0;
 constexpr double gz_bytes_per_message = 14.0;
 
-bool is_gz(const std::string& path) { return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0; }
+bool is_gz(const std::string& path) {
+  return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+}
 
 std::string directory_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
@@ -79,11 +81,12 @@ void check_free_space(const config& cfg, const std::string& out_path) {
     const std::string dir = directory_of(path);
     struct statvfs fs {};
     if (::statvfs(dir.c_str(), &fs) != 0) continue;
-    const double bytes = static_cast<double>(cfg.gen.messages) *
-                         (is_gz(path) ? gz_bytes_per_message : raw_bytes_per_message);
+    const double bytes =
+        static_cast<double>(cfg.gen.messages) * (is_gz(path) ? gz_bytes_per_message : raw_bytes_per_message);
     auto it = std::find_if(by_fs.begin(), by_fs.end(), [&](const auto& e) { return e.first == fs.f_fsid; });
     if (it == by_fs.end()) {
-      by_fs.push_back({fs.f_fsid, need{dir, path, 0, 0, static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize}});
+      by_fs.push_back(
+          {fs.f_fsid, need{dir, path, 0, 0, static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize}});
       it = std::prev(by_fs.end());
     } else {
       it->second.files += " and " + path;
@@ -93,8 +96,9 @@ void check_free_space(const config& cfg, const std::string& out_path) {
   }
   for (const auto& [fsid, n] : by_fs) {
     if (n.bytes <= static_cast<double>(n.available)) continue;
-    const std::string text = n.files + (n.count == 1 ? " needs about " : " need about ") + itch5::cli::human_bytes(n.bytes) + " but the file system of '" +
-                             n.directory + "' has " + itch5::cli::human_bytes(static_cast<double>(n.available)) + " free";
+    const std::string text = n.files + (n.count == 1 ? " needs about " : " need about ") +
+                             itch5::cli::human_bytes(n.bytes) + " but the file system of '" + n.directory +
+                             "' has " + itch5::cli::human_bytes(static_cast<double>(n.available)) + " free";
     if (!cfg.force) throw std::runtime_error(text + " (--force writes anyway)");
     std::cerr << "itch5synth: warning: " << text << "; writing anyway (--force)\n";
   }
@@ -122,7 +126,8 @@ std::uint64_t file_size(const std::string& path) {
 
 // The capture's clock: the session's messages on 2019-01-30 in New York (UTC-5 in January), so a packet's
 // capture time is its last message's timestamp after midnight New York time: no feed delay.
-constexpr std::uint64_t pcap_midnight_utc_ns = 1'548'824'400ull * 1'000'000'000ull;  // 2019-01-30 05:00:00 UTC
+constexpr std::uint64_t pcap_midnight_utc_ns =
+    1'548'824'400ull * 1'000'000'000ull;  // 2019-01-30 05:00:00 UTC
 
 void print_summary(const config& cfg, const std::string& out_path, const itch5::synth::generator_config& g,
                    const itch5::synth::generator_stats& st, double seconds,
@@ -133,10 +138,12 @@ void print_summary(const config& cfg, const std::string& out_path, const itch5::
   const auto& c = st.counts;
   auto n = [&](char t) { return c[static_cast<unsigned char>(t)]; };
   std::string size = itch5::cli::human_bytes(static_cast<double>(st.bytes)) + " framed";
-  if (out_path != "-") size += ", " + itch5::cli::human_bytes(static_cast<double>(file_size(out_path))) + " on disk";
-  std::fprintf(stderr, "itch5synth: %s messages to %s (%s) in %.2f s: %s msg/s\n",
-               with_commas(st.messages).c_str(), out_path.c_str(), size.c_str(), seconds,
-               itch5::cli::human_count(static_cast<double>(st.messages) / (seconds > 0 ? seconds : 1)).c_str());
+  if (out_path != "-")
+    size += ", " + itch5::cli::human_bytes(static_cast<double>(file_size(out_path))) + " on disk";
+  std::fprintf(
+      stderr, "itch5synth: %s messages to %s (%s) in %.2f s: %s msg/s\n", with_commas(st.messages).c_str(),
+      out_path.c_str(), size.c_str(), seconds,
+      itch5::cli::human_count(static_cast<double>(st.messages) / (seconds > 0 ? seconds : 1)).c_str());
   std::fprintf(stderr, "  seed %llu, %u symbols, trading %s to %s, mean gap %s\n",
                static_cast<unsigned long long>(g.seed), st.symbols, clock_text(st.first_trading).c_str(),
                clock_text(st.last_trading).c_str(), itch5::cli::format_duration(g.mean_gap).c_str());
@@ -180,13 +187,14 @@ void print_summary(const config& cfg, const std::string& out_path, const itch5::
                       : 0.0);
   }
   if (pcap != nullptr) {
-    std::fprintf(stderr,
-                 "  capture: %s messages in %s MoldUDP64 packets (end of session included) to %s (%s%s), %s lost, "
-                 "%s written twice, %s late\n",
-                 with_commas(pcap->messages).c_str(), with_commas(pcap->packets).c_str(), cfg.pcap.c_str(),
-                 itch5::cli::human_bytes(static_cast<double>(pcap->bytes)).c_str(), is_gz(cfg.pcap) ? " uncompressed" : "",
-                 with_commas(pcap->lost).c_str(),
-                 with_commas(pcap->duplicated).c_str(), with_commas(pcap->reordered).c_str());
+    std::fprintf(
+        stderr,
+        "  capture: %s messages in %s MoldUDP64 packets (end of session included) to %s (%s%s), %s lost, "
+        "%s written twice, %s late\n",
+        with_commas(pcap->messages).c_str(), with_commas(pcap->packets).c_str(), cfg.pcap.c_str(),
+        itch5::cli::human_bytes(static_cast<double>(pcap->bytes)).c_str(),
+        is_gz(cfg.pcap) ? " uncompressed" : "", with_commas(pcap->lost).c_str(),
+        with_commas(pcap->duplicated).c_str(), with_commas(pcap->reordered).c_str());
   }
   std::fprintf(stderr, "  peak RSS %s\n",
                itch5::cli::human_bytes(static_cast<double>(itch5::cli::peak_rss_bytes())).c_str());
@@ -252,8 +260,8 @@ int run(config& cfg) {
     auto left = static_cast<unsigned long>(static_cast<double>(total - done) / (rate > 0 ? rate : 1));
     std::fprintf(stderr, "\r%5.1f%% %s messages, %s msg/s, ETA %lu:%02lu   ",
                  100.0 * static_cast<double>(done) / static_cast<double>(total),
-                 itch5::cli::human_count(static_cast<double>(done)).c_str(), itch5::cli::human_count(rate).c_str(),
-                 left / 60, left % 60);
+                 itch5::cli::human_count(static_cast<double>(done)).c_str(),
+                 itch5::cli::human_count(rate).c_str(), left / 60, left % 60);
     std::fflush(stderr);
     drawn = true;
   };
@@ -316,11 +324,12 @@ int main(int argc, char** argv) {
            "Share of the trading messages that go to the busiest symbol (0.5: one symbol with half of all "
            "messages); 0: its Zipf weight.",
            0, 0.99);
-  opts.add("depth-scale", g.depth_scale,
-           "Multiplies the distance from the inside, in price levels, at which orders are added (removals keep "
-           "the curve measured on real days, p50 1 and p99 203 levels, so deep orders outlive near ones): 1 "
-           "keeps that curve; 20 on 10 symbols and 2M messages makes books 2,500 levels deep.",
-           1, 1000);
+  opts.add(
+      "depth-scale", g.depth_scale,
+      "Multiplies the distance from the inside, in price levels, at which orders are added (removals keep "
+      "the curve measured on real days, p50 1 and p99 203 levels, so deep orders outlive near ones): 1 "
+      "keeps that curve; 20 on 10 symbols and 2M messages makes books 2,500 levels deep.",
+      1, 1000);
   opts.add("sub-dollar-fraction", g.sub_dollar_fraction,
            "Fraction of symbols priced below $1.00 (tick $0.0001); the others start between $1 and ~$1000.",
            0, 1);
@@ -330,7 +339,8 @@ int main(int argc, char** argv) {
   opts.add("references", cfg.references,
            "How order reference numbers are handed out: sequential (1, 2, 3, ... as Nasdaq does), gapped "
            "(increasing with gaps of up to 65,536, like a day filtered to a few symbols), random (distinct, "
-           "scattered over 64 bits) or reuse (references of dead orders handed out again). Only the references "
+           "scattered over 64 bits) or reuse (references of dead orders handed out again). Only the "
+           "references "
            "differ: the other bytes of the day are the same for every pattern.")
       .choices({"sequential", "gapped", "random", "reuse"});
   opts.add("delayed", cfg.delayed,
@@ -345,20 +355,21 @@ int main(int argc, char** argv) {
            "the shifted times are then sorted and handed out in stream order, which keeps timestamps "
            "non-decreasing, every shift in delay +- jitter and the mean shift equal to --delay.");
   opts.add("drop", g.drop, "Fraction of orders missing from the delayed copy.", 0, 0.99);
-  opts.add("pcap", cfg.pcap,
-           "Also write the day as a pcap capture of a MoldUDP64 feed (.gz to compress): the messages in order "
-           "in packets of at most --pcap-payload bytes and 1 us of feed time, UDP to 233.54.12.111:26477 in "
-           "Ethernet frames, nanosecond timestamps = each packet's last message's time on 2019-01-30 New York "
-           "time (UTC-5), "
-           "then an end-of-session packet. itch5inside and itch5cat read it as they read the BinaryFILE.")
+  opts.add(
+          "pcap", cfg.pcap,
+          "Also write the day as a pcap capture of a MoldUDP64 feed (.gz to compress): the messages in order "
+          "in packets of at most --pcap-payload bytes and 1 us of feed time, UDP to 233.54.12.111:26477 in "
+          "Ethernet frames, nanosecond timestamps = each packet's last message's time on 2019-01-30 New York "
+          "time (UTC-5), "
+          "then an end-of-session packet. itch5inside and itch5cat read it as they read the BinaryFILE.")
       .value_name("FILE");
   opts.add("pcap-payload", cfg.pcap_payload,
            "UDP payload bytes per MoldUDP64 packet of --pcap, its 20-byte header included (1400: a typical "
            "feed under a 1500-byte MTU).",
            86, 65507);
   opts.add("pcap-loss", cfg.pcap_loss,
-           "Fraction of the --pcap packets left out (lost), chosen from --seed: the readers report the gaps.", 0,
-           0.99);
+           "Fraction of the --pcap packets left out (lost), chosen from --seed: the readers report the gaps.",
+           0, 0.99);
   opts.add("pcap-duplicates", cfg.pcap_duplicates,
            "Fraction of the --pcap packets written twice (1: a whole A/B pair of feeds), chosen from --seed: "
            "the readers drop the copies.",
@@ -367,10 +378,11 @@ int main(int argc, char** argv) {
            "Fraction of the --pcap packets that arrive late, after the packet that follows them (chosen from "
            "--seed): the readers put them back in order within their reorder window.",
            0, 0.99);
-  opts.add("pcap-latency", cfg.pcap_latency,
-           "Arrival delay of every --pcap packet after its last message's timestamp (a capture point further "
-           "from the exchange: two runs with the same --seed and different latencies are two capture points of "
-           "one feed, for itch5inside --timestamp capture and itch5tde).");
+  opts.add(
+      "pcap-latency", cfg.pcap_latency,
+      "Arrival delay of every --pcap packet after its last message's timestamp (a capture point further "
+      "from the exchange: two runs with the same --seed and different latencies are two capture points of "
+      "one feed, for itch5inside --timestamp capture and itch5tde).");
   cfg.compression.add_to(opts);
   opts.add("quiet", cfg.quiet, "No progress line and no summary on stderr.").alias('q');
   opts.add("force", cfg.force,
@@ -391,7 +403,8 @@ int main(int argc, char** argv) {
   try {
     itch5::cli::path_guard paths;
     for (const auto& c : opts.config_files()) paths.input(c, "--config");
-    paths.output(cfg.output.empty() ? cfg.positional_output : cfg.output, cfg.output.empty() ? "OUTPUT" : "--output");
+    paths.output(cfg.output.empty() ? cfg.positional_output : cfg.output,
+                 cfg.output.empty() ? "OUTPUT" : "--output");
     paths.output(cfg.delayed, "--delayed");
     paths.output(cfg.pcap, "--pcap");
     paths.check();
@@ -406,8 +419,8 @@ int main(int argc, char** argv) {
   try {
     return run(cfg);
   } catch (const interrupted& i) {
-    std::cerr << "itch5synth: interrupted by " << itch5::cli::interruption::name() << " after " << with_commas(i.messages)
-              << " messages; the incomplete output was removed\n";
+    std::cerr << "itch5synth: interrupted by " << itch5::cli::interruption::name() << " after "
+              << with_commas(i.messages) << " messages; the incomplete output was removed\n";
     itch5::cli::interruption::exit_now();
   } catch (const std::exception& e) {
     std::cerr << "itch5synth: error: " << e.what() << "\n";

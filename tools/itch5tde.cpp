@@ -36,7 +36,7 @@ struct config {
   std::vector<std::string> symbols;
   std::vector<std::string> signals{"events"};
   std::chrono::nanoseconds sampling_period = std::chrono::microseconds(1);
-  std::chrono::nanoseconds window{0};   // 0: itch5::tde::default_window()
+  std::chrono::nanoseconds window{0};  // 0: itch5::tde::default_window()
   std::chrono::nanoseconds hop{0};
   std::chrono::nanoseconds max_lag{0};  // 0: itch5::tde::default_max_lag()
   std::string smooth = "auto";
@@ -348,7 +348,8 @@ std::string path_clash(const config& cfg) {
     for (const auto& [flag, path] :
          {std::pair{"--summary-yaml", cfg.summary_yaml}, std::pair{"--metadata", cfg.metadata},
           std::pair{"--summary", cfg.summary}, std::pair{"--lead-lag", cfg.lead_lag}}) {
-      if (path == "-") return std::string(flag) + " - and the CSV (--output -) would both go to standard output";
+      if (path == "-")
+        return std::string(flag) + " - and the CSV (--output -) would both go to standard output";
     }
   }
   return {};
@@ -380,24 +381,29 @@ int main(int argc, char** argv) {
       "window "
       "by window, by linear FFT cross-correlation of per-symbol signals. Sign convention: a positive delay "
       "means "
-      "B lags A (B's changes come later). Writes a plain CSV (the column-name line first, no comment lines; a "
+      "B lags A (B's changes come later). Writes a plain CSV (the column-name line first, no comment lines; "
+      "a "
       "missing value is an empty field), one row per (window, symbol, signal) in which the "
-      "symbol changed at least --min-events times in A and in B: window_start_ns, symbol, signal, events_a, events_b, lag_samples (integer "
+      "symbol changed at least --min-events times in A and in B: window_start_ns, symbol, signal, events_a, "
+      "events_b, lag_samples (integer "
       "correlation "
       "peak), delay_us (sub-sample delay), rho (normalised correlation at the peak), psr (peak-to-sidelobe "
-      "ratio), second_ratio (highest other peak / peak), z (peak in standard deviations of the correlation of "
+      "ratio), second_ratio (highest other peak / peak), z (peak in standard deviations of the correlation "
+      "of "
       "unrelated series), p_value (chance of such a peak between unrelated series), flags (ok, or "
-      "edge, flat, low_rho, low_psr, ambiguous, not_significant joined by '|'). The sign convention, settings "
+      "edge, flat, low_rho, low_psr, ambiguous, not_significant joined by '|'). The sign convention, "
+      "settings "
       "and build go to a YAML sidecar (--metadata). A summary per signal goes to stderr: fraction of windows "
       "passed (flags ok) "
       "and "
       "the rho-weighted median, IQR, p10 and p90 of their delays.");
   opts.positional("A", cfg.a,
                   "Reference inside-change file (itch5inside output), plain or gzip, or - for stdin.");
-  opts.positional("B", cfg.b,
-                  "Inside-change file compared with A; delay > 0 when B lags A. May be left out with --reference "
-                  "or with --symbols SYMA:SYMB pairs: then B is A (symbols of one file compared).",
-                  false);
+  opts.positional(
+      "B", cfg.b,
+      "Inside-change file compared with A; delay > 0 when B lags A. May be left out with --reference "
+      "or with --symbols SYMA:SYMB pairs: then B is A (symbols of one file compared).",
+      false);
   opts.add("symbols", cfg.symbols,
            "Symbols to compare: SYM (the same symbol in both files) or SYMA:SYMB (SYMA in A with SYMB in B). "
            "Empty: every symbol seen in either file. A chosen symbol that never appears in its file is an "
@@ -423,16 +429,20 @@ int main(int argc, char** argv) {
            "windows that tile time). Every window costs the same: a hop of window/K analyses the data K "
            "times.");
   opts.add("from", cfg.from,
-           "Only windows that start at or after this time of day: HH:MM[:SS[.fraction]] in the exchange's time "
+           "Only windows that start at or after this time of day: HH:MM[:SS[.fraction]] in the exchange's "
+           "time "
            "(New York for Nasdaq) or nanoseconds since midnight. Default: the start.")
       .value_name("TIME");
-  opts.add("to", cfg.to, "Only windows that end at or before this time of day. Default: the end.").value_name("TIME");
-  opts.add("session", cfg.session, "regular: --from 09:30 --to 16:00 (not combined with them).").value_name("NAME");
+  opts.add("to", cfg.to, "Only windows that end at or before this time of day. Default: the end.")
+      .value_name("TIME");
+  opts.add("session", cfg.session, "regular: --from 09:30 --to 16:00 (not combined with them).")
+      .value_name("NAME");
   opts.add("max-lag", cfg.max_lag,
            "Largest delay searched, either sign: a whole number of sampling periods, below half the window. "
            "0: 1ms rounded down to whole sampling periods (at least one, below half the window).");
   opts.add("smooth", cfg.smooth,
-           "Gaussian smoothing width (standard deviation) applied to both series, e.g. 5us; auto: one sampling "
+           "Gaussian smoothing width (standard deviation) applied to both series, e.g. 5us; auto: one "
+           "sampling "
            "period, which makes the correlation peak wide enough for an unbiased sub-sample delay; 0: none. "
            "Raise it to about the jitter between the feeds, which otherwise scatters the peak.")
       .value_name("DURATION|auto");
@@ -456,7 +466,8 @@ int main(int argc, char** argv) {
   opts.add("plan", cfg.plan,
            "FFTW planning rigor: measure (times a few algorithms once per transform size, under a second, "
            "then kept in the wisdom file), estimate (plans instantly, transforms slower), patient "
-           "(seconds to minutes per size), exhaustive (can take minutes even for a tiny input; only worth it with a kept "
+           "(seconds to minutes per size), exhaustive (can take minutes even for a tiny input; only worth it "
+           "with a kept "
            "wisdom file).")
       .choices({"estimate", "measure", "patient", "exhaustive"});
   opts.add("wisdom", cfg.wisdom,
@@ -523,12 +534,14 @@ int main(int argc, char** argv) {
           return x.find(':') != std::string::npos;
         });
     if (cfg.reference.empty() && !pairs_only) {
-      std::cerr << "itch5tde: error: B is missing (it may be left out, to compare symbols of one file, only with "
-                   "--reference or with --symbols SYMA:SYMB pairs)\n";
+      std::cerr
+          << "itch5tde: error: B is missing (it may be left out, to compare symbols of one file, only with "
+             "--reference or with --symbols SYMA:SYMB pairs)\n";
       return 2;
     }
     if (cfg.a == "-") {
-      std::cerr << "itch5tde: error: B is needed when A is standard input (-): one input would be read twice\n";
+      std::cerr
+          << "itch5tde: error: B is needed when A is standard input (-): one input would be read twice\n";
       return 2;
     }
     cfg.b = cfg.a;
@@ -563,7 +576,8 @@ int main(int argc, char** argv) {
   try {
     return cfg.precision == "float" ? run<float>(cfg, options) : run<double>(cfg, options);
   } catch (const interrupted&) {
-    std::cerr << "itch5tde: interrupted by " << itch5::cli::interruption::name() << "; the rows written before it are in "
+    std::cerr << "itch5tde: interrupted by " << itch5::cli::interruption::name()
+              << "; the rows written before it are in "
               << (cfg.output == "-" ? std::string("standard output") : cfg.output + ".partial") << "\n";
     itch5::cli::interruption::exit_now();
   } catch (const std::exception& e) {

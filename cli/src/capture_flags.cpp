@@ -10,16 +10,19 @@ void capture_flags::add_to(options& opts) {
            "For pcap/pcapng input: only packets matching this BPF expression (tcpdump syntax), e.g. 'udp dst "
            "port 26477 and dst host 233.54.12.111'. Packets that do not match are skipped and counted.")
       .value_name("BPF");
-  opts.add("port", port, "For pcap/pcapng input: only UDP packets to this port, with or without a VLAN tag (--filter "
-                         "'udp dst port N or (vlan and udp dst port N)'; with --filter, a packet must match both). 0: "
-                         "any port.",
+  opts.add("port", port,
+           "For pcap/pcapng input: only UDP packets to this port, with or without a VLAN tag (--filter "
+           "'udp dst port N or (vlan and udp dst port N)'; with --filter, a packet must match both). 0: "
+           "any port.",
            0, 65535);
-  opts.add("reorder-window", reorder_window,
-           "For pcap/pcapng input: MoldUDP64 packets that arrive before a missing one are held, up to this many, "
-           "waiting for it; then the missing sequence numbers are reported as a gap. 0: a gap at once.",
-           0, 1 << 16);
+  opts.add(
+      "reorder-window", reorder_window,
+      "For pcap/pcapng input: MoldUDP64 packets that arrive before a missing one are held, up to this many, "
+      "waiting for it; then the missing sequence numbers are reported as a gap. 0: a gap at once.",
+      0, 1 << 16);
   opts.add("timestamp", timestamp,
-           "For pcap/pcapng input: which time the messages carry. exchange: the ITCH timestamps; capture: each "
+           "For pcap/pcapng input: which time the messages carry. exchange: the ITCH timestamps; capture: "
+           "each "
            "packet's arrival time (the capture record's, UTC) as nanoseconds since midnight in --time-zone, "
            "written into every message of the packet, so lines, statistics and time ranges are in arrival "
            "time.")
@@ -63,8 +66,9 @@ const char* capture_flags::framing_note_for(const itch5::io::capture_stats& stat
 
 void capture_flags::check_input(const itch5::io::capture_stats& stats, const std::string& input_name) const {
   if (given() && !stats.is_capture) {
-    throw std::runtime_error(input_name + ": --filter, --port and --timestamp capture apply to a pcap or "
-                                          "pcapng capture; this input is not one");
+    throw std::runtime_error(input_name +
+                             ": --filter, --port and --timestamp capture apply to a pcap or "
+                             "pcapng capture; this input is not one");
   }
 }
 

@@ -122,7 +122,9 @@ void check_keys(const YAML::Node& root, const std::string& origin) {
     if (!kv.first.IsScalar()) {
       throw std::invalid_argument(origin + ": line " + std::to_string(line) +
                                   ": expected an option name as the key, got a " +
-                                  (kv.first.IsMap() ? "mapping" : kv.first.IsSequence() ? "list" : "null"));
+                                  (kv.first.IsMap()        ? "mapping"
+                                   : kv.first.IsSequence() ? "list"
+                                                           : "null"));
     }
     std::string key = kv.first.as<std::string>();
     for (const auto& [k, first_line] : seen) {
@@ -144,9 +146,11 @@ class document_counter final : public YAML::EventHandler {
   void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
   void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
   void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+  }
   void OnMapEnd() override {}
 
   YAML::Mark start;
@@ -163,9 +167,9 @@ std::size_t count_documents(const std::string& yaml_text, const std::string& ori
   std::size_t documents = 0;
   while (parser.HandleNextDocument(counter)) {
     if (++documents > yaml_text.size() + 1) {
-      throw std::invalid_argument(origin + ": not valid YAML: error at line " +
-                                  std::to_string(counter.start.line + 1) + ", column " +
-                                  std::to_string(counter.start.column + 1) + ": a ',' outside a [ ] or { } list");
+      throw std::invalid_argument(
+          origin + ": not valid YAML: error at line " + std::to_string(counter.start.line + 1) + ", column " +
+          std::to_string(counter.start.column + 1) + ": a ',' outside a [ ] or { } list");
     }
   }
   return documents;
@@ -289,9 +293,12 @@ options::option& options::add(std::string key, bool& target, std::string help) {
   auto& o = add_option(std::move(key), std::move(help), "");
   o.is_flag = true;
   o.set = [&target](const std::string& v) {
-    if (v == "true" || v == "yes" || v == "on" || v == "1") target = true;
-    else if (v == "false" || v == "no" || v == "off" || v == "0") target = false;
-    else throw std::invalid_argument("expected true or false, got '" + v + "'");
+    if (v == "true" || v == "yes" || v == "on" || v == "1")
+      target = true;
+    else if (v == "false" || v == "no" || v == "off" || v == "0")
+      target = false;
+    else
+      throw std::invalid_argument("expected true or false, got '" + v + "'");
   };
   o.get = [&target] { return std::string(target ? "true" : "false"); };
   o.get_bool = [&target] { return target; };
@@ -301,9 +308,7 @@ options::option& options::add(std::string key, bool& target, std::string help) {
 options::option& options::add(std::string key, std::int64_t& target, std::string help, std::int64_t min,
                               std::int64_t max) {
   auto& o = add_option(std::move(key), std::move(help), "N");
-  o.set = [&target, min, max](const std::string& v) {
-    target = values::parse_int(v, min, max);
-  };
+  o.set = [&target, min, max](const std::string& v) { target = values::parse_int(v, min, max); };
   o.get = [&target] { return std::to_string(target); };
   return o;
 }
@@ -311,9 +316,7 @@ options::option& options::add(std::string key, std::int64_t& target, std::string
 options::option& options::add(std::string key, std::uint64_t& target, std::string help, std::uint64_t min,
                               std::uint64_t max) {
   auto& o = add_option(std::move(key), std::move(help), "N");
-  o.set = [&target, min, max](const std::string& v) {
-    target = values::parse_uint(v, min, max);
-  };
+  o.set = [&target, min, max](const std::string& v) { target = values::parse_uint(v, min, max); };
   o.get = [&target] { return std::to_string(target); };
   return o;
 }
@@ -347,9 +350,7 @@ options::option& options::add(std::string key, std::chrono::nanoseconds& target,
 options::option& options::add_count(std::string key, std::uint64_t& target, std::string help,
                                     std::uint64_t min, std::uint64_t max) {
   auto& o = add_option(std::move(key), std::move(help), "N");
-  o.set = [&target, min, max](const std::string& v) {
-    target = values::parse_count(v, min, max);
-  };
+  o.set = [&target, min, max](const std::string& v) { target = values::parse_count(v, min, max); };
   o.get = [&target] { return std::to_string(target); };
   return o;
 }
@@ -357,9 +358,7 @@ options::option& options::add_count(std::string key, std::uint64_t& target, std:
 options::option& options::add_size(std::string key, std::uint64_t& target, std::string help,
                                    std::uint64_t min, std::uint64_t max) {
   auto& o = add_option(std::move(key), std::move(help), "BYTES");
-  o.set = [&target, min, max](const std::string& v) {
-    target = values::parse_size(v, min, max);
-  };
+  o.set = [&target, min, max](const std::string& v) { target = values::parse_size(v, min, max); };
   o.get = [&target] { return std::to_string(target); };
   return o;
 }

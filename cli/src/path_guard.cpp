@@ -12,7 +12,11 @@ namespace {
 
 // What a path will denote when the run writes or reads it.
 struct identity {
-  enum class kind { file, future, stream } what = kind::file;  // an existing file, a name to be created, stdin/stdout
+  enum class kind {
+    file,
+    future,
+    stream
+  } what = kind::file;  // an existing file, a name to be created, stdin/stdout
   dev_t dev = 0;
   ino_t ino = 0;
   std::string name;  // future: the last component (dev/ino are its directory's)
@@ -62,8 +66,10 @@ identity of_stream(int fd) {
 identity of_input(const std::string& path) {
   if (path == "-") return of_stream(STDIN_FILENO);
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) throw path_error(path_error::kind::unusable, path + ": cannot open: " + errno_text());
-  if (S_ISDIR(st.st_mode)) throw path_error(path_error::kind::unusable, path + ": is a directory, not a file");
+  if (::stat(path.c_str(), &st) != 0)
+    throw path_error(path_error::kind::unusable, path + ": cannot open: " + errno_text());
+  if (S_ISDIR(st.st_mode))
+    throw path_error(path_error::kind::unusable, path + ": is a directory, not a file");
   if (::access(path.c_str(), R_OK) != 0) {
     throw path_error(path_error::kind::unusable, path + ": cannot open: " + errno_text());
   }
@@ -76,10 +82,11 @@ std::optional<identity> of_output(const std::string& path, const std::string& ro
   if (path == "-") return of_stream(STDOUT_FILENO);
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) throw path_error(path_error::kind::unusable, describe(role, path) + " is a directory, not a file");
+    if (S_ISDIR(st.st_mode))
+      throw path_error(path_error::kind::unusable, describe(role, path) + " is a directory, not a file");
     if (check_writable && S_ISREG(st.st_mode) && ::access(path.c_str(), W_OK) != 0) {
-      throw path_error(path_error::kind::unusable, describe(role, path) + " exists and is not writable (" + errno_text() +
-                       "); refusing to replace it");
+      throw path_error(path_error::kind::unusable, describe(role, path) + " exists and is not writable (" +
+                                                       errno_text() + "); refusing to replace it");
     }
     if (check_writable && !S_ISREG(st.st_mode) && ::access(path.c_str(), W_OK) != 0) {
       throw path_error(path_error::kind::unusable, describe(role, path) + ": cannot write: " + errno_text());
@@ -90,16 +97,21 @@ std::optional<identity> of_output(const std::string& path, const std::string& ro
   }
   // A regular file is written under a temporary name in its directory and renamed: the directory matters.
   const auto [dir, name] = split(path);
-  if (name.empty() || name == "." || name == "..") throw path_error(path_error::kind::conflict, describe(role, path) + " is not a file name");
+  if (name.empty() || name == "." || name == "..")
+    throw path_error(path_error::kind::conflict, describe(role, path) + " is not a file name");
   struct stat dst {};
   if (::stat(dir.c_str(), &dst) != 0) {
     if (!check_writable) return std::nullopt;
-    throw path_error(path_error::kind::unusable, describe(role, path) + ": directory " + quoted(dir) + ": " + errno_text());
+    throw path_error(path_error::kind::unusable,
+                     describe(role, path) + ": directory " + quoted(dir) + ": " + errno_text());
   }
-  if (!S_ISDIR(dst.st_mode)) throw path_error(path_error::kind::unusable, describe(role, path) + ": " + quoted(dir) + " is not a directory");
+  if (!S_ISDIR(dst.st_mode))
+    throw path_error(path_error::kind::unusable,
+                     describe(role, path) + ": " + quoted(dir) + " is not a directory");
   if (check_writable && ::access(dir.c_str(), W_OK | X_OK) != 0) {
-    throw path_error(path_error::kind::unusable, describe(role, path) + ": cannot create files in directory " + quoted(dir) + " (" +
-                     errno_text() + ")");
+    throw path_error(path_error::kind::unusable, describe(role, path) +
+                                                     ": cannot create files in directory " + quoted(dir) +
+                                                     " (" + errno_text() + ")");
   }
   if (::stat(path.c_str(), &st) == 0) return of_stat(st);
   identity id;
@@ -112,7 +124,9 @@ std::optional<identity> of_output(const std::string& path, const std::string& ro
 
 }  // namespace
 
-void path_guard::input(std::string path, std::string role) { entries_.push_back({std::move(path), std::move(role), use::in}); }
+void path_guard::input(std::string path, std::string role) {
+  entries_.push_back({std::move(path), std::move(role), use::in});
+}
 
 void path_guard::output(std::string path, std::string role) {
   if (!path.empty()) entries_.push_back({std::move(path), std::move(role), use::out});
@@ -135,8 +149,9 @@ void path_guard::check() const {
     if (e.how == use::in) {
       if (e.path == "-") {
         if (stdin_user != nullptr) {
-          throw path_error(path_error::kind::conflict, "standard input (-) is given twice, as " + stdin_user->role + " and as " + e.role +
-                           "; it can be read only once");
+          throw path_error(path_error::kind::conflict, "standard input (-) is given twice, as " +
+                                                           stdin_user->role + " and as " + e.role +
+                                                           "; it can be read only once");
         }
         stdin_user = &e;
       }
@@ -144,10 +159,12 @@ void path_guard::check() const {
       continue;
     }
     if (e.path == "-") {
-      if (e.how == use::in_out) throw path_error(path_error::kind::conflict, e.role + " cannot be - (it is read and then replaced)");
+      if (e.how == use::in_out)
+        throw path_error(path_error::kind::conflict, e.role + " cannot be - (it is read and then replaced)");
       if (stdout_user != nullptr) {
-        throw path_error(path_error::kind::conflict, "standard output (-) is given twice, as " + stdout_user->role + " and as " + e.role +
-                         "; only one output can go there");
+        throw path_error(path_error::kind::conflict, "standard output (-) is given twice, as " +
+                                                         stdout_user->role + " and as " + e.role +
+                                                         "; only one output can go there");
       }
       stdout_user = &e;
       outputs.push_back({&e, of_stream(STDOUT_FILENO), std::nullopt});
@@ -156,9 +173,11 @@ void path_guard::check() const {
     if (e.how == use::in_out) {
       struct stat st {};
       if (::stat(e.path.c_str(), &st) == 0) {
-        if (!S_ISREG(st.st_mode)) throw path_error(path_error::kind::unusable, describe(e.role, e.path) + " is not a regular file");
+        if (!S_ISREG(st.st_mode))
+          throw path_error(path_error::kind::unusable, describe(e.role, e.path) + " is not a regular file");
         if (::access(e.path.c_str(), R_OK | W_OK) != 0) {
-          throw path_error(path_error::kind::unusable, describe(e.role, e.path) + ": cannot read and replace it (" + errno_text() + ")");
+          throw path_error(path_error::kind::unusable,
+                           describe(e.role, e.path) + ": cannot read and replace it (" + errno_text() + ")");
         }
       }
     }
@@ -176,28 +195,34 @@ void path_guard::check() const {
       if (in.e == o.e) continue;
       if (in.id == o.id && o.id.what != identity::kind::stream) {
         if (o.e->path == "-") {
-          throw path_error(path_error::kind::conflict, "standard output is redirected to " + describe(in.e->role, in.e->path) +
-                           ": refusing to overwrite an input");
+          throw path_error(path_error::kind::conflict, "standard output is redirected to " +
+                                                           describe(in.e->role, in.e->path) +
+                                                           ": refusing to overwrite an input");
         }
-        throw path_error(path_error::kind::conflict, describe(o.e->role, o.e->path) + " is the same file as " + describe(in.e->role, in.e->path) +
-                         ": refusing to overwrite an input");
+        throw path_error(path_error::kind::conflict,
+                         describe(o.e->role, o.e->path) + " is the same file as " +
+                             describe(in.e->role, in.e->path) + ": refusing to overwrite an input");
       }
       if (o.partial && in.id == *o.partial) {
-        throw path_error(path_error::kind::conflict, describe(o.e->role, o.e->path) + " would keep an incomplete output as '" + o.e->path +
-                         ".partial', which is " + describe(in.e->role, in.e->path) +
-                         ": refusing to risk an input");
+        throw path_error(path_error::kind::conflict,
+                         describe(o.e->role, o.e->path) + " would keep an incomplete output as '" +
+                             o.e->path + ".partial', which is " + describe(in.e->role, in.e->path) +
+                             ": refusing to risk an input");
       }
     }
     for (std::size_t j = 0; j < i; ++j) {
       const resolved& p = outputs[j];
       const bool both_devices = o.id.character_device && p.id.character_device;
       if (o.id == p.id && o.id.what != identity::kind::stream && !both_devices) {
-        throw path_error(path_error::kind::conflict, describe(p.e->role, p.e->path) + " and " + describe(o.e->role, o.e->path) +
-                         " are the same file; each output needs a file of its own");
+        throw path_error(path_error::kind::conflict,
+                         describe(p.e->role, p.e->path) + " and " + describe(o.e->role, o.e->path) +
+                             " are the same file; each output needs a file of its own");
       }
       if ((o.partial && p.id == *o.partial) || (p.partial && o.id == *p.partial)) {
-        throw path_error(path_error::kind::conflict, describe(p.e->role, p.e->path) + " and " + describe(o.e->role, o.e->path) +
-                         " collide: one is the other's FILE.partial name; each output needs a file of its own");
+        throw path_error(
+            path_error::kind::conflict,
+            describe(p.e->role, p.e->path) + " and " + describe(o.e->role, o.e->path) +
+                " collide: one is the other's FILE.partial name; each output needs a file of its own");
       }
     }
   }

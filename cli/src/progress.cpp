@@ -24,10 +24,12 @@ void progress::update(std::uint64_t position, std::uint64_t total, std::uint64_t
     double left = secs * static_cast<double>(total - position) / static_cast<double>(position);
     auto l = static_cast<unsigned long>(left);
     std::snprintf(eta, sizeof eta, ", ETA %lu:%02lu", l / 60, l % 60);
-    std::snprintf(pct, sizeof pct, "%5.1f%% ", 100.0 * static_cast<double>(position) / static_cast<double>(total));
+    std::snprintf(pct, sizeof pct, "%5.1f%% ",
+                  100.0 * static_cast<double>(position) / static_cast<double>(total));
   }
   std::fprintf(stderr, "\r%s%s read, %s messages, %s msg/s%s   ", pct,
-               human_bytes(static_cast<double>(position)).c_str(), human_count(static_cast<double>(messages)).c_str(),
+               human_bytes(static_cast<double>(position)).c_str(),
+               human_count(static_cast<double>(messages)).c_str(),
                human_count(static_cast<double>(messages) / (secs > 0 ? secs : 1)).c_str(), eta);
   std::fflush(stderr);
   drawn_ = true;

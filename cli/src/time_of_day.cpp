@@ -20,7 +20,8 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // Reads exactly `n` digits at `pos`, or fails.
 int two_digits(std::string_view text, std::size_t pos) {
-  if (pos + 2 > text.size() || !is_digit(text[pos]) || !is_digit(text[pos + 1])) bad(text, "two digits expected");
+  if (pos + 2 > text.size() || !is_digit(text[pos]) || !is_digit(text[pos + 1]))
+    bad(text, "two digits expected");
   return (text[pos] - '0') * 10 + (text[pos + 1] - '0');
 }
 
@@ -71,8 +72,10 @@ std::chrono::nanoseconds parse_time_of_day(std::string_view text) {
   }
   if (minutes > 59) bad(text, "minutes above 59");
   if (seconds > 59) bad(text, "seconds above 59");
-  if (hours > 24 || (hours == 24 && (minutes != 0 || seconds != 0 || fraction != 0))) bad(text, "beyond 24:00");
-  return std::chrono::nanoseconds((std::int64_t{hours} * 3600 + minutes * 60 + seconds) * ns_per_second + fraction);
+  if (hours > 24 || (hours == 24 && (minutes != 0 || seconds != 0 || fraction != 0)))
+    bad(text, "beyond 24:00");
+  return std::chrono::nanoseconds((std::int64_t{hours} * 3600 + minutes * 60 + seconds) * ns_per_second +
+                                  fraction);
 }
 
 std::string format_time_of_day(std::chrono::nanoseconds since_midnight) {
@@ -82,7 +85,9 @@ std::string format_time_of_day(std::chrono::nanoseconds since_midnight) {
   char text[64];
   int n = std::snprintf(text, sizeof text, "%02lld:%02lld:%02lld", static_cast<long long>(s / 3600),
                         static_cast<long long>(s / 60 % 60), static_cast<long long>(s % 60));
-  if (f != 0) n += std::snprintf(text + n, sizeof text - static_cast<std::size_t>(n), ".%09lld", static_cast<long long>(f));
+  if (f != 0)
+    n += std::snprintf(text + n, sizeof text - static_cast<std::size_t>(n), ".%09lld",
+                       static_cast<long long>(f));
   return std::string(text, static_cast<std::size_t>(n));
 }
 
@@ -97,10 +102,12 @@ time_range resolve_time_range(std::string_view from, std::string_view to, std::s
   time_range r;
   if (!session.empty()) {
     if (session != "regular") {
-      throw std::invalid_argument("--session: expected 'regular' (09:30 to 16:00), got '" + std::string(session) + "'");
+      throw std::invalid_argument("--session: expected 'regular' (09:30 to 16:00), got '" +
+                                  std::string(session) + "'");
     }
     if (!from.empty() || !to.empty()) {
-      throw std::invalid_argument("--session regular sets the range; it cannot be combined with --from or --to");
+      throw std::invalid_argument(
+          "--session regular sets the range; it cannot be combined with --from or --to");
     }
     return {parse_time_of_day("09:30"), parse_time_of_day("16:00")};
   }
@@ -115,7 +122,8 @@ time_range resolve_time_range(std::string_view from, std::string_view to, std::s
     throw std::invalid_argument(std::string("--to: ") + e.what());
   }
   if (r.from >= r.to) {
-    throw std::invalid_argument("--from " + (from.empty() ? std::string("00:00 (the default)") : std::string(from)) +
+    throw std::invalid_argument("--from " +
+                                (from.empty() ? std::string("00:00 (the default)") : std::string(from)) +
                                 " is not before --to " + std::string(to) + ": the range would be empty");
   }
   return r;

@@ -257,13 +257,20 @@ std::chrono::nanoseconds parse_duration(std::string_view text) {
     throw std::invalid_argument("no space allowed between the number and its unit in '" + s + "'");
   }
   std::uint64_t scale = 0;
-  if (unit == "ns") scale = 1;
-  else if (unit == "us") scale = 1'000;
-  else if (unit == "ms") scale = 1'000'000;
-  else if (unit == "s") scale = 1'000'000'000;
-  else if (unit == "min") scale = 60'000'000'000;
-  else if (unit == "h") scale = 3'600'000'000'000;
-  else throw std::invalid_argument("unknown duration unit '" + unit + "' in '" + s + "' " + units);
+  if (unit == "ns")
+    scale = 1;
+  else if (unit == "us")
+    scale = 1'000;
+  else if (unit == "ms")
+    scale = 1'000'000;
+  else if (unit == "s")
+    scale = 1'000'000'000;
+  else if (unit == "min")
+    scale = 60'000'000'000;
+  else if (unit == "h")
+    scale = 3'600'000'000'000;
+  else
+    throw std::invalid_argument("unknown duration unit '" + unit + "' in '" + s + "' " + units);
   constexpr auto max = static_cast<std::uint64_t>(std::numeric_limits<std::chrono::nanoseconds::rep>::max());
   std::uint64_t ns = 0;
   switch (scale_exact(d, scale, max, ns)) {

@@ -1,6 +1,6 @@
-// The values of itch5::cli::options (cli/src/options.cpp): lists, and numbers parsed exactly, never through floating
-// point for counts, sizes and durations. Each throws std::invalid_argument with the reason (without the
-// option's name, which the caller adds): a malformed text, or one outside [min, max] or the type, stated
+// The values of itch5::cli::options (cli/src/options.cpp): lists, and numbers parsed exactly, never through
+// floating point for counts, sizes and durations. Each throws std::invalid_argument with the reason (without
+// the option's name, which the caller adds): a malformed text, or one outside [min, max] or the type, stated
 // with the range. parse_duration() and format_duration() are declared in <cli/options.hpp>.
 #pragma once
 

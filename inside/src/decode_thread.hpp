@@ -1,14 +1,14 @@
 // The decode thread of one book thread (run_decoded.hpp). In run_loop the books' thread also reads: it frames
 // every message (message_reader::next), frames it again for each of the prefetch stages (frame_cursor) and
 // decodes it from big-endian, about half of its instructions (cachegrind, 2 M day: ~250 of ~540 a message).
-// Unless slowest (whose times cover decoding) or a capture's latencies are wanted, run_decoded moves all of that
-// to a thread of its own: the decode thread frames each message of a known type, counts it by type, decodes
-// it into a book::detail::book_record (40 bytes of native fields) and hands the records over in chunks; the
-// books' thread walks the records, runs the prefetch stages on the records 16 and 5 ahead, and replays each
-// into the engine as the message it was (book::detail::replay). The engine sees the messages run_loop gives
-// it, in the same order, so the lines, anomaly counts and every count of the result are run_loop's (tests:
-// DecodeThread*). Progress and the cancel flag are polled on the decode thread, after the same messages as in
-// run_loop.
+// Unless slowest (whose times cover decoding) or a capture's latencies are wanted, run_decoded moves all of
+// that to a thread of its own: the decode thread frames each message of a known type, counts it by type,
+// decodes it into a book::detail::book_record (40 bytes of native fields) and hands the records over in
+// chunks; the books' thread walks the records, runs the prefetch stages on the records 16 and 5 ahead, and
+// replays each into the engine as the message it was (book::detail::replay). The engine sees the messages
+// run_loop gives it, in the same order, so the lines, anomaly counts and every count of the result are
+// run_loop's (tests: DecodeThread*). Progress and the cancel flag are polled on the decode thread, after the
+// same messages as in run_loop.
 #pragma once
 
 #include <array>

@@ -13,7 +13,9 @@ bool invariant_tsc() {
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("flags", 0) == 0) {
-      const auto has = [&](const char* flag) { return (line + " ").find(std::string(" ") + flag + " ") != std::string::npos; };
+      const auto has = [&](const char* flag) {
+        return (line + " ").find(std::string(" ") + flag + " ") != std::string::npos;
+      };
       return has("constant_tsc") && has("nonstop_tsc");
     }
   }

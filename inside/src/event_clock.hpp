@@ -38,14 +38,16 @@ class event_clock {
   /// Ticks of the clock.
   [[nodiscard]] std::uint64_t now() const noexcept {
 #if defined(__x86_64__)
-    if (tsc_) [[likely]] return __rdtsc();
+    if (tsc_) [[likely]]
+      return __rdtsc();
 #endif
     return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   }
 
   /// Nanoseconds in `ticks` (rounded to the nearest).
   [[nodiscard]] std::chrono::nanoseconds to_ns(std::uint64_t ticks) const noexcept {
-    return std::chrono::nanoseconds(static_cast<std::int64_t>(static_cast<double>(ticks) * ns_per_tick_ + 0.5));
+    return std::chrono::nanoseconds(
+        static_cast<std::int64_t>(static_cast<double>(ticks) * ns_per_tick_ + 0.5));
   }
 
   /// Whether now() reads the time-stamp counter, and what a tick is worth.

@@ -29,7 +29,8 @@ namespace itch5::inside {
 class line_formatter {
  public:
   line_formatter(line_sink& sink, std::size_t buffer_bytes)
-      : sink_(sink), buffer_size_(std::max<std::size_t>(buffer_bytes, min_buffer_size)),
+      : sink_(sink),
+        buffer_size_(std::max<std::size_t>(buffer_bytes, min_buffer_size)),
         buffer_(std::make_unique_for_overwrite<char[]>(buffer_size_)) {}
 
   /// Sets up the line text of `locate` (both sides empty), named `name` (printable, see printable_symbol).

@@ -104,7 +104,7 @@ class line_thread {
     if (!last) filling_ = chunks_.to_fill();
   }
 
-  void consume();                    // the line thread
+  void consume();  // the line thread
   void apply(const record& r);
 
   line_formatter formatter_;  // used by the line thread only (and by finish() after joining it)

@@ -49,7 +49,9 @@ struct no_output {
 
 /// Whether an output asks the engine for event and book depths.
 template <class Output>
-inline constexpr bool output_wants_book_depth = requires { requires Output::wants_book_depth; };
+inline constexpr bool output_wants_book_depth = requires {
+  requires Output::wants_book_depth;
+};
 
 template <class Book, bool ChecksTimestamps, class... Outputs>
 class observer {

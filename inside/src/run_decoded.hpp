@@ -61,7 +61,8 @@ void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_
     Out out;
     observer_type obs;
     book::book_engine<Book, observer_type> engine;
-    books_state(line_sink& sink, const inside_options& opt, stats::depth_statistics* d, stats::feed_statistics* f)
+    books_state(line_sink& sink, const inside_options& opt, stats::depth_statistics* d,
+                stats::feed_statistics* f)
         : out(sink, opt.books.output_buffer_bytes), obs(opt, {out}, {d}, {opt, f}), engine(opt.books, obs) {}
   };
   const auto state = std::make_unique<books_state>(sink, opt, depth.get(), feed.get());

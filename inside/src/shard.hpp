@@ -43,8 +43,10 @@ class shard {
   using observer_type = shard_observer<Book, Timed, Depth>;
 
   shard(const inside_options& opt, unsigned index)
-      : index_(static_cast<std::uint8_t>(index)), lines_(sink_, opt.books.output_buffer_bytes),
-        obs_(opt, {lines_}, {&samples_}, {opt, &samples_}), engine_(opt.books, obs_) {}
+      : index_(static_cast<std::uint8_t>(index)),
+        lines_(sink_, opt.books.output_buffer_bytes),
+        obs_(opt, {lines_}, {&samples_}, {opt, &samples_}),
+        engine_(opt.books, obs_) {}
 
   void handle(const batch& in, shard_output& out) {
     // The frames of this thread's locates, then those messages with the prefetch of run_loop.

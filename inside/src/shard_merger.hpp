@@ -33,8 +33,12 @@ class shard_merger {
   /// their messages' feed latencies.
   shard_merger(unsigned threads, std::size_t output_buffer_bytes, line_sink& sink,
                stats::feed_statistics* feed, stats::depth_statistics* depth, bool latencies)
-      : threads_(threads), sink_(sink), out_limit_(std::max<std::size_t>(output_buffer_bytes, 4096)),
-        feed_(feed), depth_(depth), latencies_(latencies) {
+      : threads_(threads),
+        sink_(sink),
+        out_limit_(std::max<std::size_t>(output_buffer_bytes, 4096)),
+        feed_(feed),
+        depth_(depth),
+        latencies_(latencies) {
     out_.reserve(out_limit_ + 4096);
   }
 

@@ -25,7 +25,7 @@ inline constexpr std::uint8_t to_none = 0xff;  // no book (only its timestamp co
 inline constexpr std::uint8_t to_all = 0xfe;   // stock directory: every thread names the locate's book
 
 struct batch {
-  std::vector<std::byte> frames;  // as framed in the input: 2-byte big-endian length, then the message
+  std::vector<std::byte> frames;    // as framed in the input: 2-byte big-endian length, then the message
   std::vector<std::uint8_t> owner;  // per message: the thread that handles it, to_none or to_all
   std::size_t used = 0;
   std::uint32_t count = 0;

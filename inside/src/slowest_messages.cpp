@@ -14,8 +14,7 @@ bool quicker(const slow_message& a, const slow_message& b) noexcept {
 }  // namespace
 
 slowest_messages::slowest_messages(std::size_t keep)
-    : keep_(keep),
-      floor_(keep == 0 ? std::chrono::nanoseconds::max() : std::chrono::nanoseconds::min()) {
+    : keep_(keep), floor_(keep == 0 ? std::chrono::nanoseconds::max() : std::chrono::nanoseconds::min()) {
   heap_.reserve(keep);
 }
 

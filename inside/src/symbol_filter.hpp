@@ -41,7 +41,8 @@ class symbol_filter {
   template <class OnWanted>
   bool wanted(std::uint16_t locate, const itch5::stock_symbol& symbol, OnWanted&& on_wanted) {
     const std::uint8_t st = state_[locate];
-    if (st != unknown) [[likely]] return st == yes;
+    if (st != unknown) [[likely]]
+      return st == yes;
     return learn(locate, symbol, on_wanted);
   }
 

@@ -18,8 +18,10 @@ struct timestamp_check {
   void operator()(const std::byte* msg) noexcept {
     const itch5::timestamp ts(
         static_cast<std::int64_t>(itch5::detail::load_be48(msg + itch5::message_header::timestamp_offset)));
-    if (ts < last) [[unlikely]] anomalies.count(book::anomaly::timestamp_backwards);
-    if (ts >= itch5::one_day) [[unlikely]] anomalies.count(book::anomaly::timestamp_beyond_day);
+    if (ts < last) [[unlikely]]
+      anomalies.count(book::anomaly::timestamp_backwards);
+    if (ts >= itch5::one_day) [[unlikely]]
+      anomalies.count(book::anomaly::timestamp_beyond_day);
     last = ts;
   }
   itch5::timestamp last{0};

@@ -19,8 +19,8 @@ class block_buffer {
  public:
   explicit block_buffer(std::size_t block_size)
       : size_(block_source::headroom + block_size),
-        data_(static_cast<std::byte*>(::operator new(size_, std::align_val_t{64}))) {}
-  ~block_buffer() { ::operator delete(data_, std::align_val_t{64}); }
+        data_(static_cast<std::byte*>(::operator new (size_, std::align_val_t{64}))) {}
+  ~block_buffer() { ::operator delete (data_, std::align_val_t{64}); }
   block_buffer(block_buffer&& o) noexcept : size_(o.size_), data_(std::exchange(o.data_, nullptr)) {}
   block_buffer(const block_buffer&) = delete;
   block_buffer& operator=(const block_buffer&) = delete;

@@ -27,7 +27,9 @@ std::uint64_t be64(const unsigned char* p) {
 constexpr std::size_t mold_header = 20;
 constexpr std::uint16_t mold_end_of_session = 0xffff;
 
-void bump(std::atomic<std::uint64_t>& a, std::uint64_t n = 1) { a.store(a.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
+void bump(std::atomic<std::uint64_t>& a, std::uint64_t n = 1) {
+  a.store(a.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+}
 
 std::string range_text(std::uint64_t first, std::uint64_t last) {
   return first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last);
@@ -57,15 +59,22 @@ class capture_stream final : public byte_stream {
     pcapng_ = pcap_major_version(pcap_) != 2;  // libpcap reports pcapng sections as version 1.0
     link_ = pcap_datalink(pcap_);
     switch (link_) {
-      case DLT_EN10MB: case DLT_LINUX_SLL: case DLT_LINUX_SLL2: case DLT_RAW: case DLT_IPV4: case DLT_IPV6:
+      case DLT_EN10MB:
+      case DLT_LINUX_SLL:
+      case DLT_LINUX_SLL2:
+      case DLT_RAW:
+      case DLT_IPV4:
+      case DLT_IPV6:
       case DLT_NULL: break;
       default: {
         const char* name = pcap_datalink_val_to_name(link_);
-        std::string what = "unknown link type " + std::to_string(link_) + (name != nullptr ? std::string(" (") + name + ")" : "") +
+        std::string what = "unknown link type " + std::to_string(link_) +
+                           (name != nullptr ? std::string(" (") + name + ")" : "") +
                            ": only Ethernet, Linux cooked, raw IP and loopback captures can be read";
         const std::uint64_t at = link_type_offset();
         pcap_close(pcap_);
-        throw capture_error("capture header at byte offset " + std::to_string(at) + " (before packet #1): " + what, at, 1);
+        throw capture_error(
+            "capture header at byte offset " + std::to_string(at) + " (before packet #1): " + what, at, 1);
       }
     }
     if (!options_.filter.empty()) {
@@ -92,7 +101,8 @@ class capture_stream final : public byte_stream {
     struct flush_on_return {
       capture_stream* self;
       ~flush_on_return() {
-        if (self->options_.latencies != nullptr && !self->latencies_.empty()) self->options_.latencies->push(self->latencies_);
+        if (self->options_.latencies != nullptr && !self->latencies_.empty())
+          self->options_.latencies->push(self->latencies_);
       }
     } flush{this};
     while (produced < n) {
@@ -127,7 +137,7 @@ class capture_stream final : public byte_stream {
   struct held_packet {
     std::uint64_t count;
     std::uint64_t packet;
-    std::uint64_t arrival;  // ns since local midnight (when stamping)
+    std::uint64_t arrival;          // ns since local midnight (when stamping)
     std::vector<std::byte> blocks;  // count x (length + message)
   };
 
@@ -140,7 +150,8 @@ class capture_stream final : public byte_stream {
         if (self->in_pos_ == self->in_len_) {
           if (self->in_eof_) break;
           self->in_pos_ = 0;
-          self->in_len_ = self->inner_->read(reinterpret_cast<std::byte*>(self->in_.data()), self->in_.size());
+          self->in_len_ =
+              self->inner_->read(reinterpret_cast<std::byte*>(self->in_.data()), self->in_.size());
           if (self->in_len_ == 0) {
             self->in_eof_ = true;
             break;
@@ -192,8 +203,9 @@ class capture_stream final : public byte_stream {
   }
 
   [[noreturn]] void fail(const std::string& what, std::uint64_t offset) const {
-    throw capture_error("packet #" + std::to_string(packet_) + " at byte offset " + std::to_string(offset) + ": " + what,
-                        offset, packet_);
+    throw capture_error(
+        "packet #" + std::to_string(packet_) + " at byte offset " + std::to_string(offset) + ": " + what,
+        offset, packet_);
   }
 
   // ---- one record ----------------------------------------------------------------------------------------
@@ -227,7 +239,8 @@ class capture_stream final : public byte_stream {
       }
       if (options_.stamp_arrival || options_.latencies != nullptr) {
         const auto sec = static_cast<std::uint64_t>(hdr->ts.tv_sec);
-        const auto ns = static_cast<std::uint64_t>(hdr->ts.tv_usec);  // nanoseconds: opened with PRECISION_NANO
+        const auto ns =
+            static_cast<std::uint64_t>(hdr->ts.tv_usec);  // nanoseconds: opened with PRECISION_NANO
         arrival_ = options_.zone.time_of_day_ns(sec * 1'000'000'000ull + ns);
       }
       frame(reinterpret_cast<const unsigned char*>(data), hdr->caplen, hdr->len);
@@ -336,13 +349,15 @@ class capture_stream final : public byte_stream {
       const std::size_t len = be16(p + pos);
       if (len == 0) fail("MoldUDP64 message " + std::to_string(i + 1) + " has length 0", at + pos);
       if (n - pos - 2 < len) {
-        fail("MoldUDP64 message " + std::to_string(i + 1) + " of length " + std::to_string(len) + " overruns the " +
-                 std::to_string(n) + "-byte datagram by " + std::to_string(len - (n - pos - 2)) + " bytes",
+        fail("MoldUDP64 message " + std::to_string(i + 1) + " of length " + std::to_string(len) +
+                 " overruns the " + std::to_string(n) + "-byte datagram by " +
+                 std::to_string(len - (n - pos - 2)) + " bytes",
              at + pos);
       }
       pos += 2 + len;
     }
-    const std::span<const std::byte> blocks(reinterpret_cast<const std::byte*>(p + mold_header), pos - mold_header);
+    const std::span<const std::byte> blocks(reinterpret_cast<const std::byte*>(p + mold_header),
+                                            pos - mold_header);
     if (seq > expected_) {
       hold(seq, count, blocks);
       return;
@@ -357,7 +372,8 @@ class capture_stream final : public byte_stream {
   }
 
   // Hands on the messages of a packet from expected_ on (seq <= expected_ < seq + count).
-  void deliver(std::uint64_t seq, std::uint64_t count, std::span<const std::byte> blocks, std::uint64_t arrival) {
+  void deliver(std::uint64_t seq, std::uint64_t count, std::span<const std::byte> blocks,
+               std::uint64_t arrival) {
     std::size_t pos = 0;
     for (std::uint64_t s = seq; s < expected_; ++s) pos += 2 + block_length(blocks, pos);
     const std::size_t start = out_.size();
@@ -369,7 +385,8 @@ class capture_stream final : public byte_stream {
         std::int64_t latency = latency_queue::none;
         if (len >= 11) {
           std::uint64_t exchange = 0;
-          for (int i = 0; i < 6; ++i) exchange = exchange << 8 | std::to_integer<std::uint64_t>(out_[at + 2 + 5 + i]);
+          for (int i = 0; i < 6; ++i)
+            exchange = exchange << 8 | std::to_integer<std::uint64_t>(out_[at + 2 + 5 + i]);
           latency = static_cast<std::int64_t>(arrival) - static_cast<std::int64_t>(exchange);
         }
         latencies_.push_back(latency);
@@ -420,7 +437,8 @@ class capture_stream final : public byte_stream {
       it->second.arrival = arrival_;
       it->second.blocks.assign(blocks.begin(), blocks.end());
     } else {
-      held_.emplace(seq, held_packet{count, packet_, arrival_, std::vector<std::byte>(blocks.begin(), blocks.end())});
+      held_.emplace(
+          seq, held_packet{count, packet_, arrival_, std::vector<std::byte>(blocks.begin(), blocks.end())});
     }
     while (held_.size() > options_.reorder_window) skip_to_first_held();
   }
@@ -444,8 +462,9 @@ class capture_stream final : public byte_stream {
     bump(stats_->missing, last - first + 1);
     if (!options_.report) return;
     if (reports_ < options_.max_gap_reports) {
-      options_.report("gap: sequence numbers " + range_text(first, last) + " (" + std::to_string(last - first + 1) +
-                      (last == first ? " message" : " messages") + ") missing before packet #" + std::to_string(packet));
+      options_.report("gap: sequence numbers " + range_text(first, last) + " (" +
+                      std::to_string(last - first + 1) + (last == first ? " message" : " messages") +
+                      ") missing before packet #" + std::to_string(packet));
     } else if (reports_ == options_.max_gap_reports) {
       options_.report("more gaps: not reported one by one (see the summary)");
     }
@@ -479,7 +498,7 @@ class capture_stream final : public byte_stream {
   std::map<std::uint64_t, held_packet> held_;
   std::size_t reports_ = 0;
 
-  std::vector<std::byte> out_;  // BinaryFILE bytes ready for read()
+  std::vector<std::byte> out_;           // BinaryFILE bytes ready for read()
   std::vector<std::int64_t> latencies_;  // of the messages put in out_, not yet pushed to options_.latencies
   std::size_t out_pos_ = 0;
   bool finished_ = false;
@@ -571,10 +590,13 @@ std::uint64_t time_zone::time_of_day_ns(std::uint64_t utc_ns) const noexcept {
 }
 
 std::string capture_stats::describe() const {
-  auto n = [](const std::atomic<std::uint64_t>& a) { return std::to_string(a.load(std::memory_order_relaxed)); };
-  std::string s = n(packets) + " packets read, " + n(skipped) + " skipped, " + n(duplicates) + " duplicates, " +
-                  n(gaps) + " gaps (" + n(missing) + " messages missing)";
-  if (reordered.load(std::memory_order_relaxed) != 0) s += ", " + n(reordered) + " late packets put back in order";
+  auto n = [](const std::atomic<std::uint64_t>& a) {
+    return std::to_string(a.load(std::memory_order_relaxed));
+  };
+  std::string s = n(packets) + " packets read, " + n(skipped) + " skipped, " + n(duplicates) +
+                  " duplicates, " + n(gaps) + " gaps (" + n(missing) + " messages missing)";
+  if (reordered.load(std::memory_order_relaxed) != 0)
+    s += ", " + n(reordered) + " late packets put back in order";
   s += ", " + n(heartbeats) + " heartbeats";
   if (end_of_session.load(std::memory_order_relaxed) != 0) s += ", end of session";
   return s;
@@ -590,7 +612,8 @@ bool looks_like_capture(std::span<const std::byte> head) noexcept {
   return m == 0x0a0d0d0au;  // pcapng section header block (a palindrome)
 }
 
-std::unique_ptr<byte_stream> capture_input(std::unique_ptr<byte_stream> capture, const capture_options& options) {
+std::unique_ptr<byte_stream> capture_input(std::unique_ptr<byte_stream> capture,
+                                           const capture_options& options) {
   return std::make_unique<capture_stream>(std::move(capture), options);
 }
 

@@ -24,7 +24,10 @@ std::uint64_t splitmix(std::uint64_t& s) {
 }  // namespace
 
 capture_writer::capture_writer(sink out, capture_writer_options options)
-    : out_(std::move(out)), options_(std::move(options)), next_seq_(options_.first_sequence), rng_(options_.seed) {
+    : out_(std::move(out)),
+      options_(std::move(options)),
+      next_seq_(options_.first_sequence),
+      rng_(options_.seed) {
   if (options_.max_payload < mold_header + 2 + 64 || options_.max_payload > 65507) {
     throw std::invalid_argument("MoldUDP64 packet payload of " + std::to_string(options_.max_payload) +
                                 " bytes: must be between 86 and 65507");
@@ -67,7 +70,8 @@ void capture_writer::write(std::span<const std::byte> bytes) {
     while (at < bytes.size()) {
       pending_.push_back(bytes[at++]);
       if (pending_.size() >= 2) {
-        const std::size_t len = (std::to_integer<std::size_t>(pending_[0]) << 8) | std::to_integer<std::size_t>(pending_[1]);
+        const std::size_t len =
+            (std::to_integer<std::size_t>(pending_[0]) << 8) | std::to_integer<std::size_t>(pending_[1]);
         if (len == 0) {
           ended_ = true;
           pending_.clear();
@@ -82,7 +86,8 @@ void capture_writer::write(std::span<const std::byte> bytes) {
     }
   }
   while (at + 2 <= bytes.size()) {
-    const std::size_t len = (std::to_integer<std::size_t>(bytes[at]) << 8) | std::to_integer<std::size_t>(bytes[at + 1]);
+    const std::size_t len =
+        (std::to_integer<std::size_t>(bytes[at]) << 8) | std::to_integer<std::size_t>(bytes[at + 1]);
     if (len == 0) {
       ended_ = true;
       return;
@@ -124,7 +129,8 @@ void capture_writer::flush_packet(std::uint16_t count_field) {
   const std::uint64_t seq = next_seq_ - count_;
   std::byte* f = frame_.data();
   // Ethernet: multicast MAC of 233.54.12.111, a locally administered source, IPv4.
-  const unsigned char eth[14] = {0x01, 0x00, 0x5e, 0x36, 0x0c, 0x6f, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00};
+  const unsigned char eth[14] = {0x01, 0x00, 0x5e, 0x36, 0x0c, 0x6f, 0x02,
+                                 0x00, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00};
   std::memcpy(f, eth, sizeof eth);
   const std::size_t udp_len = frame_.size() - 14 - 20;
   std::byte* ip = f + 14;
@@ -139,7 +145,8 @@ void capture_writer::flush_packet(std::uint16_t count_field) {
   put_be(ip + 12, 0x0a000001, 4);  // 10.0.0.1
   put_be(ip + 16, 0xe9360c6f, 4);  // 233.54.12.111
   std::uint32_t sum = 0;           // header checksum
-  for (int i = 0; i < 20; i += 2) sum += std::to_integer<std::uint32_t>(ip[i]) << 8 | std::to_integer<std::uint32_t>(ip[i + 1]);
+  for (int i = 0; i < 20; i += 2)
+    sum += std::to_integer<std::uint32_t>(ip[i]) << 8 | std::to_integer<std::uint32_t>(ip[i + 1]);
   while (sum > 0xffff) sum = (sum & 0xffff) + (sum >> 16);
   put_be(ip + 10, ~sum & 0xffff, 2);
   std::byte* udp = ip + 20;
@@ -180,8 +187,9 @@ void capture_writer::flush_packet(std::uint16_t count_field) {
 
 // One pcap record: `frame` captured at `t` (UTC ns).
 void capture_writer::emit(std::uint64_t t, std::span<const std::byte> frame) {
-  const std::uint32_t rec[4] = {static_cast<std::uint32_t>(t / 1'000'000'000), static_cast<std::uint32_t>(t % 1'000'000'000),
-                                static_cast<std::uint32_t>(frame.size()), static_cast<std::uint32_t>(frame.size())};
+  const std::uint32_t rec[4] = {
+      static_cast<std::uint32_t>(t / 1'000'000'000), static_cast<std::uint32_t>(t % 1'000'000'000),
+      static_cast<std::uint32_t>(frame.size()), static_cast<std::uint32_t>(frame.size())};
   out_({reinterpret_cast<const char*>(rec), sizeof rec});
   out_({reinterpret_cast<const char*>(frame.data()), frame.size()});
   stats_.bytes += sizeof rec + frame.size();
@@ -189,8 +197,8 @@ void capture_writer::emit(std::uint64_t t, std::span<const std::byte> frame) {
 
 void capture_writer::finish() {
   if (!pending_.empty()) {
-    throw std::runtime_error("the BinaryFILE stream ends inside a message (" + std::to_string(pending_.size()) +
-                             " bytes of it)");
+    throw std::runtime_error("the BinaryFILE stream ends inside a message (" +
+                             std::to_string(pending_.size()) + " bytes of it)");
   }
   if (count_ != 0) flush_packet(count_);
   first_timestamp_ = last_timestamp_;

@@ -148,7 +148,8 @@ class zstd_compressor final : public compressor {
   };
 
   std::size_t check(std::size_t rc) const {
-    if (ZSTD_isError(rc)) throw std::runtime_error(name_ + ": zstd compression failed: " + ZSTD_getErrorName(rc));
+    if (ZSTD_isError(rc))
+      throw std::runtime_error(name_ + ": zstd compression failed: " + ZSTD_getErrorName(rc));
     return rc;
   }
 

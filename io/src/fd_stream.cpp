@@ -29,8 +29,7 @@ std::size_t fd_stream::raw_read(std::byte* dst, std::size_t n) {
     ssize_t r = ::read(fd_, dst, n);
     if (r >= 0) return static_cast<std::size_t>(r);
     if (errno == EINTR) continue;
-    throw input_error("read error at byte offset " + std::to_string(consumed_) + ": " +
-                      std::strerror(errno));
+    throw input_error("read error at byte offset " + std::to_string(consumed_) + ": " + std::strerror(errno));
   }
 }
 

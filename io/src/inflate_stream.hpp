@@ -68,8 +68,7 @@ class inflate_stream final : public byte_stream {
             ++members_;
             in_member_ = false;
             break;
-          case inflate_status::failed:
-            fail(std::string("corrupt gzip data: ") + z_.message());
+          case inflate_status::failed: fail(std::string("corrupt gzip data: ") + z_.message());
           case inflate_status::progress:
             if (z_.avail_in == before_in && z_.avail_out == before_out && z_.avail_in > 0) {
               fail("corrupt gzip data (inflate made no progress)");
@@ -108,8 +107,7 @@ class inflate_stream final : public byte_stream {
         ++members_;
         in_member_ = false;
         return;
-      case inflate_status::failed:
-        fail(std::string("corrupt gzip data: ") + z_.message());
+      case inflate_status::failed: fail(std::string("corrupt gzip data: ") + z_.message());
       case inflate_status::progress:
         if (z_.avail_out == before_out) fail("unexpected end of gzip data (truncated file?)");
         return;

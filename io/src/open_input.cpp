@@ -114,14 +114,14 @@ std::unique_ptr<byte_stream> open_input(const std::string& path, inflate_library
   if (peeked >= 2 && magic[0] == std::byte{0x1f} && magic[1] == std::byte{0x8b}) {
     if (inflater == inflate_library::isal) {
 #ifdef ITCH5_HAVE_ISAL
-      return maybe_capture(std::make_unique<detail::inflate_stream<detail::isal_inflater>>(std::move(raw)), capture,
-                           input_name(path));
+      return maybe_capture(std::make_unique<detail::inflate_stream<detail::isal_inflater>>(std::move(raw)),
+                           capture, input_name(path));
 #else
       throw input_error("this build has no ISA-L support (configure with -DITCH5_WITH_ISAL=ON)");
 #endif
     }
-    return maybe_capture(std::make_unique<detail::inflate_stream<detail::zlib_inflater>>(std::move(raw)), capture,
-                         input_name(path));
+    return maybe_capture(std::make_unique<detail::inflate_stream<detail::zlib_inflater>>(std::move(raw)),
+                         capture, input_name(path));
   }
   if (looks_like_capture({magic, peeked})) {
     try {
@@ -161,9 +161,9 @@ std::unique_ptr<byte_stream> memory_input(std::span<const std::byte> bytes) {
 
 std::unique_ptr<byte_stream> memory_input(std::span<const std::byte> bytes, const capture_options& capture) {
   if (bytes.size() >= 2 && bytes[0] == std::byte{0x1f} && bytes[1] == std::byte{0x8b}) {
-    return maybe_capture(
-        std::make_unique<detail::inflate_stream<detail::zlib_inflater>>(std::make_unique<memory_stream>(bytes)),
-        capture, "memory input");
+    return maybe_capture(std::make_unique<detail::inflate_stream<detail::zlib_inflater>>(
+                             std::make_unique<memory_stream>(bytes)),
+                         capture, "memory input");
   }
   if (looks_like_capture(bytes.first(std::min<std::size_t>(bytes.size(), 4)))) {
     return capture_input(std::make_unique<memory_stream>(bytes), capture);

@@ -275,7 +275,9 @@ class output_file::impl {
     temp_.clear();
   }
 
-  [[nodiscard]] bool open() const noexcept { return !temp_.empty() || ((fd_ == STDOUT_FILENO || direct_) && !closed_); }
+  [[nodiscard]] bool open() const noexcept {
+    return !temp_.empty() || ((fd_ == STDOUT_FILENO || direct_) && !closed_);
+  }
 
  private:
   std::string path_;

@@ -83,7 +83,8 @@ bool message_reader::check_format() {
 // is named by packet and capture offset (the offset in the BinaryFILE stream made from it means nothing);
 // any other, like every error, at `at` (the start of the message in progress), the detail saying how far
 // the (decompressed) input got and adding `note`.
-read_status message_reader::fail_reading(std::uint64_t at, std::uint64_t input_ends_at, std::string_view note) {
+read_status message_reader::fail_reading(std::uint64_t at, std::uint64_t input_ends_at,
+                                         std::string_view note) {
   try {
     throw;
   } catch (const io::capture_error& e) {

@@ -5,9 +5,11 @@
 namespace itch5::stats {
 
 void depth_statistics::record(std::uint16_t locate, std::uint32_t event_depth, std::uint32_t book_depth) {
-  if (pending_.capacity() == 0) [[unlikely]] pending_.reserve(pending_capacity);
+  if (pending_.capacity() == 0) [[unlikely]]
+    pending_.reserve(pending_capacity);
   pending_.push_back({event_depth, book_depth, locate});
-  if (pending_.size() == pending_capacity) [[unlikely]] flush();
+  if (pending_.size() == pending_capacity) [[unlikely]]
+    flush();
 }
 
 void depth_statistics::flush() const {
@@ -38,8 +40,8 @@ depth_table depth_statistics::table(const std::function<std::string(std::uint16_
   depth_table t;
   for (std::size_t locate = 0; locate < by_locate_.size(); ++locate) {
     if (by_locate_[locate] && by_locate_[locate]->event.count() > 0) {
-      t.symbols.push_back({name_of(static_cast<std::uint16_t>(locate)), by_locate_[locate]->event,
-                           by_locate_[locate]->book});
+      t.symbols.push_back(
+          {name_of(static_cast<std::uint16_t>(locate)), by_locate_[locate]->event, by_locate_[locate]->book});
     }
   }
   t.aggregate = {aggregate_name, aggregate_.event, aggregate_.book};

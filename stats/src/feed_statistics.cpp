@@ -52,12 +52,14 @@ struct feed_statistics::series {
     per_sec.finish();
     per_msec.finish();
     per_usec.finish();
-    return {std::move(name), samples, per_sec.histogram(), per_msec.histogram(), per_usec.histogram(), arrival,
-            processing, latency};
+    return {std::move(name),      samples, per_sec.histogram(), per_msec.histogram(),
+            per_usec.histogram(), arrival, processing,          latency};
   }
 };
 
-feed_statistics::feed_statistics() : aggregate_(std::make_unique<series>()) { pending_.reserve(pending_capacity); }
+feed_statistics::feed_statistics() : aggregate_(std::make_unique<series>()) {
+  pending_.reserve(pending_capacity);
+}
 feed_statistics::~feed_statistics() = default;
 
 feed_statistics::series& feed_statistics::of(std::uint16_t locate) {
@@ -67,20 +69,25 @@ feed_statistics::series& feed_statistics::of(std::uint16_t locate) {
   return *s;
 }
 
-void feed_statistics::record(std::uint16_t locate, std::chrono::nanoseconds ts, std::chrono::nanoseconds processing) {
-  if (locate >= by_locate_.size() || !by_locate_[locate]) [[unlikely]] of(locate);  // flush() finds it there
+void feed_statistics::record(std::uint16_t locate, std::chrono::nanoseconds ts,
+                             std::chrono::nanoseconds processing) {
+  if (locate >= by_locate_.size() || !by_locate_[locate]) [[unlikely]]
+    of(locate);  // flush() finds it there
   aggregate_->record(ts, event_periods(ts), processing);
   pending_.push_back({ts.count(), processing.count(), locate, false});
-  if (pending_.size() == pending_capacity) [[unlikely]] flush();
+  if (pending_.size() == pending_capacity) [[unlikely]]
+    flush();
 }
 
 void feed_statistics::record_latency(std::uint16_t locate, std::chrono::nanoseconds latency) {
   latency_ = true;
-  if (locate >= by_locate_.size() || !by_locate_[locate]) [[unlikely]] of(locate);
+  if (locate >= by_locate_.size() || !by_locate_[locate]) [[unlikely]]
+    of(locate);
   const std::uint64_t v = latency.count() > 0 ? static_cast<std::uint64_t>(latency.count()) : 0;
   aggregate_->latency.record(v);
   pending_.push_back({0, latency.count(), locate, true});
-  if (pending_.size() == pending_capacity) [[unlikely]] flush();
+  if (pending_.size() == pending_capacity) [[unlikely]]
+    flush();
 }
 
 void feed_statistics::flush() const {

@@ -71,7 +71,8 @@ class parser {
     for (int shift = 0;; shift += 7) {
       if (at_ >= bytes_.size()) fail(start, std::string("truncated: the file ends inside ") + what);
       const auto b = static_cast<unsigned char>(bytes_[at_++]);
-      if (shift == 63 && (b & 0x7e) != 0) fail(start, std::string("corrupt: ") + what + " does not fit 64 bits");
+      if (shift == 63 && (b & 0x7e) != 0)
+        fail(start, std::string("corrupt: ") + what + " does not fit 64 bits");
       v |= std::uint64_t{b & 0x7fu} << shift;
       if ((b & 0x80) == 0) return v;
       if (shift == 63) fail(start, std::string("corrupt: ") + what + " does not fit 64 bits");
@@ -103,14 +104,16 @@ class parser {
     if (min > max) fail(start, "corrupt: " + what + " has min > max");
     const std::size_t runs_at = at_;
     const std::uint64_t runs = varint(what.c_str());
-    if (runs == 0 || runs > log_linear_histogram::bucket_count) fail(runs_at, "corrupt: " + what + ": bad run count");
+    if (runs == 0 || runs > log_linear_histogram::bucket_count)
+      fail(runs_at, "corrupt: " + what + ": bad run count");
     std::uint64_t end = 0, total = 0, first = 0, last = 0;
     for (std::uint64_t r = 0; r < runs; ++r) {
       const std::size_t run_at = at_;
       const std::uint64_t gap = varint(what.c_str());
       const std::uint64_t length = varint(what.c_str());
       if ((r > 0 && gap == 0) || length == 0 || gap > log_linear_histogram::bucket_count ||
-          length > log_linear_histogram::bucket_count || end + gap + length > log_linear_histogram::bucket_count) {
+          length > log_linear_histogram::bucket_count ||
+          end + gap + length > log_linear_histogram::bucket_count) {
         fail(run_at, "corrupt: " + what + ": bucket run out of range");
       }
       const std::uint64_t index = end + gap;
@@ -169,8 +172,8 @@ class parser {
     // Each series takes at least a few bytes: a count beyond the bytes left is corruption, not a reason to
     // reserve memory.
     if (n > bytes_.size() - at_) {
-      fail(start, std::string("truncated or corrupt: ") + what + " " + std::to_string(n) + ", more than the " +
-                      std::to_string(bytes_.size() - at_) + " bytes left");
+      fail(start, std::string("truncated or corrupt: ") + what + " " + std::to_string(n) +
+                      ", more than the " + std::to_string(bytes_.size() - at_) + " bytes left");
     }
     return n;
   }
@@ -231,8 +234,9 @@ statistics_histograms decode_histograms(std::string_view bytes, const std::strin
   const std::size_t version_at = p.offset();
   const std::uint64_t version = p.varint("the version");
   if (version != histogram_file_version) {
-    p.fail(version_at, "histogram file version " + std::to_string(version) + " is not supported (this build reads " +
-                           "version " + std::to_string(histogram_file_version) + ")");
+    p.fail(version_at, "histogram file version " + std::to_string(version) +
+                           " is not supported (this build reads " + "version " +
+                           std::to_string(histogram_file_version) + ")");
   }
   statistics_histograms h;
   const std::uint64_t nmeta = p.series_count("meta count");

@@ -64,7 +64,8 @@ void header_group(std::string& out, const std::array<quantile_column, N>& cols, 
 }
 
 template <std::size_t N>
-void value_group(std::string& out, const std::array<quantile_column, N>& cols, const log_linear_histogram& h) {
+void value_group(std::string& out, const std::array<quantile_column, N>& cols,
+                 const log_linear_histogram& h) {
   for (const auto& c : cols) {
     char buf[24];
     out += ',';

@@ -163,7 +163,8 @@ class day {
         refs_(c.references, rng_.fork(3)),
         gaps_(c.mean_gap) {
     rng setup_rng = rng_.fork(1);
-    universe_ = std::make_unique<symbol_universe>(c.symbols, c.zipf, c.sub_dollar_fraction, setup_rng, c.hot_share);
+    universe_ =
+        std::make_unique<symbol_universe>(c.symbols, c.zipf, c.sub_dollar_fraction, setup_rng, c.hot_share);
     trading_ = c.messages - generator_config::fixed_messages(c.symbols);
     set_budgets();
     syms_.resize(c.symbols);

@@ -49,10 +49,9 @@ constexpr std::array csv_columns{
                [](std::string& o, const window_row& r) { append_csv_number(o, r.estimate.rho, "%.4f"); }},
     csv_column{"psr",
                [](std::string& o, const window_row& r) { append_csv_number(o, r.estimate.psr, "%.2f"); }},
-    csv_column{"second_ratio",
-               [](std::string& o, const window_row& r) {
-                 append_csv_number(o, r.estimate.second_ratio, "%.3f");
-               }},
+    csv_column{
+        "second_ratio",
+        [](std::string& o, const window_row& r) { append_csv_number(o, r.estimate.second_ratio, "%.3f"); }},
     csv_column{"z", [](std::string& o, const window_row& r) { append_csv_number(o, r.estimate.z, "%.2f"); }},
     csv_column{"p_value",
                [](std::string& o, const window_row& r) { append_csv_number(o, r.estimate.p_value, "%.3g"); }},

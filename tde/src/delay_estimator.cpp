@@ -103,7 +103,8 @@ delay_estimator<T>::delay_estimator(const estimator_options& options)
 }
 
 template <fft_real T>
-typename delay_estimator<T>::loaded delay_estimator<T>::load(std::span<const T> in, fft_buffer<T>& out) const {
+typename delay_estimator<T>::loaded delay_estimator<T>::load(std::span<const T> in,
+                                                             fft_buffer<T>& out) const {
   if (in.size() != options_.length) {
     throw std::invalid_argument("delay_estimator: series of " + std::to_string(in.size()) +
                                 " samples, expected " + std::to_string(options_.length));
@@ -181,7 +182,8 @@ double delay_estimator<T>::cross_spectrum() noexcept {
   double single_a = 0, single_b = 0, single_ab = 0, single_ab_k2 = 0;
   for (std::size_t k : {std::size_t{0}, m_ % 2 == 0 ? bins - 1 : std::size_t{0}}) {
     const double w = weight_.empty() ? 1.0 : static_cast<double>(weight_[k]);
-    const double pa = w * static_cast<double>(std::norm(fa[k])), pb = w * static_cast<double>(std::norm(fb[k]));
+    const double pa = w * static_cast<double>(std::norm(fa[k])),
+                 pb = w * static_cast<double>(std::norm(fb[k]));
     single_a += pa;
     single_b += pb;
     single_ab += pa * pb;
@@ -283,7 +285,8 @@ typename delay_estimator<T>::sidelobe_stats delay_estimator<T>::sidelobes(std::i
 }
 
 template <fft_real T>
-void delay_estimator<T>::set_confidence(delay_estimate& r, double best, const sidelobe_stats& s) const noexcept {
+void delay_estimator<T>::set_confidence(delay_estimate& r, double best,
+                                        const sidelobe_stats& s) const noexcept {
   // The same statistics on the raw correlation: the ratios do not depend on the scale.
   r.rho = best / norm_;
   if (s.n >= 2) {

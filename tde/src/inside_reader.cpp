@@ -107,7 +107,8 @@ std::vector<std::string> absent_symbols(inside_reader& reader, const std::vector
   while (!pending.empty() && reader.next(c)) pending.erase(c.symbol);
   std::vector<std::string> absent;
   for (const auto& s : symbols) {
-    if (pending.contains(s) && std::find(absent.begin(), absent.end(), s) == absent.end()) absent.push_back(s);
+    if (pending.contains(s) && std::find(absent.begin(), absent.end(), s) == absent.end())
+      absent.push_back(s);
   }
   return absent;
 }

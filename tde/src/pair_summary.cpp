@@ -202,8 +202,8 @@ std::vector<pair_statistics> pair_summary::statistics() const {
         for (auto& vw : sorted) vw.second = 1;
       }
       st.median = weighted_quantile(sorted, 0.5);
-      std::tie(st.ci_low, st.ci_high) =
-          bootstrap_median_interval(sorted, options_.resamples, options_.confidence, bootstrap_seed(label, s));
+      std::tie(st.ci_low, st.ci_high) = bootstrap_median_interval(
+          sorted, options_.resamples, options_.confidence, bootstrap_seed(label, s));
       st.p_value = binomial_upper_tail(st.tested, st.passed, options_.null_pass_rate);
       out.push_back(std::move(st));
     }

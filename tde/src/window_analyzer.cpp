@@ -154,8 +154,9 @@ std::optional<setting_problem> analysis_options::problem() const {
     }
   }
   if (upsample == 1) {
-    return bad("upsample", "upsample factor 1 is not valid (0: Gaussian refinement; 2 to 1024: band-limited "
-                           "interpolation)");
+    return bad("upsample",
+               "upsample factor 1 is not valid (0: Gaussian refinement; 2 to 1024: band-limited "
+               "interpolation)");
   }
   if (upsample > 1024) return bad("upsample", "upsample factor above 1024");
   if (!(min_rho >= -1 && min_rho <= 1)) return bad("min_rho", "minimum rho must be within [-1, 1]");
@@ -292,8 +293,8 @@ void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink)
 }
 
 template <fft_real T>
-double bin_changes(std::span<const change_event> events, signal_kind s, std::int64_t start, std::int64_t period,
-                   std::span<T> out) {
+double bin_changes(std::span<const change_event> events, signal_kind s, std::int64_t start,
+                   std::int64_t period, std::span<T> out) {
   std::fill(out.begin(), out.end(), T(0));
   if (out.empty()) return 0;
   double largest = 0;
@@ -320,14 +321,16 @@ std::size_t window_analyzer<T>::label_of(std::string_view symbol) {
 // As bin_changes(), but into points_ (sample, weight there, weight on the next sample), so that a worker
 // can bin them into its own series later; returns the largest |value|.
 template <fft_real T>
-double window_analyzer<T>::add_points(std::span<const change_event> events, signal_kind s, std::int64_t start) {
+double window_analyzer<T>::add_points(std::span<const change_event> events, signal_kind s,
+                                      std::int64_t start) {
   const std::int64_t period = options_.sampling_period.count();
   const double per_ns = 1.0 / static_cast<double>(period);
   double largest = 0;
   for (const change_event& e : events) {
     const std::int64_t offset = e.timestamp - start;
     const double f = static_cast<double>(offset % period) * per_ns, v = e[s];
-    points_.push_back({static_cast<std::uint32_t>(offset / period), static_cast<T>(v - v * f), static_cast<T>(v * f)});
+    points_.push_back(
+        {static_cast<std::uint32_t>(offset / period), static_cast<T>(v - v * f), static_cast<T>(v * f)});
     largest = std::max(largest, std::abs(v));
   }
   return largest;

@@ -23,10 +23,10 @@
 
 namespace {
 
-using itch5::book::side_kind;
 using book_stream::depth_curve;
 using book_stream::op_kind;
 using book_stream::side_stream;
+using itch5::book::side_kind;
 
 TEST(DepthCurve, MeasuredCurveHitsEveryKnot) {
   const auto c = depth_curve::measured();

@@ -53,8 +53,8 @@ TEST(Config, PerItemAndCacheDisturbance) {
 
 TEST(Config, Flags) {
   parsed p;
-  argv a{"bm_test", "--warmup", "5",   "-n",       "2k", "--size=1M",         "--testcase", "b,a",
-         "--seed",  "42",       "-v",  "--mlockall", "--cpu", "1",           "--realtime-strict"};
+  argv a{"bm_test", "--warmup", "5",  "-n",         "2k",    "--size=1M", "--testcase",       "b,a",
+         "--seed",  "42",       "-v", "--mlockall", "--cpu", "1",         "--realtime-strict"};
   ASSERT_FALSE(p.opts.parse(a.argc(), a.get()).has_value());
   EXPECT_EQ(p.cfg.warmup, 5u);
   EXPECT_EQ(p.cfg.iterations, 2000u);

@@ -9,7 +9,8 @@ namespace {
 
 TEST(RunInfo, RecordsBuildAndMachine) {
   auto info = microbench::run_info::collect();
-  for (const char* key : {"compiler", "flags", "build_type", "git_commit", "cpu_model", "cpus", "kernel", "date"}) {
+  for (const char* key :
+       {"compiler", "flags", "build_type", "git_commit", "cpu_model", "cpus", "kernel", "date"}) {
     EXPECT_FALSE(info.get(key).empty()) << key;
   }
   const std::string commit(info.get("git_commit"));

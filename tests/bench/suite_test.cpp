@@ -142,8 +142,8 @@ TEST(Suite, VerboseDump) {
     keys.push_back(o[i].substr(2, colon - 2));
     ++i;
   }
-  for (const char* k : {"compiler", "flags", "build_type", "git_commit", "cpu_model", "kernel", "date", "realtime",
-                        "option.iterations", "option.testcase", "option.warmup"}) {
+  for (const char* k : {"compiler", "flags", "build_type", "git_commit", "cpu_model", "kernel", "date",
+                        "realtime", "option.iterations", "option.testcase", "option.warmup"}) {
     EXPECT_NE(std::find(keys.begin(), keys.end(), k), keys.end()) << k;
   }
   EXPECT_NE(t.out.str().find("# option.iterations: 3\n"), std::string::npos);

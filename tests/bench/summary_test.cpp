@@ -73,11 +73,11 @@ TEST(NearestRank, TiesAndSingleSample) {
 
 TEST(NearestRank, Boundaries) {
   std::vector<std::int64_t> x{1, 2, 3, 4};
-  EXPECT_EQ(nearest_rank(x, 0, 1), 1);                // q = 0: the minimum
-  EXPECT_EQ(nearest_rank(x, 1, 4), 1);                // exactly rank 1
-  EXPECT_EQ(nearest_rank(x, 250001, 1000000), 2);     // just above: next rank
+  EXPECT_EQ(nearest_rank(x, 0, 1), 1);             // q = 0: the minimum
+  EXPECT_EQ(nearest_rank(x, 1, 4), 1);             // exactly rank 1
+  EXPECT_EQ(nearest_rank(x, 250001, 1000000), 2);  // just above: next rank
   EXPECT_EQ(nearest_rank(x, 1, 2), 2);
-  EXPECT_EQ(nearest_rank(x, 1, 1), 4);                // q = 1: the maximum
+  EXPECT_EQ(nearest_rank(x, 1, 1), 4);  // q = 1: the maximum
   std::vector<std::int64_t> y{10, 20, 30};
   EXPECT_EQ(nearest_rank(y, 1, 3), 10);  // ceil(1) = 1
   EXPECT_EQ(nearest_rank(y, 2, 3), 20);  // ceil(2) = 2

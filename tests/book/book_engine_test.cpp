@@ -21,9 +21,9 @@
 namespace {
 
 using namespace testing_messages;
+using itch5::price4;
 using itch5::book::anomaly;
 using itch5::book::price_level;
-using itch5::price4;
 
 struct recorded {
   itch5::book::book_event event;
@@ -34,7 +34,9 @@ template <class Book>
 struct recorder {
   static constexpr bool wants_book_depth = true;
   std::vector<recorded> events;
-  void on_book_event(const itch5::book::book_event& e, const itch5::book::order_book<Book>& b) { events.push_back({e, b.last}); }
+  void on_book_event(const itch5::book::book_event& e, const itch5::book::order_book<Book>& b) {
+    events.push_back({e, b.last});
+  }
 };
 
 template <class Book>
@@ -62,7 +64,8 @@ class BookEngineTest : public ::testing::Test {
   }
 
   static itch5::book::inside in(std::uint32_t bp, std::uint64_t bq, std::uint32_t op, std::uint64_t oq) {
-    return {bq ? price_level{price4(bp), bq} : price_level{}, oq ? price_level{price4(op), oq} : price_level{}};
+    return {bq ? price_level{price4(bp), bq} : price_level{},
+            oq ? price_level{price4(op), oq} : price_level{}};
   }
 
   itch5::book::book_config cfg{64};
@@ -119,7 +122,7 @@ TYPED_TEST(BookEngineTest, ExecutionsAndCancelsAtTheInside) {
   EXPECT_EQ(r.event.type, 'X');
   r = this->feed(exec(6, 1, 1, 50));  // fully executed: the next level becomes the best
   EXPECT_EQ(r.in, this->in(999900, 100, 0, 0));
-  this->feed_skipped(del(7, 1, 1));    // order 1 is gone
+  this->feed_skipped(del(7, 1, 1));  // order 1 is gone
   EXPECT_EQ(this->engine.anomalies()[anomaly::unknown_order], 1u);
 }
 
@@ -155,7 +158,7 @@ TYPED_TEST(BookEngineTest, ReplaceOfTheBestOrderToAWorsePriceAndAcrossTheWindow)
   this->feed(add(2, 1, 2, 'S', 100, 1000500));
   auto r = this->feed(replace(3, 1, 1, 3, 100, 1002000));  // 20 cents worse than the old best
   EXPECT_EQ(r.in, this->in(0, 0, 1000500, 100));
-  EXPECT_EQ(r.event.event_depth, 20u);  // from the best before the replace
+  EXPECT_EQ(r.event.event_depth, 20u);              // from the best before the replace
   r = this->feed(replace(4, 1, 3, 4, 40, 980000));  // 200 levels better than the window edge
   EXPECT_EQ(r.in, this->in(0, 0, 980000, 40));
   r = this->feed(replace(5, 1, 4, 5, 60, 980000));  // same price, new size
@@ -182,11 +185,11 @@ TYPED_TEST(BookEngineTest, EventDepthIsZeroOnAnEmptySideAndForBetterPrices) {
 
 TYPED_TEST(BookEngineTest, BadAddsAreCountedAndSkipped) {
   this->feed(add(1, 1, 1, 'B', 100, 1000000));
-  this->feed_skipped(add(2, 1, 1, 'B', 100, 1000100));  // duplicate reference
-  this->feed_skipped(add(3, 1, 2, 'B', 0, 1000100));    // zero shares
-  this->feed_skipped(add(4, 1, 3, 'B', 10, 0));         // zero price
+  this->feed_skipped(add(2, 1, 1, 'B', 100, 1000100));    // duplicate reference
+  this->feed_skipped(add(3, 1, 2, 'B', 0, 1000100));      // zero shares
+  this->feed_skipped(add(4, 1, 3, 'B', 10, 0));           // zero price
   this->feed_skipped(add(5, 1, 4, 'S', 10, 2000000001));  // above $200,000.0000
-  this->feed_skipped(add(6, 1, 5, 'Z', 10, 1000100));  // no such side
+  this->feed_skipped(add(6, 1, 5, 'Z', 10, 1000100));     // no such side
   const auto& a = this->engine.anomalies();
   EXPECT_EQ(a[anomaly::duplicate_order], 1u);
   EXPECT_EQ(a[anomaly::zero_shares], 1u);
@@ -237,7 +240,7 @@ TYPED_TEST(BookEngineTest, CrossedBooksAreCountedOnEntry) {
   EXPECT_EQ(this->engine.anomalies()[anomaly::crossed_book], 1u);
   this->feed(add(3, 1, 3, 'S', 100, 990000));  // still crossed: not counted again
   EXPECT_EQ(this->engine.anomalies()[anomaly::crossed_book], 1u);
-  this->feed(del(4, 1, 1));  // uncrossed
+  this->feed(del(4, 1, 1));                   // uncrossed
   this->feed(add(5, 1, 4, 'B', 10, 995000));  // crossed again
   EXPECT_EQ(this->engine.anomalies()[anomaly::crossed_book], 2u);
 }
@@ -307,10 +310,12 @@ TYPED_TEST(BookEngineTest, PrefetchStagesChangeNothingAndReadOnlyTheirFrame) {
   recorder<TypeParam> hinted_rec;
   itch5::book::book_engine<TypeParam, recorder<TypeParam>> hinted(this->cfg, hinted_rec);
   auto each_cut = [&](std::span<const std::byte> f, auto&& stage) {
-    for (std::size_t n : {std::size_t{0}, std::size_t{1}, itch5::order_reference_end - 1, itch5::order_reference_end,
-                          itch5::add_price_end - 1, itch5::add_price_end, f.size()}) {
+    for (std::size_t n :
+         {std::size_t{0}, std::size_t{1}, itch5::order_reference_end - 1, itch5::order_reference_end,
+          itch5::add_price_end - 1, itch5::add_price_end, f.size()}) {
       if (n > f.size()) continue;
-      const std::vector<std::byte> copy(f.begin(), f.begin() + static_cast<std::ptrdiff_t>(n));  // exactly n bytes
+      const std::vector<std::byte> copy(f.begin(),
+                                        f.begin() + static_cast<std::ptrdiff_t>(n));  // exactly n bytes
       stage(std::span<const std::byte>(copy.data(), n));
     }
   };
@@ -324,7 +329,8 @@ TYPED_TEST(BookEngineTest, PrefetchStagesChangeNothingAndReadOnlyTheirFrame) {
   ASSERT_GT(plain_rec.events.size(), 10000u);
   for (std::size_t i = 0; i < plain_rec.events.size(); ++i) {
     ASSERT_EQ(hinted_rec.events[i].in, plain_rec.events[i].in) << "event " << i;
-    ASSERT_EQ(hinted_rec.events[i].event.inside_changed, plain_rec.events[i].event.inside_changed) << "event " << i;
+    ASSERT_EQ(hinted_rec.events[i].event.inside_changed, plain_rec.events[i].event.inside_changed)
+        << "event " << i;
     ASSERT_EQ(hinted_rec.events[i].event.book_depth, plain_rec.events[i].event.book_depth) << "event " << i;
   }
   EXPECT_GT(plain.anomalies().total(), 0u);
@@ -340,7 +346,8 @@ TEST(BookEngineArena, BooksMadeInADirectoryFloodMoveIntoTheArena) {
   itch5::book::book_config cfg;
   recorder<itch5::book::array_book> array_rec;
   recorder<itch5::book::map_book> map_rec;
-  itch5::book::book_engine<itch5::book::array_book, recorder<itch5::book::array_book>> array_engine(cfg, array_rec);
+  itch5::book::book_engine<itch5::book::array_book, recorder<itch5::book::array_book>> array_engine(
+      cfg, array_rec);
   itch5::book::book_engine<itch5::book::map_book, recorder<itch5::book::map_book>> map_engine(cfg, map_rec);
   auto both = [&](const auto& m) {
     array_engine(m);
@@ -370,7 +377,8 @@ TEST(BookEngineArena, BooksMadeInADirectoryFloodMoveIntoTheArena) {
   ASSERT_EQ(array_rec.events.size(), map_rec.events.size());
   for (std::size_t i = 0; i < array_rec.events.size(); ++i) {
     ASSERT_EQ(array_rec.events[i].in, map_rec.events[i].in) << "event " << i;
-    ASSERT_EQ(array_rec.events[i].event.inside_changed, map_rec.events[i].event.inside_changed) << "event " << i;
+    ASSERT_EQ(array_rec.events[i].event.inside_changed, map_rec.events[i].event.inside_changed)
+        << "event " << i;
     ASSERT_EQ(array_rec.events[i].event.book_depth, map_rec.events[i].event.book_depth) << "event " << i;
   }
   EXPECT_EQ(array_engine.anomalies().total(), 0u);

@@ -15,8 +15,8 @@
 
 namespace {
 
-using itch5::book::side_kind;
 using itch5::price4;
+using itch5::book::side_kind;
 
 template <class S>
 class BookSideTest : public ::testing::Test {
@@ -34,8 +34,10 @@ class BookSideTest : public ::testing::Test {
   }
 };
 
-using side_types = ::testing::Types<itch5::book::array_book_side<side_kind::buy>, itch5::book::array_book_side<side_kind::sell>,
-                                    itch5::book::map_book_side<side_kind::buy>, itch5::book::map_book_side<side_kind::sell>>;
+using side_types =
+    ::testing::Types<itch5::book::array_book_side<side_kind::buy>,
+                     itch5::book::array_book_side<side_kind::sell>,
+                     itch5::book::map_book_side<side_kind::buy>, itch5::book::map_book_side<side_kind::sell>>;
 TYPED_TEST_SUITE(BookSideTest, side_types);
 
 const price4 ten{100000};  // $10.0000
@@ -200,8 +202,9 @@ void random_operations_match_a_plain_map(Side& side, bool off_grid, int& unchang
     bool best_may_change = false;
     if (do_add) {
       const std::uint64_t r = rng() % 1000;
-      std::int64_t dist = r < 600 ? static_cast<std::int64_t>(rng() % 5) : r < 950 ? static_cast<std::int64_t>(rng() % 100)
-                                                                       : static_cast<std::int64_t>(rng() % 3000);
+      std::int64_t dist = r < 600   ? static_cast<std::int64_t>(rng() % 5)
+                          : r < 950 ? static_cast<std::int64_t>(rng() % 100)
+                                    : static_cast<std::int64_t>(rng() % 3000);
       if (rng() % 10 == 0) dist = -dist;  // better than the centre
       const std::int64_t tick = centre < 10000 ? 1 : 100;
       std::int64_t units = centre + (TypeParam::kind == side_kind::buy ? -dist : dist) * tick;
@@ -213,15 +216,20 @@ void random_operations_match_a_plain_map(Side& side, bool off_grid, int& unchang
       ref[p] += q;
     } else {
       auto it = ref.begin();
-      std::advance(it, static_cast<std::ptrdiff_t>(rng() % std::min<std::size_t>(ref.size(), rng() % 8 == 0 ? ref.size() : 4)));
+      std::advance(it, static_cast<std::ptrdiff_t>(
+                           rng() % std::min<std::size_t>(ref.size(), rng() % 8 == 0 ? ref.size() : 4)));
       const std::uint64_t q = rng() % 3 == 0 ? it->second : 1 + rng() % it->second;
       best_may_change = side.reduce(it->first, q);
       if ((it->second -= q) == 0) ref.erase(it);
     }
     unchanged_claims += best_may_change ? 0 : 1;
     ASSERT_EQ(side.level_count(), ref.size()) << "step " << step;
-    const itch5::book::price_level best = ref.empty() ? itch5::book::price_level{} : itch5::book::price_level{ref.begin()->first, ref.begin()->second};
-    const itch5::book::price_level worst = ref.empty() ? itch5::book::price_level{} : itch5::book::price_level{ref.rbegin()->first, ref.rbegin()->second};
+    const itch5::book::price_level best =
+        ref.empty() ? itch5::book::price_level{}
+                    : itch5::book::price_level{ref.begin()->first, ref.begin()->second};
+    const itch5::book::price_level worst =
+        ref.empty() ? itch5::book::price_level{}
+                    : itch5::book::price_level{ref.rbegin()->first, ref.rbegin()->second};
     ASSERT_EQ(side.best(), best) << "step " << step;
     ASSERT_EQ(side.worst(), worst) << "step " << step;
     // add() and reduce() may say "the best may have changed" too often, never "unchanged" wrongly.
@@ -248,12 +256,12 @@ TYPED_TEST(BookSideTest, MatchesPlainMapOnRandomOperationsWithOffGridPrices) {
 // behind it it does not.
 TYPED_TEST(BookSideTest, AddAndReduceTellWhetherTheBestMayHaveChanged) {
   const price4 worse = this->worse_by(ten, 3);
-  EXPECT_TRUE(this->side.add(ten, 100));      // first level: the new best
-  EXPECT_FALSE(this->side.add(worse, 100));   // behind the best
-  EXPECT_FALSE(this->side.add(worse, 50));    // again
-  EXPECT_TRUE(this->side.add(ten, 10));       // at the best: its size changes
-  EXPECT_FALSE(this->side.reduce(worse, 50));  // behind the best
-  EXPECT_TRUE(this->side.reduce(ten, 10));    // at the best
+  EXPECT_TRUE(this->side.add(ten, 100));                    // first level: the new best
+  EXPECT_FALSE(this->side.add(worse, 100));                 // behind the best
+  EXPECT_FALSE(this->side.add(worse, 50));                  // again
+  EXPECT_TRUE(this->side.add(ten, 10));                     // at the best: its size changes
+  EXPECT_FALSE(this->side.reduce(worse, 50));               // behind the best
+  EXPECT_TRUE(this->side.reduce(ten, 10));                  // at the best
   EXPECT_TRUE(this->side.add(this->better_by(ten, 1), 5));  // a better price
   EXPECT_EQ(this->side.best(), (itch5::book::price_level{this->better_by(ten, 1), 5}));
 }
@@ -321,9 +329,9 @@ TEST(ArrayBookSide, GrowsWhenItsMovesKeepSendingLevelsToTheMap) {
   for (std::size_t i = 1; i < sizes.size(); ++i) EXPECT_GT(sizes[i], sizes[i - 1]);
   EXPECT_GE(side.window_size() * 3 / 4, 300u);
   EXPECT_LE(side.window_size(), 1024u);
-  EXPECT_TRUE(std::all_of(window_ends.end() - 300, window_ends.end(),
-                          [&](price4 p) { return p == window_ends.back(); }))
-      << "the window still moves";
+  EXPECT_TRUE(std::all_of(window_ends.end() - 300, window_ends.end(), [&](price4 p) {
+    return p == window_ends.back();
+  })) << "the window still moves";
   const auto in_window = std::count_if(ref.begin(), ref.end(), [&](const auto& level) {
     return level.first.units() >= side.window_best_end().units() &&
            level.first.units() < side.window_best_end().units() + 100 * side.window_size();
@@ -337,7 +345,7 @@ TEST(ArrayBookSide, GrowsWhenItsMovesKeepSendingLevelsToTheMap) {
 // the map instead of coming in, to be sent back by the next better price).
 TEST(ArrayBookSide, EmptiedWindowStaysUntilAnAddNeedsItElsewhere) {
   itch5::book::array_book_side<side_kind::buy> side(itch5::book::book_config{64});
-  side.add(price4(1'000'000), 5);             // $100.00 anchors the window: slots 8..63 down to $99.45
+  side.add(price4(1'000'000), 5);              // $100.00 anchors the window: slots 8..63 down to $99.45
   side.add(price4(1'000'000 - 100 * 500), 7);  // $95.00: in the map
   const price4 end = side.window_best_end();
   side.reduce(price4(1'000'000), 5);
@@ -381,7 +389,8 @@ TEST(ArrayBookSide, TakesItsWindowFromAnArenaOrTheHeap) {
     itch5::book::array_book_side<side_kind::buy> moved(std::move(side));
     EXPECT_EQ(moved.best(), (itch5::book::price_level{price4(999900), 2})) << levels;
   }
-  EXPECT_EQ(arena.mapped_bytes(), itch5::book::detail::level_arena::chunk_bytes);  // only the 256-level window
+  EXPECT_EQ(arena.mapped_bytes(),
+            itch5::book::detail::level_arena::chunk_bytes);  // only the 256-level window
 }
 
 // A window on the heap (taken while the arena had nothing ready) moves into the arena with its levels; a

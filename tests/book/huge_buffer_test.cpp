@@ -39,7 +39,8 @@ TEST(HugeBuffer, FaultNowMapsEveryPageUpFront) {
   const std::size_t before = resident();
   huge_buffer now(bytes, huge_buffer::fault::now);
   EXPECT_GE(resident() - before, bytes);
-  EXPECT_TRUE(std::all_of(now.data(), now.data() + now.size(), [](std::byte x) { return x == std::byte{0}; }));
+  EXPECT_TRUE(
+      std::all_of(now.data(), now.data() + now.size(), [](std::byte x) { return x == std::byte{0}; }));
 }
 
 TEST(HugeBuffer, SmallBuffersAreOrdinaryPages) {

@@ -39,7 +39,8 @@ TEST(LevelArena, BlocksAreZeroedAlignedAndDisjoint) {
     blocks.push_back(p);
   }
   std::sort(blocks.begin(), blocks.end());
-  for (std::size_t i = 1; i < blocks.size(); ++i) EXPECT_GE(blocks[i] - blocks[i - 1], static_cast<std::ptrdiff_t>(words));
+  for (std::size_t i = 1; i < blocks.size(); ++i)
+    EXPECT_GE(blocks[i] - blocks[i - 1], static_cast<std::ptrdiff_t>(words));
   EXPECT_GE(arena.mapped_bytes(), 4 * level_arena::chunk_bytes);
 }
 
@@ -59,7 +60,8 @@ TEST(LevelArena, MapsEachLaterChunkAheadAndNeverWaits) {
   }
   EXPECT_EQ(arena.chunks_mapped_ahead(), 2u);
   const std::size_t block_bytes = (words * 8 + 63) / 64 * 64;
-  EXPECT_EQ(blocks, 2 * (level_arena::chunk_bytes / block_bytes) + 1);  // two chunks full, one block in the third
+  EXPECT_EQ(blocks,
+            2 * (level_arena::chunk_bytes / block_bytes) + 1);  // two chunks full, one block in the third
 }
 
 TEST(LevelArena, MapsNothingUntilNeededWhenAsked) {

@@ -39,7 +39,8 @@ TEST(LocateArray, EntriesAreMadeInOrderAndNeverMove) {
 TEST(LocateArray, ZeroedTableHasEveryLocate) {
   auto a = itch5::book::detail::locate_array<std::uint64_t>::zeroed();
   EXPECT_EQ(a.size(), itch5::book::detail::locate_array<std::uint64_t>::capacity);
-  for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{4095}, std::size_t{65535}}) EXPECT_EQ(a[i], 0u) << i;
+  for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{4095}, std::size_t{65535}})
+    EXPECT_EQ(a[i], 0u) << i;
   a[65535] = 7;
   a[0] = 3;
   auto b = std::move(a);

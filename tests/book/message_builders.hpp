@@ -27,8 +27,8 @@ inline itch5::stock_directory directory(std::uint16_t locate, std::string_view s
   return m;
 }
 
-inline itch5::add_order add(std::int64_t ts, std::uint16_t locate, std::uint64_t ref, char side, std::uint32_t shares,
-                            std::uint32_t price, std::string_view symbol = "TEST") {
+inline itch5::add_order add(std::int64_t ts, std::uint16_t locate, std::uint64_t ref, char side,
+                            std::uint32_t shares, std::uint32_t price, std::string_view symbol = "TEST") {
   itch5::add_order m{};
   m.header = hdr(locate, ts);
   m.order_ref = ref;
@@ -40,7 +40,8 @@ inline itch5::add_order add(std::int64_t ts, std::uint16_t locate, std::uint64_t
 }
 
 inline itch5::add_order_mpid add_mpid(std::int64_t ts, std::uint16_t locate, std::uint64_t ref, char side,
-                                      std::uint32_t shares, std::uint32_t price, std::string_view symbol = "TEST") {
+                                      std::uint32_t shares, std::uint32_t price,
+                                      std::string_view symbol = "TEST") {
   itch5::add_order_mpid m{};
   m.header = hdr(locate, ts);
   m.order_ref = ref;
@@ -52,7 +53,8 @@ inline itch5::add_order_mpid add_mpid(std::int64_t ts, std::uint16_t locate, std
   return m;
 }
 
-inline itch5::order_executed exec(std::int64_t ts, std::uint16_t locate, std::uint64_t ref, std::uint32_t shares) {
+inline itch5::order_executed exec(std::int64_t ts, std::uint16_t locate, std::uint64_t ref,
+                                  std::uint32_t shares) {
   itch5::order_executed m{};
   m.header = hdr(locate, ts);
   m.order_ref = ref;
@@ -71,7 +73,8 @@ inline itch5::order_executed_with_price exec_price(std::int64_t ts, std::uint16_
   return m;
 }
 
-inline itch5::order_cancel cancel(std::int64_t ts, std::uint16_t locate, std::uint64_t ref, std::uint32_t shares) {
+inline itch5::order_cancel cancel(std::int64_t ts, std::uint16_t locate, std::uint64_t ref,
+                                  std::uint32_t shares) {
   itch5::order_cancel m{};
   m.header = hdr(locate, ts);
   m.order_ref = ref;
@@ -86,8 +89,8 @@ inline itch5::order_delete del(std::int64_t ts, std::uint16_t locate, std::uint6
   return m;
 }
 
-inline itch5::order_replace replace(std::int64_t ts, std::uint16_t locate, std::uint64_t old_ref, std::uint64_t new_ref,
-                                    std::uint32_t shares, std::uint32_t price) {
+inline itch5::order_replace replace(std::int64_t ts, std::uint16_t locate, std::uint64_t old_ref,
+                                    std::uint64_t new_ref, std::uint32_t shares, std::uint32_t price) {
   itch5::order_replace m{};
   m.header = hdr(locate, ts);
   m.original_order_ref = old_ref;

@@ -18,11 +18,19 @@ namespace naive {
 
 class reference {
  public:
-  void operator()(const itch5::stock_directory& m) { lines_[m.header.stock_locate].symbol = std::string(m.stock.str()); }
-  void operator()(const itch5::add_order& m) { add(m.header, m.order_ref, m.side, m.shares, m.price.units(), m.stock); }
-  void operator()(const itch5::add_order_mpid& m) { add(m.header, m.order_ref, m.side, m.shares, m.price.units(), m.stock); }
+  void operator()(const itch5::stock_directory& m) {
+    lines_[m.header.stock_locate].symbol = std::string(m.stock.str());
+  }
+  void operator()(const itch5::add_order& m) {
+    add(m.header, m.order_ref, m.side, m.shares, m.price.units(), m.stock);
+  }
+  void operator()(const itch5::add_order_mpid& m) {
+    add(m.header, m.order_ref, m.side, m.shares, m.price.units(), m.stock);
+  }
   void operator()(const itch5::order_executed& m) { reduce(m.header, m.order_ref, m.executed_shares); }
-  void operator()(const itch5::order_executed_with_price& m) { reduce(m.header, m.order_ref, m.executed_shares); }
+  void operator()(const itch5::order_executed_with_price& m) {
+    reduce(m.header, m.order_ref, m.executed_shares);
+  }
   void operator()(const itch5::order_cancel& m) { reduce(m.header, m.order_ref, m.cancelled_shares); }
   void operator()(const itch5::order_delete& m) {
     const order* o = book_.find(m.order_ref);
@@ -54,8 +62,8 @@ class reference {
 
   static bool valid(std::uint32_t price) { return price != 0 && price <= 2000000000u; }
 
-  void add(const itch5::message_header& h, std::uint64_t ref, char side, std::uint32_t shares, std::uint32_t price,
-           const itch5::stock_symbol& stock) {
+  void add(const itch5::message_header& h, std::uint64_t ref, char side, std::uint32_t shares,
+           std::uint32_t price, const itch5::stock_symbol& stock) {
     if ((side != 'B' && side != 'S') || shares == 0 || !valid(price)) return;
     line_state& l = lines_[h.stock_locate];
     if (l.symbol.empty()) l.symbol = std::string(stock.str());
@@ -74,7 +82,8 @@ class reference {
   void emit(const itch5::message_header& h, std::uint16_t locate) {
     const auto& b = book_.book(locate);
     line_state& l = lines_[locate];
-    auto now = std::make_tuple(b.bids.empty() ? 0u : b.bids.begin()->first, b.bids.empty() ? 0u : b.bids.begin()->second,
+    auto now = std::make_tuple(b.bids.empty() ? 0u : b.bids.begin()->first,
+                               b.bids.empty() ? 0u : b.bids.begin()->second,
                                b.offers.empty() ? 2000000000u : b.offers.begin()->first,
                                b.offers.empty() ? 0u : b.offers.begin()->second);
     if (now == l.last) return;
@@ -91,7 +100,8 @@ class reference {
 
 /// Runs the reference over a whole BinaryFILE stream held in memory.
 inline std::string run(std::span<const std::byte> bytes) {
-  itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(bytes), {1 << 16, false, 3}));
+  itch5::message_reader reader(
+      itch5::io::make_block_source(itch5::io::memory_input(bytes), {1 << 16, false, 3}));
   reference ref;
   std::span<const std::byte> msg;
   while (reader.next(msg) == itch5::read_status::message) itch5::dispatch_unchecked(msg.data(), ref);

@@ -15,9 +15,9 @@
 
 namespace {
 
+using itch5::price4;
 using itch5::book::order_table;
 using itch5::book::side_kind;
-using itch5::price4;
 
 TEST(OrderTable, WindowBitsDefaultAndClamping) {
   EXPECT_EQ(order_table().window(), std::uint64_t{1} << 20);
@@ -93,7 +93,8 @@ TEST_P(OrderTableWindow, TheWindowMovesInSteps) {
   EXPECT_EQ(t.behind_size(), 0u);
   ASSERT_NE(t.insert(W, 1, price4(1), 1, side_kind::buy), nullptr);  // one past the window
   EXPECT_EQ(t.behind_size(), step + 1);
-  for (std::uint64_t r = W + 1; r < W + step + 1; ++r) ASSERT_NE(t.insert(r, 1, price4(1), 1, side_kind::buy), nullptr);
+  for (std::uint64_t r = W + 1; r < W + step + 1; ++r)
+    ASSERT_NE(t.insert(r, 1, price4(1), 1, side_kind::buy), nullptr);
   EXPECT_EQ(t.behind_size(), step + 1) << "the step left room for these";
   ASSERT_NE(t.insert(W + step + 1, 1, price4(1), 1, side_kind::buy), nullptr);
   EXPECT_EQ(t.behind_size(), 2 * step + 2) << "the next step";
@@ -110,7 +111,8 @@ TEST_P(OrderTableWindow, FarReferencesWaitAheadAndEnterTheWindowWhenItArrives) {
   EXPECT_EQ(t.find(far)->shares, 2u);
   EXPECT_EQ(t.insert(far, 9, price4(9), 9, side_kind::buy), nullptr) << "a duplicate far ahead";
   // Walk the window forward in steps below 2 windows until it covers `far`.
-  for (std::uint64_t r = W; r <= far; r += W) ASSERT_NE(t.insert(r + 1, 3, price4(3), 3, side_kind::sell), nullptr);
+  for (std::uint64_t r = W; r <= far; r += W)
+    ASSERT_NE(t.insert(r + 1, 3, price4(3), 3, side_kind::sell), nullptr);
   EXPECT_EQ(t.ahead_size(), 0u);
   ASSERT_NE(t.find(far), nullptr);
   EXPECT_EQ(t.find(far)->shares, 2u);
@@ -124,7 +126,8 @@ TEST_P(OrderTableWindow, ASustainedJumpInTheNumberingMovesTheWindow) {
   order_table t(GetParam());
   ASSERT_NE(t.insert(3, 1, price4(1), 1, side_kind::buy), nullptr);  // keeps the window from being empty
   const std::uint64_t start = 10 * W;
-  for (std::uint64_t r = start; r < start + 1000; ++r) ASSERT_NE(t.insert(r, 2, price4(2), 2, side_kind::buy), nullptr);
+  for (std::uint64_t r = start; r < start + 1000; ++r)
+    ASSERT_NE(t.insert(r, 2, price4(2), 2, side_kind::buy), nullptr);
   EXPECT_LE(t.ahead_size(), order_table::ahead_limit) << "the window moved instead of queueing every order";
   if (W > 2000) {
     EXPECT_EQ(t.behind_size(), 1u);  // a smaller window leaves some of the run behind too
@@ -172,12 +175,15 @@ TEST_P(OrderTableWindow, LongLivedOrdersGoBehindAndMemoryFollowsThem) {
 }
 
 // Every order of `ref` is live in `t` with its shares, and `t` holds nothing else.
-::testing::AssertionResult holds_exactly(order_table& t, const std::unordered_map<std::uint64_t, std::uint32_t>& ref) {
-  if (t.size() != ref.size()) return ::testing::AssertionFailure() << t.size() << " orders, expected " << ref.size();
+::testing::AssertionResult holds_exactly(order_table& t,
+                                         const std::unordered_map<std::uint64_t, std::uint32_t>& ref) {
+  if (t.size() != ref.size())
+    return ::testing::AssertionFailure() << t.size() << " orders, expected " << ref.size();
   for (const auto& [k, v] : ref) {
     const itch5::book::order* o = t.find(k);
     if (o == nullptr) return ::testing::AssertionFailure() << "order " << k << " is missing";
-    if (o->shares != v) return ::testing::AssertionFailure() << "order " << k << " has " << o->shares << " shares";
+    if (o->shares != v)
+      return ::testing::AssertionFailure() << "order " << k << " has " << o->shares << " shares";
   }
   return ::testing::AssertionSuccess();
 }
@@ -196,17 +202,23 @@ TEST_P(OrderTableWindow, MatchesUnorderedMapUnderRandomChurn) {
     if (r < 50 || keys.empty()) {
       std::uint64_t key;
       const std::uint64_t kind = rng() % 1000;
-      if (kind < 960) key = next++;
-      else if (kind < 980) key = next > 5000 ? next - 1 - rng() % 5000 : next;  // out of sequence, maybe live
-      else if (kind < 990) key = (next += W / 3 + rng() % (3 * W));            // jump
-      else if (kind < 995) key = (rng() % 64) << 40;                             // hash collisions
-      else key = next + 3 * W + rng() % W;                                       // far ahead
+      if (kind < 960)
+        key = next++;
+      else if (kind < 980)
+        key = next > 5000 ? next - 1 - rng() % 5000 : next;  // out of sequence, maybe live
+      else if (kind < 990)
+        key = (next += W / 3 + rng() % (3 * W));  // jump
+      else if (kind < 995)
+        key = (rng() % 64) << 40;  // hash collisions
+      else
+        key = next + 3 * W + rng() % W;  // far ahead
       const auto shares = static_cast<std::uint32_t>(rng());
       const bool inserted = t.insert(key, shares, price4(1), 1, side_kind::buy) != nullptr;
       ASSERT_EQ(inserted, ref.emplace(key, shares).second) << "step " << step << " key " << key;
       if (inserted) keys.push_back(key);
     } else {
-      const std::size_t k = rng() % 10 < 8 && keys.size() > 64 ? keys.size() - 1 - rng() % 64 : rng() % keys.size();
+      const std::size_t k =
+          rng() % 10 < 8 && keys.size() > 64 ? keys.size() - 1 - rng() % 64 : rng() % keys.size();
       const std::uint64_t key = keys[k];
       keys[k] = keys.back();
       keys.pop_back();
@@ -236,10 +248,14 @@ TEST_P(OrderTableWindow, GappedReferencesMatchUnorderedMap) {
   for (int step = 0; step < 300'000; ++step) {
     if (rng() % 100 < 55 || keys.empty()) {
       const std::uint64_t kind = rng() % 100;
-      if (kind < 40) next += 1;                           // a run of consecutive references
-      else if (kind < 80) next += 1 + rng() % 4500;       // within a summary word or two
-      else if (kind < 97) next += 1 + rng() % (2 * W);    // up to two windows
-      else next += W + rng() % (8 * W);                   // beyond: the far map or a jump
+      if (kind < 40)
+        next += 1;  // a run of consecutive references
+      else if (kind < 80)
+        next += 1 + rng() % 4500;  // within a summary word or two
+      else if (kind < 97)
+        next += 1 + rng() % (2 * W);  // up to two windows
+      else
+        next += W + rng() % (8 * W);  // beyond: the far map or a jump
       const auto shares = static_cast<std::uint32_t>(rng());
       const bool inserted = t.insert(next, shares, price4(1), 1, side_kind::sell) != nullptr;
       ASSERT_EQ(inserted, ref.emplace(next, shares).second) << "step " << step;
@@ -321,7 +337,8 @@ TEST(OrderHash, GrowsAndKeepsEveryOrderUnderCollidingKeys) {
     const std::uint64_t key = rng() % 3 == 0 ? (rng() % 64) << 40 : rng() % 5000;
     if (rng() % 2 == 0) {
       const auto shares = static_cast<std::uint32_t>(rng());
-      const bool inserted = h.insert(key, itch5::book::order{shares, price4(1), 1, side_kind::buy, true}) != nullptr;
+      const bool inserted =
+          h.insert(key, itch5::book::order{shares, price4(1), 1, side_kind::buy, true}) != nullptr;
       ASSERT_EQ(inserted, ref.emplace(key, shares).second);
     } else if (h.find(key) != nullptr) {
       ASSERT_EQ(h.find(key)->shares, ref.at(key));
@@ -354,7 +371,8 @@ void churn_through_growth() {
     if (rng() % 100 < 70 || keys.empty()) {
       const std::uint64_t key = rng() % 4 == 0 ? keys.empty() ? 1 : keys[rng() % keys.size()] : rng();
       const auto shares = static_cast<std::uint32_t>(rng());
-      const bool inserted = h.insert(key, itch5::book::order{shares, price4(1), 1, side_kind::buy, true}) != nullptr;
+      const bool inserted =
+          h.insert(key, itch5::book::order{shares, price4(1), 1, side_kind::buy, true}) != nullptr;
       ASSERT_EQ(inserted, ref.emplace(key, shares).second) << "step " << step;
       if (inserted) keys.push_back(key);
     } else {
@@ -399,7 +417,8 @@ TEST(OrderHash, HandsTheDrainedTableBackBeforeTheNextDoubling) {
   std::uint64_t key = 1;
   for (int doubling = 0; doubling < 5; ++doubling) {
     const std::size_t before = h.capacity();
-    while (h.size() < before * 3 / 8) h.insert(key++, itch5::book::order{1, price4(1), 1, side_kind::buy, true});
+    while (h.size() < before * 3 / 8)
+      h.insert(key++, itch5::book::order{1, price4(1), 1, side_kind::buy, true});
     EXPECT_EQ(h.memory_bytes(), before * bytes_per_slot);
     // From 3/8 load the next table is held (its pages being touched ahead of the doubling).
     h.insert(key++, itch5::book::order{1, price4(1), 1, side_kind::buy, true});
@@ -408,14 +427,17 @@ TEST(OrderHash, HandsTheDrainedTableBackBeforeTheNextDoubling) {
     ASSERT_EQ(h.capacity(), 2 * before);
     // Right after the growth both tables are held; the old one drains, then is retired.
     EXPECT_EQ(h.memory_bytes(), (before + h.capacity()) * bytes_per_slot);
-    while (h.size() < h.capacity() / 3) h.insert(key++, itch5::book::order{1, price4(1), 1, side_kind::buy, true});
+    while (h.size() < h.capacity() / 3)
+      h.insert(key++, itch5::book::order{1, price4(1), 1, side_kind::buy, true});
     EXPECT_FALSE(h.migrating());
     EXPECT_EQ(h.memory_bytes(), h.capacity() * bytes_per_slot) << "doubling " << doubling;
     for (std::uint64_t k = key - 10; k < key; ++k) EXPECT_NE(h.find(k), nullptr);
   }
 }
 
-TEST(OrderHash, IncrementalGrowthKeepsEveryOrder) { churn_through_growth<itch5::book::detail::rehash::incremental>(); }
+TEST(OrderHash, IncrementalGrowthKeepsEveryOrder) {
+  churn_through_growth<itch5::book::detail::rehash::incremental>();
+}
 TEST(OrderHash, AtOnceGrowthKeepsEveryOrder) { churn_through_growth<itch5::book::detail::rehash::at_once>(); }
 
 }  // namespace

@@ -38,8 +38,10 @@ inline std::vector<std::byte> random_stream(std::uint64_t seed, std::size_t mess
     const std::int64_t tick = c < 10000 ? 1 : 100;
     c = c < 10000 ? c : c / 100 * 100;
     const std::uint64_t r = rng() % 1000;
-    std::int64_t d = r < 500 ? static_cast<std::int64_t>(rng() % 3) : r < 900 ? static_cast<std::int64_t>(rng() % 40)
-                   : r < 990 ? static_cast<std::int64_t>(rng() % 400) : static_cast<std::int64_t>(rng() % 5000);
+    std::int64_t d = r < 500   ? static_cast<std::int64_t>(rng() % 3)
+                     : r < 900 ? static_cast<std::int64_t>(rng() % 40)
+                     : r < 990 ? static_cast<std::int64_t>(rng() % 400)
+                               : static_cast<std::int64_t>(rng() % 5000);
     if (rng() % 8 == 0) d = -d;  // through the inside: books may cross
     std::int64_t p = c + (buy ? -d : d) * tick;
     if (p >= 10000 && tick == 1) p = p / 100 * 100;  // stay on the grid above $1.00
@@ -54,11 +56,13 @@ inline std::vector<std::byte> random_stream(std::uint64_t seed, std::size_t mess
       auto shares = static_cast<std::uint32_t>(1 + rng() % 1000);
       std::uint32_t p = price_near(locate, buy);
       std::uint64_t ref = next_ref++;
-      if (anomalies && rng() % 500 == 0 && !orders.empty()) ref = orders[pick(orders.size())].ref;  // duplicate
+      if (anomalies && rng() % 500 == 0 && !orders.empty())
+        ref = orders[pick(orders.size())].ref;  // duplicate
       if (anomalies && rng() % 500 == 0) shares = 0;
       if (anomalies && rng() % 500 == 0) p = rng() % 2 ? 0 : 2'000'000'001u;
       w.write(add(ts, locate, ref, buy ? 'B' : 'S', shares, p, names[locate - 1]));
-      if (ref == next_ref - 1 && shares != 0 && p != 0 && p <= 2'000'000'000u) orders.push_back({ref, locate, shares});
+      if (ref == next_ref - 1 && shares != 0 && p != 0 && p <= 2'000'000'000u)
+        orders.push_back({ref, locate, shares});
       continue;
     }
     const std::size_t k = pick(orders.size());
@@ -76,13 +80,17 @@ inline std::vector<std::byte> random_stream(std::uint64_t seed, std::size_t mess
       std::uint32_t n = 1 + static_cast<std::uint32_t>(rng() % o.shares);
       if (anomalies && rng() % 50 == 0) n = o.shares + 10;  // more than the order has
       w.write(exec(ts, o.locate, o.ref, n));
-      if (n >= o.shares) remove();
-      else o.shares -= n;
+      if (n >= o.shares)
+        remove();
+      else
+        o.shares -= n;
     } else if (r < 90) {
       std::uint32_t n = 1 + static_cast<std::uint32_t>(rng() % o.shares);
       w.write(cancel(ts, o.locate, o.ref, n));
-      if (n >= o.shares) remove();
-      else o.shares -= n;
+      if (n >= o.shares)
+        remove();
+      else
+        o.shares -= n;
     } else {
       bool buy = rng() % 2 == 0;  // the side is the original's; the price is drawn around either side
       auto shares = static_cast<std::uint32_t>(1 + rng() % 1000);

@@ -289,9 +289,9 @@ TEST(Options, DurationsAreExactToTheNanosecond) {
       {"1.5min", 90s},
       {"1h", 1h},
       {".5s", 500ms},
-      {"0.000000005h", 18us},           // 5e-9 h = 18 us
-      {"0.000000000005h", 18ns},        // 5e-12 h = 18 ns
-      {"0.0000000001min", 6ns},         // 1e-10 min = 6 ns
+      {"0.000000005h", 18us},     // 5e-9 h = 18 us
+      {"0.000000000005h", 18ns},  // 5e-12 h = 18 ns
+      {"0.0000000001min", 6ns},   // 1e-10 min = 6 ns
       {"1.000000001s", 1'000'000'001ns},
       {"9223372036854775807ns", std::chrono::nanoseconds::max()},
       {"2562047.788015215h", 9'223'372'036'854'774'000ns},
@@ -306,7 +306,13 @@ TEST(Options, DurationsAreExactToTheNanosecond) {
     ASSERT_EQ(itch5::cli::parse_duration(text).count(), i * 1000) << text;
   }
   // What format_duration writes reads back to the same value.
-  const std::int64_t values[] = {0, 1, 999, 1000, 16'384'000, 60'000'000'000, 3'600'000'000'001,
+  const std::int64_t values[] = {0,
+                                 1,
+                                 999,
+                                 1000,
+                                 16'384'000,
+                                 60'000'000'000,
+                                 3'600'000'000'001,
                                  std::numeric_limits<std::int64_t>::max()};
   for (std::int64_t ns : values) {
     const std::chrono::nanoseconds d(ns);
@@ -419,7 +425,8 @@ TEST(Options, YamlThatIsNotOneMappingOfNamesIsAnError) {
 // yaml-cpp 0.7's LoadAll never returns on a ',' where a node should start (found by fuzz_options, which
 // hung on ",\b"): these are errors, not hangs.
 TEST(Options, CommaOutsideAListIsAnErrorNotAHang) {
-  for (const std::string text : {",", ",\b", ",A", "  ,", "[a]\n,", "\"a\"\n,", "{a: 1}\n,b", "seed: 3\n---\n,A"}) {
+  for (const std::string text :
+       {",", ",\b", ",A", "  ,", "[a]\n,", "\"a\"\n,", "{a: 1}\n,b", "seed: 3\n---\n,A"}) {
     SCOPED_TRACE(text);
     EXPECT_NE(yaml_error(text).find("test.yaml: not valid YAML: error at line "), std::string::npos)
         << yaml_error(text);
@@ -466,10 +473,10 @@ TEST(Options, FlagsOverrideTheFile) {
   program p;
   const outcome r = parse(p.opts, {"prog", "--seed", "4", "--config", file, "--messages=1.5k"});
   EXPECT_FALSE(r.code.has_value()) << r.err;
-  EXPECT_EQ(p.seed, 4u);           // flag before --config
-  EXPECT_EQ(p.messages, 1500u);    // flag after it
-  EXPECT_EQ(p.hop, 5us);           // from the file
-  EXPECT_EQ(p.block, 65536u);      // default
+  EXPECT_EQ(p.seed, 4u);         // flag before --config
+  EXPECT_EQ(p.messages, 1500u);  // flag after it
+  EXPECT_EQ(p.hop, 5us);         // from the file
+  EXPECT_EQ(p.block, 65536u);    // default
 }
 
 TEST(Options, PrintConfigRoundTrips) {
@@ -497,8 +504,8 @@ TEST(Options, PrintConfigRoundTrips) {
 // Checks a --version text of `name` against this test build's configuration.
 void expect_version_text(const std::string& name, const std::string& text) {
   auto on_off = [](bool on) { return std::string(on ? "ON" : "OFF"); };
-  const std::string isal = ITCH5_TEST_WITH_ISAL ? R"(ON \(ISA-L inflate available\))"
-                                                : R"(OFF \(ISA-L inflate not available\))";
+  const std::string isal =
+      ITCH5_TEST_WITH_ISAL ? R"(ON \(ISA-L inflate available\))" : R"(OFF \(ISA-L inflate not available\))";
   const std::string commit = R"( \(commit (([0-9a-f]{7,40})(-dirty)?|unknown)\)\n)";
   const std::regex form(name + " " ITCH5_TEST_PROJECT_VERSION + commit +
                         "compiler: [A-Za-z]+ [0-9][0-9.]*; build type: " ITCH5_TEST_BUILD_TYPE "\n" +

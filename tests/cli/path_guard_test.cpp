@@ -1,5 +1,5 @@
-// itch5::cli::path_guard: every way a name can denote an input (the same name, ./name, a symbolic link, a hard
-// link, standard input redirected from it, a FILE.partial fallback name) is refused as an output; two
+// itch5::cli::path_guard: every way a name can denote an input (the same name, ./name, a symbolic link, a
+// hard link, standard input redirected from it, a FILE.partial fallback name) is refused as an output; two
 // outputs in one file are refused; unusable paths are named. The files are made here, so each expectation
 // follows from how they were made.
 #include <gtest/gtest.h>
@@ -40,7 +40,9 @@ class PathGuard : public ::testing::Test {
       return {e.what(), e.exit_status()};
     }
   }
-  static bool has(const outcome& o, const std::string& part) { return o.message.find(part) != std::string::npos; }
+  static bool has(const outcome& o, const std::string& part) {
+    return o.message.find(part) != std::string::npos;
+  }
 
   itch5_test::temp_dir dir_;
   std::string input_;
@@ -66,7 +68,8 @@ TEST_F(PathGuard, OutputThatIsTheInputUnderAnyNameIsRefused) {
     g.output(dir_.file("fine.txt"), "--output");
     g.output(name, "--stats");
     const auto o = check(g);
-    EXPECT_TRUE(has(o, "--stats '" + name + "' is the same file as INPUT '" + input_ + "'")) << name << ": " << o.message;
+    EXPECT_TRUE(has(o, "--stats '" + name + "' is the same file as INPUT '" + input_ + "'"))
+        << name << ": " << o.message;
     EXPECT_EQ(o.status, 2);
   }
   EXPECT_EQ(itch5_test::read_text(input_), "input bytes");
@@ -114,7 +117,8 @@ TEST_F(PathGuard, StandardStreamsAtMostOnce) {
   out.input(input_, "INPUT");
   out.output("-", "--output");
   out.output("-", "--stats");
-  EXPECT_TRUE(has(check(out), "standard output (-) is given twice, as --output and as --stats")) << check(out).message;
+  EXPECT_TRUE(has(check(out), "standard output (-) is given twice, as --output and as --stats"))
+      << check(out).message;
 }
 
 TEST_F(PathGuard, ADeviceMayTakeSeveralOutputs) {
@@ -130,7 +134,8 @@ TEST_F(PathGuard, UnusablePathsAreNamedWithExitStatus1) {
   struct row {
     std::string input, output, expected;
   } rows[] = {
-      {dir_.file("missing.itch"), dir_.file("o.txt"), dir_.file("missing.itch") + ": cannot open: No such file"},
+      {dir_.file("missing.itch"), dir_.file("o.txt"),
+       dir_.file("missing.itch") + ": cannot open: No such file"},
       {dir_.file("sub"), dir_.file("o.txt"), dir_.file("sub") + ": is a directory, not a file"},
       {input_, dir_.file("sub"), "--output '" + dir_.file("sub") + "' is a directory, not a file"},
       {input_, dir_.file("nodir/o.txt"), "directory '" + dir_.file("nodir") + "': No such file"},

@@ -1,5 +1,5 @@
-// itch5::cli::parse_time_of_day, format_time_of_day and resolve_time_range: the --from/--to/--session values of
-// itch5inside and itch5tde.
+// itch5::cli::parse_time_of_day, format_time_of_day and resolve_time_range: the --from/--to/--session values
+// of itch5inside and itch5tde.
 #include <itch5/cli/time_of_day.hpp>
 
 #include <gtest/gtest.h>
@@ -47,16 +47,21 @@ TEST(TimeOfDay, RejectsWhatIsNotATimeOfDay) {
   EXPECT_EQ(error_of("25:00"), "'25:00' is not a time of day (beyond 24:00" + expected);
   EXPECT_EQ(error_of("24:00:01"), "'24:00:01' is not a time of day (beyond 24:00" + expected);
   EXPECT_EQ(error_of("86400000000001"), "'86400000000001' is not a time of day (beyond 24 hours" + expected);
-  EXPECT_EQ(error_of("99999999999999999999"), "'99999999999999999999' is not a time of day (beyond 24 hours" + expected);
+  EXPECT_EQ(error_of("99999999999999999999"),
+            "'99999999999999999999' is not a time of day (beyond 24 hours" + expected);
   EXPECT_EQ(error_of("9:3"), "'9:3' is not a time of day (two digits expected" + expected);
-  EXPECT_EQ(error_of("123:00"), "'123:00' is not a time of day (one or two digits of hours expected" + expected);
+  EXPECT_EQ(error_of("123:00"),
+            "'123:00' is not a time of day (one or two digits of hours expected" + expected);
   EXPECT_EQ(error_of(":30"), "':30' is not a time of day (one or two digits of hours expected" + expected);
-  EXPECT_EQ(error_of("09:30:00."), "'09:30:00.' is not a time of day (1 to 9 digits of fraction expected" + expected);
+  EXPECT_EQ(error_of("09:30:00."),
+            "'09:30:00.' is not a time of day (1 to 9 digits of fraction expected" + expected);
   EXPECT_EQ(error_of("09:30:00.1234567890"),
             "'09:30:00.1234567890' is not a time of day (1 to 9 digits of fraction expected" + expected);
-  EXPECT_EQ(error_of("09:30:00.5x"), "'09:30:00.5x' is not a time of day (1 to 9 digits of fraction expected" + expected);
+  EXPECT_EQ(error_of("09:30:00.5x"),
+            "'09:30:00.5x' is not a time of day (1 to 9 digits of fraction expected" + expected);
   EXPECT_EQ(error_of("09:30x"), "'09:30x' is not a time of day (':' expected after the minutes" + expected);
-  EXPECT_EQ(error_of("09:30:00,5"), "'09:30:00,5' is not a time of day ('.' expected after the seconds" + expected);
+  EXPECT_EQ(error_of("09:30:00,5"),
+            "'09:30:00,5' is not a time of day ('.' expected after the seconds" + expected);
   EXPECT_EQ(error_of("-5"), "'-5' is not a time of day (unexpected character" + expected);
   EXPECT_EQ(error_of("9:30 am"), "'9:30 am' is not a time of day (':' expected after the minutes" + expected);
 }
@@ -96,9 +101,11 @@ TEST(TimeOfDay, RangeErrorsNameTheFlag) {
   };
   EXPECT_EQ(error("10:00", "09:30", ""), "--from 10:00 is not before --to 09:30: the range would be empty");
   EXPECT_EQ(error("09:30", "09:30", ""), "--from 09:30 is not before --to 09:30: the range would be empty");
-  EXPECT_EQ(error("", "00:00", ""), "--from 00:00 (the default) is not before --to 00:00: the range would be empty");
-  EXPECT_EQ(error("9:61", "", ""), "--from: '9:61' is not a time of day (minutes above 59; expected "
-                                   "HH:MM[:SS[.fraction]] or nanoseconds since midnight)");
+  EXPECT_EQ(error("", "00:00", ""),
+            "--from 00:00 (the default) is not before --to 00:00: the range would be empty");
+  EXPECT_EQ(error("9:61", "", ""),
+            "--from: '9:61' is not a time of day (minutes above 59; expected "
+            "HH:MM[:SS[.fraction]] or nanoseconds since midnight)");
   EXPECT_EQ(error("", "x", "").rfind("--to: 'x' is not a time of day", 0), 0u);
   EXPECT_EQ(error("", "", "extended"), "--session: expected 'regular' (09:30 to 16:00), got 'extended'");
   EXPECT_EQ(error("09:00", "", "regular"),

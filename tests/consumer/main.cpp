@@ -19,7 +19,8 @@ namespace {
 struct counter {
   std::uint64_t events = 0;
   std::uint64_t inside_changes = 0;
-  void on_book_event(const itch5::book::book_event& e, const itch5::book::order_book<itch5::book::map_book>&) {
+  void on_book_event(const itch5::book::book_event& e,
+                     const itch5::book::order_book<itch5::book::map_book>&) {
     ++events;
     if (e.inside_changed) ++inside_changes;
   }
@@ -48,10 +49,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", reader.error().describe(argv[1]).c_str());
     return 1;
   }
-  std::printf("messages %llu book-events %llu inside-changes %llu\n", static_cast<unsigned long long>(messages),
-              static_cast<unsigned long long>(books.events), static_cast<unsigned long long>(books.inside_changes));
+  std::printf("messages %llu book-events %llu inside-changes %llu\n",
+              static_cast<unsigned long long>(messages), static_cast<unsigned long long>(books.events),
+              static_cast<unsigned long long>(books.inside_changes));
   const std::size_t fft = itch5::tde::next_fast_length(1000);
-  if (messages == 0 || skipped != 0 || books.events == 0 || books.inside_changes == 0 || fft < 1000 || !itch5::tde::is_fast_length(fft)) {
+  if (messages == 0 || skipped != 0 || books.events == 0 || books.inside_changes == 0 || fft < 1000 ||
+      !itch5::tde::is_fast_length(fft)) {
     std::fprintf(stderr, "implausible result (fft length %zu)\n", fft);
     return 1;
   }

@@ -134,7 +134,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       first_depth = std::move(r.depth_csv);
       first_anomalies = r.anomalies.total();
       first = false;
-    } else if (sink.text != first_lines || r.depth_csv != first_depth || r.anomalies.total() != first_anomalies) {
+    } else if (sink.text != first_lines || r.depth_csv != first_depth ||
+               r.anomalies.total() != first_anomalies) {
       __builtin_trap();  // book families disagree
     }
   }

@@ -1,9 +1,9 @@
-// libFuzzer target: itch5::tde::inside_reader over the input bytes (raw, or gzip when they start with its magic),
-// reading every change. itch5::tde::inside_format_error (a malformed line) and itch5::io::input_error (corrupt gzip)
-// are the documented failures; any other exception, a crash or undefined behaviour is a bug. Every change
-// returned must be what the format allows (itch5/inside_line.hpp): timestamps non-negative and non-decreasing,
-// a symbol of 1 to 8 characters without blanks, prices and quantities non-negative; and the reader's
-// counts must add up.
+// libFuzzer target: itch5::tde::inside_reader over the input bytes (raw, or gzip when they start with its
+// magic), reading every change. itch5::tde::inside_format_error (a malformed line) and itch5::io::input_error
+// (corrupt gzip) are the documented failures; any other exception, a crash or undefined behaviour is a bug.
+// Every change returned must be what the format allows (itch5/inside_line.hpp): timestamps non-negative and
+// non-decreasing, a symbol of 1 to 8 characters without blanks, prices and quantities non-negative; and the
+// reader's counts must add up.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -45,8 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     while (reader.next(c)) {
       ++changes;
-      if (c.timestamp < last || !valid_symbol(c.symbol) || c.bid_price < 0 || c.bid_qty < 0 || c.offer_price < 0 ||
-          c.offer_qty < 0) {
+      if (c.timestamp < last || !valid_symbol(c.symbol) || c.bid_price < 0 || c.bid_qty < 0 ||
+          c.offer_price < 0 || c.offer_qty < 0) {
         __builtin_trap();
       }
       last = c.timestamp;

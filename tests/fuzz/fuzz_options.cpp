@@ -1,6 +1,6 @@
 // libFuzzer target: the tools' command-line and YAML configuration (cli/options.hpp), over one
-// itch5::cli::options with an option of every kind: strings (free and with choices), flags, signed and unsigned
-// integers, a double, a list, a duration, a count, a size and two positionals (one optional).
+// itch5::cli::options with an option of every kind: strings (free and with choices), flags, signed and
+// unsigned integers, a double, a list, a duration, a count, a size and two positionals (one optional).
 //
 // Every input is used twice:
 //   (a) as a command line: the bytes split at newlines into arguments, after the program name, to parse();

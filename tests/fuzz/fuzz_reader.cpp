@@ -28,12 +28,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   itch5::message_reader reader(itch5::io::make_block_source(std::move(input), {block, false, 3}));
   char text[itch5::max_message_text];
   std::size_t chars = 0;
-  auto print = [&](const auto& m) { chars += static_cast<std::size_t>(itch5::format_message(text, m) - text); };
+  auto print = [&](const auto& m) {
+    chars += static_cast<std::size_t>(itch5::format_message(text, m) - text);
+  };
   std::span<const std::byte> msg;
   while (reader.next(msg) == itch5::read_status::message) {
     if (msg.size() < itch5::message_size[static_cast<unsigned char>(msg[0])]) __builtin_trap();
     itch5::dispatch_unchecked(msg.data(), print);
   }
-  if (reader.status() == itch5::read_status::error && reader.error().describe("fuzz").empty()) __builtin_trap();
+  if (reader.status() == itch5::read_status::error && reader.error().describe("fuzz").empty())
+    __builtin_trap();
   return chars == static_cast<std::size_t>(-1);
 }

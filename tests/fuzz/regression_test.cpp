@@ -65,7 +65,8 @@ void PrintTo(const fuzz_target& t, std::ostream* os) { *os << t.name; }
 class FuzzRegressions : public ::testing::TestWithParam<fuzz_target> {};
 
 TEST_P(FuzzRegressions, CorpusRunsAndIsNotEmpty) {
-  const std::size_t ran = replay(GetParam(), files_in(std::filesystem::path(ITCH5_FUZZ_DIR) / "corpus" / GetParam().name));
+  const std::size_t ran =
+      replay(GetParam(), files_in(std::filesystem::path(ITCH5_FUZZ_DIR) / "corpus" / GetParam().name));
   EXPECT_GE(ran, min_corpus) << "tests/fuzz/corpus/" << GetParam().name
                              << "/ is missing or nearly empty (see scripts/fuzz for how to rebuild it)";
 }
@@ -90,6 +91,8 @@ INSTANTIATE_TEST_SUITE_P(fuzz, FuzzRegressions,
                                            fuzz_target{"inside", fuzz_inside_entry},
                                            fuzz_target{"options", fuzz_options_entry},
                                            fuzz_target{"inside_reader", fuzz_inside_reader_entry}),
-                         [](const ::testing::TestParamInfo<fuzz_target>& param_info) { return param_info.param.name; });
+                         [](const ::testing::TestParamInfo<fuzz_target>& param_info) {
+                           return param_info.param.name;
+                         });
 
 }  // namespace

@@ -1,4 +1,5 @@
-// itch5::inside::slowest_messages: keeps the N slowest of what it is offered, slowest first, the earlier of equals.
+// itch5::inside::slowest_messages: keeps the N slowest of what it is offered, slowest first, the earlier of
+// equals.
 #include <itch5/inside/slowest_messages.hpp>
 
 #include <gtest/gtest.h>
@@ -20,7 +21,8 @@ namespace {
 using std::chrono::nanoseconds;
 
 // What the N slowest are by definition: a stable sort of all offers by time, slowest first, cut at N.
-std::vector<itch5::inside::slow_message> expected_slowest(std::vector<itch5::inside::slow_message> all, std::size_t keep) {
+std::vector<itch5::inside::slow_message> expected_slowest(std::vector<itch5::inside::slow_message> all,
+                                                          std::size_t keep) {
   std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.took > b.took; });
   all.resize(std::min(keep, all.size()));
   return all;

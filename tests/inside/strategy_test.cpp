@@ -10,8 +10,8 @@
 
 namespace itch5::inside {
 void PrintTo(const strategy& s, std::ostream* os) {
-  *os << "{sharded " << s.sharded << ", decode_thread " << s.decode_thread
-      << ", line_thread " << s.line_thread << ", timed " << s.timed << ", depth " << s.depth << "}";
+  *os << "{sharded " << s.sharded << ", decode_thread " << s.decode_thread << ", line_thread "
+      << s.line_thread << ", timed " << s.timed << ", depth " << s.depth << "}";
 }
 }  // namespace itch5::inside
 

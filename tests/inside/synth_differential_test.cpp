@@ -71,7 +71,8 @@ class comparing_sink final : public itch5::inside::line_sink {
     }
     const std::size_t line_start = pos == 0 ? 0 : expected_.rfind('\n', pos - 1) + 1;
     const std::size_t line_number =
-        1 + static_cast<std::size_t>(std::count(expected_.begin(), expected_.begin() + static_cast<std::ptrdiff_t>(line_start), '\n'));
+        1 + static_cast<std::size_t>(std::count(
+                expected_.begin(), expected_.begin() + static_cast<std::ptrdiff_t>(line_start), '\n'));
     return "first difference at byte " + std::to_string(pos) + ", line " + std::to_string(line_number) +
            ":\n  got      " + (differs_ ? got_line_ : std::string("(end of output)")) + "\n  expected " +
            expected_.substr(line_start, expected_.find('\n', line_start) - line_start);
@@ -124,7 +125,8 @@ void expect_every_family_matches(std::span<const std::byte> stream, const std::s
     SCOPED_TRACE(what + ", book " + run.name + ", window " + std::to_string(run.config.window_levels) +
                  ", order window bits " + std::to_string(run.config.order_window_bits) + ", threads " +
                  std::to_string(run.threads));
-    itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(stream), {1 << 20, true, 6}));
+    itch5::message_reader reader(
+        itch5::io::make_block_source(itch5::io::memory_input(stream), {1 << 20, true, 6}));
     itch5::inside::inside_options opt;
     opt.book = run.name;
     opt.books = run.config;
@@ -193,7 +195,8 @@ TEST_P(SynthDifferential, EveryBookMatchesTheNaiveReference) {
 INSTANTIATE_TEST_SUITE_P(Seeds, SynthDifferential,
                          ::testing::Values(param{1, false}, param{2, false}, param{3, false}, param{4, true}),
                          [](const ::testing::TestParamInfo<param>& p) {
-                           return "Seed" + std::to_string(p.param.seed) + (p.param.delayed ? "WithDelayedCopy" : "");
+                           return "Seed" + std::to_string(p.param.seed) +
+                                  (p.param.delayed ? "WithDelayedCopy" : "");
                          });
 
 // The reference patterns besides sequential (increasing with large gaps, scattered over 64 bits, reused

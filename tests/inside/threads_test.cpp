@@ -40,7 +40,8 @@ struct outcome {
 };
 
 outcome run(std::span<const std::byte> bytes, itch5::inside::inside_options opt, unsigned threads) {
-  itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(bytes), {1 << 16, true, 4}));
+  itch5::message_reader reader(
+      itch5::io::make_block_source(itch5::io::memory_input(bytes), {1 << 16, true, 4}));
   opt.threads = threads;
   outcome o;
   string_sink sink;
@@ -130,7 +131,9 @@ std::vector<std::byte> generated_day(std::uint64_t seed, itch5::synth::reference
   cfg.seed = seed;
   cfg.references = references;
   std::vector<std::byte> bytes;
-  const itch5::synth::generator::sink to = [&](std::span<const std::byte> b) { bytes.insert(bytes.end(), b.begin(), b.end()); };
+  const itch5::synth::generator::sink to = [&](std::span<const std::byte> b) {
+    bytes.insert(bytes.end(), b.begin(), b.end());
+  };
   (void)itch5::synth::generator(cfg).run(to);
   return bytes;
 }
@@ -150,10 +153,10 @@ std::vector<std::byte> with_anomalies(const std::vector<std::byte>& day) {
     std::byte* m = frame.data() + 2;
     const char type = static_cast<char>(m[0]);
     ++n;
-    if (n % 997 == 0) std::fill(m + 5, m + 11, std::byte{0});                     // timestamp 0
-    if (type == 'D' && n % 101 == 0) m[11] = std::byte{0x7f};                    // unknown reference
-    if (type == 'A' && n % 103 == 0) std::fill(m + 20, m + 24, std::byte{0});    // 0 shares
-    if (type == 'E' && n % 7 == 0) m[20] = std::byte{0x40};                      // more than the order has
+    if (n % 997 == 0) std::fill(m + 5, m + 11, std::byte{0});                  // timestamp 0
+    if (type == 'D' && n % 101 == 0) m[11] = std::byte{0x7f};                  // unknown reference
+    if (type == 'A' && n % 103 == 0) std::fill(m + 20, m + 24, std::byte{0});  // 0 shares
+    if (type == 'E' && n % 7 == 0) m[20] = std::byte{0x40};                    // more than the order has
     out.insert(out.end(), frame.begin(), frame.end());
     if (n % 5003 == 0) {  // an unknown type, 5 bytes
       for (int b : {0, 5, int{'z'}, 1, 2, 3, 4}) out.push_back(static_cast<std::byte>(b));
@@ -203,7 +206,8 @@ std::vector<option_case> option_cases(const std::string& lines) {
   itch5::inside::inside_options symbols;
   symbols.stats = true;
   symbols.depth = true;
-  for (std::size_t i : {std::size_t{0}, rows.size() / 3, rows.size() / 2}) symbols.symbols.push_back(field(rows[i], 2));
+  for (std::size_t i : {std::size_t{0}, rows.size() / 3, rows.size() / 2})
+    symbols.symbols.push_back(field(rows[i], 2));
   symbols.symbols.push_back("NOSUCH");
   cases.push_back({"symbols", symbols});
   // The middle third of the day's lines.
@@ -239,8 +243,8 @@ TEST(BookThreads, AnomaliesAreCountedAsByOneThread) {
   const auto day = with_anomalies(generated_day(23, itch5::synth::reference_pattern::sequential));
   const outcome one = run(day, {}, 1);
   // Every injected kind shows, so the comparison below covers them.
-  for (auto a : {itch5::book::anomaly::timestamp_backwards, itch5::book::anomaly::unknown_order, itch5::book::anomaly::zero_shares,
-                 itch5::book::anomaly::reduce_exceeds_order}) {
+  for (auto a : {itch5::book::anomaly::timestamp_backwards, itch5::book::anomaly::unknown_order,
+                 itch5::book::anomaly::zero_shares, itch5::book::anomaly::reduce_exceeds_order}) {
     EXPECT_GT(one.result.anomalies[a], 0u) << itch5::book::to_string(a);
   }
   EXPECT_GT(one.result.unknown_types, 0u);
@@ -337,7 +341,8 @@ class failing_sink final : public itch5::inside::line_sink {
 // The lines a run with `opt` hands a sink that takes five writes and throws at the sixth, after checking
 // that the error reached run_inside's caller.
 std::string lines_before_sink_error(std::span<const std::byte> day, itch5::inside::inside_options opt) {
-  itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(day), {1 << 16, true, 4}));
+  itch5::message_reader reader(
+      itch5::io::make_block_source(itch5::io::memory_input(day), {1 << 16, true, 4}));
   opt.books.output_buffer_bytes = 4096;
   failing_sink sink(5);
   try {
@@ -433,13 +438,15 @@ TEST(DecodeThread, CancelledRunAndProgressAreThoseOfTheBooksThread) {
   for (bool decode_thread : {false, true}) {
     opt.decode_thread = decode_thread;
     cancel = false;
-    itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(day), {1 << 16, true, 4}));
+    itch5::message_reader reader(
+        itch5::io::make_block_source(itch5::io::memory_input(day), {1 << 16, true, 4}));
     string_sink sink;
     // Cancelled at the third report (after 3 x 64 Ki messages): the rest of the day is not read.
-    got[decode_thread].result = itch5::inside::run_inside(reader, opt, sink, [&](const itch5::message_reader& r) {
-      progress[decode_thread].push_back(r.messages());
-      if (progress[decode_thread].size() == 3) cancel = true;
-    });
+    got[decode_thread].result =
+        itch5::inside::run_inside(reader, opt, sink, [&](const itch5::message_reader& r) {
+          progress[decode_thread].push_back(r.messages());
+          if (progress[decode_thread].size() == 3) cancel = true;
+        });
     got[decode_thread].lines = std::move(sink.text);
   }
   ASSERT_TRUE(got[0].result.cancelled);

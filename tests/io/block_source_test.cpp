@@ -33,8 +33,8 @@ TEST(ThreadedBlockSource, PreviousBlockStaysValidOnTheSmallestRing) {
       itch5::io::block_options options;
       options.block_size = 7;
       options.slots = slots;
-      auto source = itch5::io::make_block_source(std::make_unique<itch5_test::memory_stream>(input, max_read),
-                                                 options);
+      auto source =
+          itch5::io::make_block_source(std::make_unique<itch5_test::memory_stream>(input, max_read), options);
       std::size_t pos = 0, blocks = 0, previous_changed = 0, wrong = 0;
       std::span<const std::byte> previous;
       bytes previous_copy;

@@ -25,8 +25,8 @@ constexpr std::uint16_t port = 26477;
 
 // The messages of the real sample (1000 messages).
 const std::vector<bytes>& sample_messages() {
-  static const std::vector<bytes> m =
-      itch5_test::binaryfile_messages(itch5_test::read_file(itch5_test::data_path("real-2019-first1000.itch")));
+  static const std::vector<bytes> m = itch5_test::binaryfile_messages(
+      itch5_test::read_file(itch5_test::data_path("real-2019-first1000.itch")));
   return m;
 }
 
@@ -45,7 +45,8 @@ result read_capture(const bytes& capture, itch5::io::capture_stats* stats = null
   o.stats = stats;
   o.reorder_window = window;
   o.report = [&r](const std::string& line) { r.reports.push_back(line); };
-  itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(capture, o), {1 << 16, false, 3}));
+  itch5::message_reader reader(
+      itch5::io::make_block_source(itch5::io::memory_input(capture, o), {1 << 16, false, 3}));
   std::span<const std::byte> msg;
   while (reader.next(msg) == itch5::read_status::message) r.frames.emplace_back(msg.begin(), msg.end());
   r.status = reader.status();
@@ -121,7 +122,8 @@ TEST(capture, a_partly_new_packet_hands_on_only_its_new_messages) {
   const auto& m = sample_messages();
   itch5_test::pcap_file f;
   f.add(udp_frame(itch5_test::mold_packet("S", 1, {m.begin(), m.begin() + 10}), port));
-  f.add(udp_frame(itch5_test::mold_packet("S", 6, {m.begin() + 5, m.begin() + 20}), port));  // 6..20, 11..20 new
+  f.add(udp_frame(itch5_test::mold_packet("S", 6, {m.begin() + 5, m.begin() + 20}),
+                  port));  // 6..20, 11..20 new
   const result r = read_capture(f.data);
   EXPECT_EQ(r.frames, (std::vector<bytes>(m.begin(), m.begin() + 20)));
 }
@@ -168,10 +170,11 @@ TEST(capture, heartbeats_end_of_session_and_other_traffic) {
   const auto& m = sample_messages();
   itch5_test::pcap_file f;
   f.add(udp_frame(itch5_test::mold_packet("S", 1, {m.begin(), m.begin() + 5}), port));
-  f.add(udp_frame(itch5_test::mold_packet("S", 6, {}), port));                    // heartbeat
+  f.add(udp_frame(itch5_test::mold_packet("S", 6, {}), port));  // heartbeat
   f.add(udp_frame(itch5_test::mold_packet("S", 6, {m.begin() + 5, m.begin() + 10}), port, false, 6));  // TCP
   f.add(udp_frame(itch5_test::mold_packet("S", 6, {m.begin() + 5, m.begin() + 10}), 9999));  // other port
-  f.add(udp_frame(itch5_test::mold_packet("OTHER", 6, {m.begin() + 5, m.begin() + 10}), port));  // other session
+  f.add(udp_frame(itch5_test::mold_packet("OTHER", 6, {m.begin() + 5, m.begin() + 10}),
+                  port));  // other session
   f.add(udp_frame(itch5_test::mold_packet("S", 6, {m.begin() + 5, m.begin() + 10}), port));
   f.add(udp_frame(itch5_test::mold_packet("S", 11, {}, 0xffff), port));  // end of session
   itch5::io::capture_stats stats;
@@ -208,10 +211,12 @@ void expect_capture_error(const bytes& capture, const std::string& needle, std::
 TEST(capture, truncated_record) {
   const auto packets = mold_packets(sample_messages(), 10);
   bytes cap = pcap_of({packets.begin(), packets.begin() + 3});
-  const std::uint64_t third = 24 + (16 + 42 + packets[0].payload.size()) + (16 + 42 + packets[1].payload.size());
+  const std::uint64_t third =
+      24 + (16 + 42 + packets[0].payload.size()) + (16 + 42 + packets[1].payload.size());
   cap.resize(cap.size() - 7);
-  expect_capture_error(cap, "cap.pcap: corrupt capture: packet #3 at byte offset " + std::to_string(third) +
-                                ": truncated or corrupt capture record: truncated dump file",
+  expect_capture_error(cap,
+                       "cap.pcap: corrupt capture: packet #3 at byte offset " + std::to_string(third) +
+                           ": truncated or corrupt capture record: truncated dump file",
                        20, third);
   // A header cut short.
   bytes cap2 = pcap_of({packets.begin(), packets.begin() + 2});
@@ -236,13 +241,15 @@ TEST(capture, mold_count_or_length_overrunning_the_datagram) {
   {
     itch5_test::pcap_file f;
     f.add(udp_frame(itch5_test::mold_packet("S", 1, {m.begin(), m.begin() + 3}), port));
-    f.add(udp_frame(itch5_test::mold_packet("S", 4, {m.begin() + 3, m.begin() + 6}, 4), port));  // count 4, 3 blocks
+    f.add(udp_frame(itch5_test::mold_packet("S", 4, {m.begin() + 3, m.begin() + 6}, 4),
+                    port));  // count 4, 3 blocks
     const auto p1 = itch5_test::mold_packet("S", 1, {m.begin(), m.begin() + 3});
     const auto p2 = itch5_test::mold_packet("S", 4, {m.begin() + 3, m.begin() + 6});
     const std::uint64_t end_of_p2 = 24 + 16 + 42 + p1.size() + 16 + 42 + p2.size();
-    expect_capture_error(f.data, "packet #2 at byte offset " + std::to_string(end_of_p2) +
-                                     ": MoldUDP64 message count 4 overruns the " + std::to_string(p2.size() - 20 + 20) +
-                                     "-byte datagram",
+    expect_capture_error(f.data,
+                         "packet #2 at byte offset " + std::to_string(end_of_p2) +
+                             ": MoldUDP64 message count 4 overruns the " +
+                             std::to_string(p2.size() - 20 + 20) + "-byte datagram",
                          3, end_of_p2);
   }
   {
@@ -251,8 +258,8 @@ TEST(capture, mold_count_or_length_overrunning_the_datagram) {
     itch5_test::pcap_file f;
     f.add(udp_frame(p, port));
     const std::uint64_t at = 24 + 16 + 42 + 20 + 2 + m[0].size();
-    expect_capture_error(f.data, "packet #1 at byte offset " + std::to_string(at) + ": MoldUDP64 message 2 of length ",
-                         0, at);
+    expect_capture_error(
+        f.data, "packet #1 at byte offset " + std::to_string(at) + ": MoldUDP64 message 2 of length ", 0, at);
   }
 }
 
@@ -263,7 +270,8 @@ TEST(capture, unknown_link_type_and_bad_filter) {
     (void)itch5::io::memory_input(f.data);
     FAIL() << "no error";
   } catch (const itch5::io::capture_error& e) {
-    EXPECT_NE(std::string(e.what()).find("byte offset 20 (before packet #1): unknown link type 147"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("byte offset 20 (before packet #1): unknown link type 147"),
+              std::string::npos)
         << e.what();
     EXPECT_EQ(e.offset(), 20u);
   }
@@ -282,7 +290,8 @@ TEST(capture, a_capture_without_mold_messages_says_so) {
   f.add(udp_frame(itch5_test::mold_packet("S", 1, {}), port));
   const result r = read_capture(f.data);
   ASSERT_EQ(r.status, itch5::read_status::error);
-  EXPECT_NE(r.error.describe("x").find("no MoldUDP64 message in the capture: 1 packets read"), std::string::npos)
+  EXPECT_NE(r.error.describe("x").find("no MoldUDP64 message in the capture: 1 packets read"),
+            std::string::npos)
       << r.error.describe("x");
 }
 
@@ -373,14 +382,15 @@ constexpr std::uint64_t h_ns = 3600 * s_ns;
 TEST(capture_time, new_york_with_daylight_saving_and_fixed_offsets) {
   const itch5::io::time_zone ny;
   // Epoch seconds computed independently (Python calendar.timegm).
-  EXPECT_EQ(ny.time_of_day_ns(1548824400 * s_ns), 0u);                          // 2019-01-30 05:00 UTC = midnight EST
-  EXPECT_EQ(ny.time_of_day_ns(1563197400 * s_ns + 5), 9 * h_ns + 1800 * s_ns + 5);  // 2019-07-15 13:30 UTC = 09:30 EDT
-  EXPECT_EQ(ny.time_of_day_ns(1563163200 * s_ns), 0u);                          // 2019-07-15 04:00 UTC = midnight EDT
-  EXPECT_EQ(ny.time_of_day_ns(1552201199 * s_ns), 2 * h_ns - s_ns);            // 2019-03-10 01:59:59 EST
-  EXPECT_EQ(ny.time_of_day_ns(1552201200 * s_ns), 3 * h_ns);                   // then 03:00:00 EDT
-  EXPECT_EQ(ny.time_of_day_ns(1572760799 * s_ns), 2 * h_ns - s_ns);            // 2019-11-03 01:59:59 EDT
-  EXPECT_EQ(ny.time_of_day_ns(1572760800 * s_ns), 1 * h_ns);                   // then 01:00:00 EST again
-  EXPECT_EQ(ny.offset_at(1772953200 - 1), -5 * 3600);                          // 2026-03-08, the second Sunday
+  EXPECT_EQ(ny.time_of_day_ns(1548824400 * s_ns), 0u);  // 2019-01-30 05:00 UTC = midnight EST
+  EXPECT_EQ(ny.time_of_day_ns(1563197400 * s_ns + 5),
+            9 * h_ns + 1800 * s_ns + 5);                             // 2019-07-15 13:30 UTC = 09:30 EDT
+  EXPECT_EQ(ny.time_of_day_ns(1563163200 * s_ns), 0u);               // 2019-07-15 04:00 UTC = midnight EDT
+  EXPECT_EQ(ny.time_of_day_ns(1552201199 * s_ns), 2 * h_ns - s_ns);  // 2019-03-10 01:59:59 EST
+  EXPECT_EQ(ny.time_of_day_ns(1552201200 * s_ns), 3 * h_ns);         // then 03:00:00 EDT
+  EXPECT_EQ(ny.time_of_day_ns(1572760799 * s_ns), 2 * h_ns - s_ns);  // 2019-11-03 01:59:59 EDT
+  EXPECT_EQ(ny.time_of_day_ns(1572760800 * s_ns), 1 * h_ns);         // then 01:00:00 EST again
+  EXPECT_EQ(ny.offset_at(1772953200 - 1), -5 * 3600);                // 2026-03-08, the second Sunday
   EXPECT_EQ(ny.offset_at(1772953200), -4 * 3600);
 
   EXPECT_EQ(itch5::io::time_zone::parse("UTC").time_of_day_ns(1548824400 * s_ns), 5 * h_ns);
@@ -401,16 +411,19 @@ TEST(capture_time, messages_carry_their_packets_arrival_time_of_day) {
     std::vector<bytes> expected;
     for (std::size_t i = 0; i < m.size(); ++i) {
       std::uint64_t ts = 0;
-      for (int k = 5; k < 11; ++k) ts = ts << 8 | std::to_integer<std::uint64_t>(m[i][static_cast<std::size_t>(k)]);
+      for (int k = 5; k < 11; ++k)
+        ts = ts << 8 | std::to_integer<std::uint64_t>(m[i][static_cast<std::size_t>(k)]);
       f.add(udp_frame(itch5_test::mold_packet("S", i + 1, {m[i]}), port), midnight_utc * s_ns + ts + delay);
       bytes e = m[i];
-      for (int k = 0; k < 6; ++k) e[static_cast<std::size_t>(5 + k)] = static_cast<std::byte>((ts + delay) >> (8 * (5 - k)));
+      for (int k = 0; k < 6; ++k)
+        e[static_cast<std::size_t>(5 + k)] = static_cast<std::byte>((ts + delay) >> (8 * (5 - k)));
       expected.push_back(e);
     }
     result r;
     itch5::io::capture_options o;
     o.stamp_arrival = true;
-    itch5::message_reader reader(itch5::io::make_block_source(itch5::io::memory_input(f.data, o), {1 << 16, false, 3}));
+    itch5::message_reader reader(
+        itch5::io::make_block_source(itch5::io::memory_input(f.data, o), {1 << 16, false, 3}));
     std::span<const std::byte> msg;
     while (reader.next(msg) == itch5::read_status::message) r.frames.emplace_back(msg.begin(), msg.end());
     EXPECT_EQ(reader.status(), itch5::read_status::end_of_input);
@@ -429,7 +442,8 @@ constexpr std::uint16_t port = 26477;
 constexpr std::uint64_t s_ns = 1'000'000'000ull;
 
 TEST(capture_latency, every_message_gets_its_arrival_minus_exchange_time_in_order_also_with_read_ahead) {
-  const auto m = itch5_test::binaryfile_messages(itch5_test::read_file(itch5_test::data_path("real-2019-first1000.itch")));
+  const auto m = itch5_test::binaryfile_messages(
+      itch5_test::read_file(itch5_test::data_path("real-2019-first1000.itch")));
   constexpr std::uint64_t midnight_utc = 1548824400ull;
   // Packets of 1 to 4 messages; each packet's delay differs, some negative (a capture clock behind).
   itch5_test::pcap_file f(true);
@@ -439,12 +453,14 @@ TEST(capture_latency, every_message_gets_its_arrival_minus_exchange_time_in_orde
     std::vector<bytes> msgs(m.begin() + static_cast<std::ptrdiff_t>(i),
                             m.begin() + static_cast<std::ptrdiff_t>(std::min(m.size(), i + n)));
     std::uint64_t first_ts = 0;
-    for (int k = 5; k < 11; ++k) first_ts = first_ts << 8 | std::to_integer<std::uint64_t>(msgs[0][static_cast<std::size_t>(k)]);
+    for (int k = 5; k < 11; ++k)
+      first_ts = first_ts << 8 | std::to_integer<std::uint64_t>(msgs[0][static_cast<std::size_t>(k)]);
     const std::int64_t delay = static_cast<std::int64_t>(i * 37 % 5000) - 1000;
     const std::uint64_t arrival = first_ts + static_cast<std::uint64_t>(delay);
     for (const bytes& x : msgs) {
       std::uint64_t ts = 0;
-      for (int k = 5; k < 11; ++k) ts = ts << 8 | std::to_integer<std::uint64_t>(x[static_cast<std::size_t>(k)]);
+      for (int k = 5; k < 11; ++k)
+        ts = ts << 8 | std::to_integer<std::uint64_t>(x[static_cast<std::size_t>(k)]);
       expected.push_back(static_cast<std::int64_t>(arrival) - static_cast<std::int64_t>(ts));
     }
     f.add(udp_frame(itch5_test::mold_packet("S", seq, msgs), port), midnight_utc * s_ns + arrival);

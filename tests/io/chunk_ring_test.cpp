@@ -156,10 +156,22 @@ void stress(Ring& ring, unsigned hold, std::uint64_t seed) {
 }
 
 TEST(ChunkRing, CompileTimeCapacities) {
-  { chunk_ring<item, 1> ring; stress(ring, 0, 1); }
-  { chunk_ring<item, 2> ring; stress(ring, 0, 2); }
-  { chunk_ring<item, 3> ring; stress(ring, 0, 3); }
-  { chunk_ring<item, 16> ring; stress(ring, 0, 4); }
+  {
+    chunk_ring<item, 1> ring;
+    stress(ring, 0, 1);
+  }
+  {
+    chunk_ring<item, 2> ring;
+    stress(ring, 0, 2);
+  }
+  {
+    chunk_ring<item, 3> ring;
+    stress(ring, 0, 3);
+  }
+  {
+    chunk_ring<item, 16> ring;
+    stress(ring, 0, 4);
+  }
 }
 
 TEST(ChunkRing, RuntimeCapacities) {
@@ -195,9 +207,7 @@ TEST(ChunkRing, ConsumerHoldingAChunk) {
   stress(two_held, 2, 60);
 }
 
-TEST(ChunkRing, ZeroCapacityIsRejected) {
-  EXPECT_THROW(chunk_ring<item>(0), std::invalid_argument);
-}
+TEST(ChunkRing, ZeroCapacityIsRejected) { EXPECT_THROW(chunk_ring<item>(0), std::invalid_argument); }
 
 // On one thread, without waiting: the producer gets the chunks in ring order, the consumer reads them in
 // publication order, and chunks() covers the ring.
@@ -249,9 +259,18 @@ void stop_wakes_a_waiting_producer(Ring& ring) {
 }
 
 TEST(ChunkRing, StopWakesAProducerWaitingOnAFullRing) {
-  { chunk_ring<item, 1> ring; stop_wakes_a_waiting_producer(ring); }
-  { chunk_ring<item, 3> ring; stop_wakes_a_waiting_producer(ring); }
-  { chunk_ring<item, runtime_capacity, ring_wake::each_chunk> ring(3); stop_wakes_a_waiting_producer(ring); }
+  {
+    chunk_ring<item, 1> ring;
+    stop_wakes_a_waiting_producer(ring);
+  }
+  {
+    chunk_ring<item, 3> ring;
+    stop_wakes_a_waiting_producer(ring);
+  }
+  {
+    chunk_ring<item, runtime_capacity, ring_wake::each_chunk> ring(3);
+    stop_wakes_a_waiting_producer(ring);
+  }
 }
 
 TEST(ChunkRing, StopMakesToFillGiveNullEvenWithRoom) {

@@ -1,7 +1,7 @@
 // open_input() and the gzip stream, with each inflate library this build has (zlib always, ISA-L's igzip
 // where built; the isal cases are skipped, and say so, where it is not): raw, .gz, stdin (a redirected file
-// and a pipe) give exactly the same messages; multi-member gzip, zero padding, trailing garbage, truncated and corrupt gzip, detection by
-// magic rather than by name, and files that cannot be opened.
+// and a pipe) give exactly the same messages; multi-member gzip, zero padding, trailing garbage, truncated
+// and corrupt gzip, detection by magic rather than by name, and files that cannot be opened.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -48,7 +48,6 @@ class Inputs : public testing::TestWithParam<itch5::io::inflate_library> {
   static itch5::io::inflate_library lib() { return GetParam(); }
 
  protected:
-
   std::string write(const std::string& name, const bytes& b) {
     std::string path = dir_.file(name);
     itch5_test::write_file(path, b);
@@ -129,7 +128,8 @@ TEST_P(Inputs, MultiMemberGzipReadsAsOneStream) {
     boundary += 2 + f.size();
   }
   ASSERT_NE(boundary, 1000u) << "the split must fall inside a frame";
-  bytes two = cat({itch5_test::gzip(slice(*raw_, 0, 1000)), itch5_test::gzip(slice(*raw_, 1000, raw_->size()))});
+  bytes two =
+      cat({itch5_test::gzip(slice(*raw_, 0, 1000)), itch5_test::gzip(slice(*raw_, 1000, raw_->size()))});
   expect_all_messages(read_both(write("two.gz", two)));
 
   bytes three = cat({itch5_test::gzip(slice(*raw_, 0, 77'777)), itch5_test::gzip(bytes{}),
@@ -150,7 +150,8 @@ TEST_P(Inputs, MemberBoundaryAnywhereAroundTheInflaterInputBuffer) {
       first = itch5_test::gzip(slice(*raw_, 0, n), 0);
     }
     ASSERT_EQ(first.size(), target);
-    expect_all_messages(read_both(write("boundary.gz", cat({first, itch5_test::gzip(slice(*raw_, n, raw_->size()))}))));
+    expect_all_messages(
+        read_both(write("boundary.gz", cat({first, itch5_test::gzip(slice(*raw_, n, raw_->size()))}))));
   }
 }
 
@@ -337,7 +338,8 @@ TEST_P(Inputs, ZeroLengthInCorruptGzipIsAnErrorNotAnEndOfSession) {
   }
 
   // Trailing garbage after the member is found the same way.
-  auto r = read_both(write("garbage.gz", cat({itch5_test::gzip(with_rest), itch5_test::to_bytes("GARBAGE!")})));
+  auto r =
+      read_both(write("garbage.gz", cat({itch5_test::gzip(with_rest), itch5_test::to_bytes("GARBAGE!")})));
   EXPECT_EQ(r.status, read_status::error);
   EXPECT_EQ(r.error.offset, at);
   EXPECT_NE(r.error.detail.find("trailing garbage"), std::string::npos) << r.error.detail;
@@ -485,7 +487,8 @@ TEST(InflateDefault, IsIsalWhereBuiltElseZlib) {
 }
 
 TEST(InflateDefault, IsalInABuildWithoutItIsOneClearError) {
-  if (itch5::io::inflate_library_available(itch5::io::inflate_library::isal)) GTEST_SKIP() << "this build has ISA-L";
+  if (itch5::io::inflate_library_available(itch5::io::inflate_library::isal))
+    GTEST_SKIP() << "this build has ISA-L";
   itch5_test::temp_dir dir;
   const std::string path = dir.file("a.gz");
   itch5_test::write_file(path, itch5_test::gzip(itch5_test::to_bytes("x")));

@@ -54,9 +54,9 @@ TEST(LineWriter, HandsOverWholeLinesOnly) {
   {
     itch5::io::output_file out(path);
     itch5::io::line_writer w(out, 20);
-    put_line(w, 1);   // 7 bytes
-    put_line(w, 2);   // 14
-    put_line(w, 3);   // 21 > 20: lines 1 and 2 go first
+    put_line(w, 1);  // 7 bytes
+    put_line(w, 2);  // 14
+    put_line(w, 3);  // 21 > 20: lines 1 and 2 go first
     EXPECT_EQ(w.buffered(), 7u);
     out.abandon();
   }

@@ -71,7 +71,8 @@ TEST(OutputFile, AbandonRemovesAStaleFileOfAnEarlierRun) {
   {
     itch5::io::output_file out(path);
     out.write("this run, cut short\n");
-    EXPECT_EQ(itch5_test::read_text(path), "complete output of an earlier run\n") << "untouched while running";
+    EXPECT_EQ(itch5_test::read_text(path), "complete output of an earlier run\n")
+        << "untouched while running";
     EXPECT_EQ(out.abandon(), path + ".partial");
   }
   EXPECT_FALSE(fs::exists(path)) << "an old FILE beside the new FILE.partial would look complete";
@@ -127,7 +128,8 @@ TEST(OutputFile, RemoveTemporaryOutputsUnlinksOnlyUnfinishedOutputs) {
 TEST(OutputFile, GzNameIsCompressed) {
   itch5_test::temp_dir dir;
   const auto path = dir.file("out.itch.gz");
-  const bytes frames = builder().frame(itch5_test::system_event_bytes('O')).frame(itch5_test::order_delete_bytes(3)).get();
+  const bytes frames =
+      builder().frame(itch5_test::system_event_bytes('O')).frame(itch5_test::order_delete_bytes(3)).get();
   {
     itch5::io::output_file out(path);
     out.write({reinterpret_cast<const char*>(frames.data()), frames.size()});
@@ -163,7 +165,8 @@ TEST(OutputFile, LargeGzOutputAndGzPartialAreWholeGzipStreams) {
   const bytes gz = itch5_test::read_file(cut + ".partial");
   EXPECT_EQ(itch5_test::inflate_prefix(gz), itch5_test::to_bytes(text));
   std::uint64_t isize = 0;  // the trailer's last 4 bytes: the length, little-endian
-  for (int i = 0; i < 4; ++i) isize |= std::to_integer<std::uint64_t>(gz[gz.size() - 4 + static_cast<std::size_t>(i)]) << (8 * i);
+  for (int i = 0; i < 4; ++i)
+    isize |= std::to_integer<std::uint64_t>(gz[gz.size() - 4 + static_cast<std::size_t>(i)]) << (8 * i);
   EXPECT_EQ(isize, text.size() % (std::uint64_t{1} << 32));
 }
 
@@ -215,7 +218,8 @@ TEST_P(CompressedOutput, HoldsExactlyTheBytesWrittenCommittedOrPartial) {
   opt.compress_thread = c.thread;
   // ~3.5 MB of lines (more than three chunks), written in pieces of random size up to 1.5 MiB.
   std::string text;
-  for (int i = 0; i < 100'000; ++i) text += std::to_string(34'200'000'000'000LL + i * 7919LL) + " 17 AAPL 1234500 100\n";
+  for (int i = 0; i < 100'000; ++i)
+    text += std::to_string(34'200'000'000'000LL + i * 7919LL) + " 17 AAPL 1234500 100\n";
   std::mt19937 rng(7);
   itch5_test::temp_dir dir;
   for (const bool commit : {true, false}) {
@@ -247,7 +251,8 @@ INSTANTIATE_TEST_SUITE_P(Engines, CompressedOutput,
                                          engine_case{".zst", 1, 12, false}),
                          [](const testing::TestParamInfo<engine_case>& i) {
                            return std::string(i.param.suffix[1] == 'g' ? "gzip" : "zstd") +
-                                  std::to_string(i.param.suffix[1] == 'g' ? i.param.gzip_level : i.param.zstd_level) +
+                                  std::to_string(i.param.suffix[1] == 'g' ? i.param.gzip_level
+                                                                          : i.param.zstd_level) +
                                   (i.param.thread ? "Thread" : "Inline");
                          });
 

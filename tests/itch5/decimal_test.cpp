@@ -77,11 +77,14 @@ namespace {
 // power of ten that fits 32 bits.
 TEST(DecimalDigits, EveryBitWidthAndPowerOfTen) {
   for (unsigned w = 0; w <= 32; ++w) {
-    const std::uint64_t lo = w == 0 ? 0 : std::uint64_t{1} << (w - 1), hi = w == 0 ? 0 : (std::uint64_t{1} << w) - 1;
-    for (std::uint64_t v : {lo, hi}) ASSERT_EQ(itch5::detail::decimal_digits(static_cast<std::uint32_t>(v)), reference(v).size()) << v;
+    const std::uint64_t lo = w == 0 ? 0 : std::uint64_t{1} << (w - 1),
+                        hi = w == 0 ? 0 : (std::uint64_t{1} << w) - 1;
+    for (std::uint64_t v : {lo, hi})
+      ASSERT_EQ(itch5::detail::decimal_digits(static_cast<std::uint32_t>(v)), reference(v).size()) << v;
   }
   for (std::uint64_t p = 1; p <= 1'000'000'000; p *= 10) {
-    for (std::uint64_t v : {p - 1, p, p + 1}) ASSERT_EQ(itch5::detail::decimal_digits(static_cast<std::uint32_t>(v)), reference(v).size()) << v;
+    for (std::uint64_t v : {p - 1, p, p + 1})
+      ASSERT_EQ(itch5::detail::decimal_digits(static_cast<std::uint32_t>(v)), reference(v).size()) << v;
   }
   EXPECT_EQ(itch5::detail::decimal_digits(0xffffffffu), 10u);
 }

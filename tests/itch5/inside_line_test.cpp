@@ -79,7 +79,10 @@ TEST(inside_line, the_empty_sides_parse_as_empty) {
 
 TEST(inside_line, binary_data_is_called_that) {
   itch5::inside_line l;
-  EXPECT_EQ(itch5::parse_inside_line(std::string_view("\x00\x2e" "S\x01\x02 7 x", 9), l),
+  EXPECT_EQ(itch5::parse_inside_line(std::string_view("\x00\x2e"
+                                                      "S\x01\x02 7 x",
+                                                      9),
+                                     l),
             itch5::inside_line_binary_reason);
   EXPECT_TRUE(itch5::looks_binary(std::string_view("a\x01", 2)));
   EXPECT_FALSE(itch5::looks_binary("1 2\tX 3 4 5 6\r"));

@@ -161,7 +161,8 @@ TEST(Dispatch, CheckedLengths) {
   auto handler = [&](const auto&) { ++calls; };
   EXPECT_EQ(itch5::dispatch(std::span<const std::byte>(), handler), itch5::dispatch_result::too_short);
   bytes d = itch5_test::order_delete_bytes(1);
-  EXPECT_EQ(itch5::dispatch(std::span<const std::byte>(d.data(), 18), handler), itch5::dispatch_result::too_short);
+  EXPECT_EQ(itch5::dispatch(std::span<const std::byte>(d.data(), 18), handler),
+            itch5::dispatch_result::too_short);
   EXPECT_EQ(calls, 0);
   EXPECT_EQ(itch5::dispatch(d, handler), itch5::dispatch_result::delivered);
   d.push_back(std::byte{0});  // oversized: still delivered, extra byte ignored

@@ -70,9 +70,9 @@ TEST_P(ReaderAllConfigs, UnknownTypesAreSkippedByLengthAndCounted) {
   bytes a = itch5_test::add_order_bytes(1, 'B', 100, "AAPL", 1'000'000);
   bytes d = itch5_test::order_delete_bytes(1);
   bytes z20 = builder().header('Z', 1, 2, 3).u64(0x5a5a'5a5a'5a5a'5a5a).u8(0).get();  // 20 bytes
-  bytes z1 = builder().ch('Z').get();                                                   // type byte only
-  bytes f0 = builder().u8(0xf0).u8(0).u8(0x0c).get();                                // looks like a prefix
-  bytes big(300, std::byte{0x53});                                                   // 'S' bytes inside
+  bytes z1 = builder().ch('Z').get();                                                 // type byte only
+  bytes f0 = builder().u8(0xf0).u8(0).u8(0x0c).get();                                 // looks like a prefix
+  bytes big(300, std::byte{0x53});                                                    // 'S' bytes inside
   big[0] = std::byte{'z'};
   const bytes input = builder().frame(s).frame(z20).frame(a).frame(z1).frame(f0).frame(big).frame(d).get();
 
@@ -191,8 +191,8 @@ TEST_P(ReaderAllConfigs, EmptyInput) {
 }
 
 TEST_P(ReaderAllConfigs, TextIsNotItch) {
-  for (std::string text : {"Hello, world!\nThis is a text file.\n", "date,symbol,price\n2019-01-30,AAPL,1.0\n",
-                           "#!/bin/sh\nexit 0\n", "{}"}) {
+  for (std::string text : {"Hello, world!\nThis is a text file.\n",
+                           "date,symbol,price\n2019-01-30,AAPL,1.0\n", "#!/bin/sh\nexit 0\n", "{}"}) {
     auto r = itch5_test::read_memory(itch5_test::to_bytes(text), GetParam());
     EXPECT_EQ(r.status, read_status::error) << text;
     EXPECT_EQ(r.error.code, text.size() >= 3 ? read_errc::not_itch : read_errc::truncated_message) << text;
@@ -222,7 +222,8 @@ TEST_P(ReaderAllConfigs, ValidFirstMessageIsAcceptedEvenIfGarbageFollows) {
 
   // Text after a valid first message: the format check is done, so this is a framing error later on
   // ("He" = length 0x4865, much more than what is left).
-  r = itch5_test::read_memory(builder().frame(s).append(itch5_test::to_bytes("Hello, world\n")).get(), GetParam());
+  r = itch5_test::read_memory(builder().frame(s).append(itch5_test::to_bytes("Hello, world\n")).get(),
+                              GetParam());
   EXPECT_EQ(r.status, read_status::error);
   EXPECT_EQ(r.error.code, read_errc::truncated_message);
   EXPECT_EQ(r.error.offset, 14u);
@@ -259,12 +260,14 @@ TEST_P(ReaderAllConfigs, ReadFailureComesAfterEveryByteBeforeIt) {
     itch5::io::block_options o;
     o.block_size = c.block_size;
     o.threaded = c.threaded;
-    auto stream = std::make_unique<failing_stream>(bytes(input.begin(), input.begin() + static_cast<std::ptrdiff_t>(cut)));
+    auto stream = std::make_unique<failing_stream>(
+        bytes(input.begin(), input.begin() + static_cast<std::ptrdiff_t>(cut)));
     auto r = itch5_test::read_all(itch5::io::make_block_source(std::move(stream), o));
     EXPECT_EQ(r.status, read_status::error);
     EXPECT_EQ(r.error.code, read_errc::input_failure);
     EXPECT_EQ(r.error.offset, ten) << "named at the start of the message in progress";
-    EXPECT_NE(r.error.detail.find("(input ends at byte offset " + std::to_string(cut) + ")"), std::string::npos)
+    EXPECT_NE(r.error.detail.find("(input ends at byte offset " + std::to_string(cut) + ")"),
+              std::string::npos)
         << r.error.detail;
     EXPECT_EQ(r.error.message_number, 11u);
     EXPECT_NE(r.error.detail.find("disk on fire"), std::string::npos) << r.error.detail;
@@ -303,7 +306,8 @@ TEST(Reader, LargestFramesAreCarriedWhole) {
 TEST(Reader, ErrorDescriptionNamesFileOffsetAndMessage) {
   itch5::read_error e{read_errc::truncated_message, 1234, 56, "the length prefix says 36 bytes"};
   std::string d = e.describe("day.itch");
-  EXPECT_EQ(d, "day.itch: byte offset 1234 (message #56): truncated message: the length prefix says 36 bytes");
+  EXPECT_EQ(d,
+            "day.itch: byte offset 1234 (message #56): truncated message: the length prefix says 36 bytes");
 }
 
 TEST(Reader, ThreadedSourceCanBeAbandonedEarly) {
@@ -325,8 +329,9 @@ TEST(Reader, BlockSourceRejectsBadOptions) {
                std::invalid_argument);
   itch5::io::block_options two_slots;
   two_slots.slots = 2;
-  EXPECT_THROW((void)itch5::io::make_block_source(std::make_unique<itch5_test::memory_stream>(bytes{}), two_slots),
-               std::invalid_argument);
+  EXPECT_THROW(
+      (void)itch5::io::make_block_source(std::make_unique<itch5_test::memory_stream>(bytes{}), two_slots),
+      std::invalid_argument);
 }
 
 }  // namespace

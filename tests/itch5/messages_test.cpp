@@ -53,19 +53,19 @@ constexpr std::int64_t high_ts_ns = 280'223'976'814'164;
 TEST(Builder, AddOrderMatchesLiteralBytes) {
   // The builder itself, against bytes written out by hand from the spec table.
   const bytes literal = {
-      std::byte{0x41},                                                                   // 'A'
-      std::byte{0x00}, std::byte{0x0d},                                                  // locate 13
-      std::byte{0x00}, std::byte{0x00},                                                  // tracking 0
-      std::byte{0x00}, std::byte{0x00}, std::byte{0x00}, std::byte{0x00}, std::byte{0x30}, std::byte{0x39},
-      std::byte{0x00}, std::byte{0x00}, std::byte{0x00}, std::byte{0x00},                // order ref 42
-      std::byte{0x00}, std::byte{0x00}, std::byte{0x00}, std::byte{0x2a},
-      std::byte{0x42},                                                                   // 'B'
-      std::byte{0x00}, std::byte{0x00}, std::byte{0x00}, std::byte{0x64},                // 100 shares
-      std::byte{0x41}, std::byte{0x41}, std::byte{0x50}, std::byte{0x4c},                // "AAPL    "
-      std::byte{0x20}, std::byte{0x20}, std::byte{0x20}, std::byte{0x20},
-      std::byte{0x00}, std::byte{0x1d}, std::byte{0x07}, std::byte{0xa4},                // $190.2500
+      std::byte{0x41},                   // 'A'
+      std::byte{0x00}, std::byte{0x0d},  // locate 13
+      std::byte{0x00}, std::byte{0x00},  // tracking 0
+      std::byte{0x00}, std::byte{0x00}, std::byte{0x00}, std::byte{0x00}, std::byte{0x30},
+      std::byte{0x39}, std::byte{0x00}, std::byte{0x00}, std::byte{0x00}, std::byte{0x00},  // order ref 42
+      std::byte{0x00}, std::byte{0x00}, std::byte{0x00}, std::byte{0x2a}, std::byte{0x42},  // 'B'
+      std::byte{0x00}, std::byte{0x00}, std::byte{0x00}, std::byte{0x64},                   // 100 shares
+      std::byte{0x41}, std::byte{0x41}, std::byte{0x50}, std::byte{0x4c},                   // "AAPL    "
+      std::byte{0x20}, std::byte{0x20}, std::byte{0x20}, std::byte{0x20}, std::byte{0x00},
+      std::byte{0x1d}, std::byte{0x07}, std::byte{0xa4},  // $190.2500
   };
-  bytes built = builder().header('A', 13, 0, 12345).u64(42).ch('B').u32(100).alpha("AAPL", 8).u32(1'902'500).get();
+  bytes built =
+      builder().header('A', 13, 0, 12345).u64(42).ch('B').u32(100).alpha("AAPL", 8).u32(1'902'500).get();
   EXPECT_EQ(built, literal);
 
   auto m = decode_exact<itch5::add_order>(literal);
@@ -125,7 +125,8 @@ TEST(Decode, StockDirectory) {
 }
 
 TEST(Decode, StockTradingAction) {
-  bytes b = builder().header('H', 0x8001, 0xffff, high_ts).alpha("ZVZZT", 8).ch('H').ch(' ').alpha("T1", 4).get();
+  bytes b =
+      builder().header('H', 0x8001, 0xffff, high_ts).alpha("ZVZZT", 8).ch('H').ch(' ').alpha("T1", 4).get();
   auto m = decode_exact<itch5::stock_trading_action>(b);
   expect_header(m.header, 0x8001, 0xffff, high_ts_ns);
   EXPECT_EQ(m.stock.str(), "ZVZZT");
@@ -145,7 +146,14 @@ TEST(Decode, RegShoRestriction) {
 }
 
 TEST(Decode, MarketParticipantPosition) {
-  bytes b = builder().header('L', 0x00ff, 0xff00, 0x8000'0000'0000).alpha("GSCO", 4).alpha("MSFT", 8).ch('Y').ch('N').ch('A').get();
+  bytes b = builder()
+                .header('L', 0x00ff, 0xff00, 0x8000'0000'0000)
+                .alpha("GSCO", 4)
+                .alpha("MSFT", 8)
+                .ch('Y')
+                .ch('N')
+                .ch('A')
+                .get();
   auto m = decode_exact<itch5::market_participant_position>(b);
   expect_header(m.header, 0x00ff, 0xff00, 140'737'488'355'328);
   EXPECT_EQ(m.mpid, a4("GSCO"));
@@ -159,9 +167,9 @@ TEST(Decode, MarketParticipantPosition) {
 TEST(Decode, MwcbDeclineLevelPrice8) {
   bytes b = builder()
                 .header('V', 0, 3, high_ts)
-                .u64(271'811'000'000)           // $2,718.11000000
-                .u64(0x0102'0304'0506'0708)     // every byte distinct
-                .u64(0xf0e0'd0c0'b0a0'9080)     // top bit set
+                .u64(271'811'000'000)        // $2,718.11000000
+                .u64(0x0102'0304'0506'0708)  // every byte distinct
+                .u64(0xf0e0'd0c0'b0a0'9080)  // top bit set
                 .get();
   auto m = decode_exact<itch5::mwcb_decline_level>(b);
   expect_header(m.header, 0, 3, high_ts_ns);
@@ -262,7 +270,8 @@ TEST(Decode, AddOrderMpid) {
 }
 
 TEST(Decode, OrderExecuted) {
-  bytes b = builder().header('E', 3, 9, 42).u64(987'654'321).u32(0xdead'beef).u64(0x8877'6655'4433'2211).get();
+  bytes b =
+      builder().header('E', 3, 9, 42).u64(987'654'321).u32(0xdead'beef).u64(0x8877'6655'4433'2211).get();
   auto m = decode_exact<itch5::order_executed>(b);
   expect_header(m.header, 3, 9, 42);
   EXPECT_EQ(m.order_ref, 987'654'321u);
@@ -272,14 +281,7 @@ TEST(Decode, OrderExecuted) {
 }
 
 TEST(Decode, OrderExecutedWithPrice) {
-  bytes b = builder()
-                .header('C', 4, 10, high_ts)
-                .u64(11)
-                .u32(22)
-                .u64(33)
-                .ch('N')
-                .u32(0x00ab'cdef)
-                .get();
+  bytes b = builder().header('C', 4, 10, high_ts).u64(11).u32(22).u64(33).ch('N').u32(0x00ab'cdef).get();
   auto m = decode_exact<itch5::order_executed_with_price>(b);
   expect_header(m.header, 4, 10, high_ts_ns);
   EXPECT_EQ(m.order_ref, 11u);

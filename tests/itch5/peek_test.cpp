@@ -63,7 +63,8 @@ TEST(Peek, StockLocate) {
   EXPECT_EQ(itch5::peek_stock_locate(encoded(build::directory(0xbeef, "AAPL"))), 0xbeefu);
   EXPECT_EQ(itch5::peek_stock_locate(encoded(build::add(1, 0x1234, 42, 'B', 100, 10000))), 0x1234u);
   EXPECT_EQ(itch5::peek_stock_locate(encoded(build::replace(1, 65535, 42, 43, 10, 10000))), 65535u);
-  const auto smallest = exact_prefix(encoded(build::del(1, 0xa1b2, 42)), itch5::message_header::stock_locate_offset + 2);
+  const auto smallest =
+      exact_prefix(encoded(build::del(1, 0xa1b2, 42)), itch5::message_header::stock_locate_offset + 2);
   EXPECT_EQ(itch5::peek_stock_locate(smallest.span()), 0xa1b2u);
 }
 
@@ -108,7 +109,8 @@ TEST(Peek, FrameLength) {
   w.write(build::del(1, 7, 42));
   w.write(build::directory(7, "AAPL"));
   const auto& b = w.bytes();
-  ASSERT_EQ(b.size(), 2 * itch5::frame_length_size + itch5::order_delete::size + itch5::stock_directory::size);
+  ASSERT_EQ(b.size(),
+            2 * itch5::frame_length_size + itch5::order_delete::size + itch5::stock_directory::size);
   EXPECT_EQ(itch5::peek_frame_length(b.data()), itch5::order_delete::size);
   const std::byte* second = b.data() + itch5::frame_length_size + itch5::order_delete::size;
   EXPECT_EQ(itch5::peek_frame_length(second), itch5::stock_directory::size);

@@ -97,10 +97,10 @@ TEST(ArtificialSample, SmallBlocksGiveTheSameMessagesAsLargeOnes) {
   const auto path = itch5_test::data_path("artificial-3stocks.itch");
   const auto expected = itch5_test::reference_frames(itch5_test::read_file(path));
   ASSERT_EQ(expected.size(), 12'012u);
-  for (itch5_test::source_config cfg : {itch5_test::source_config{std::size_t{1} << 20, true},
-                                        itch5_test::source_config{std::size_t{1} << 20, false},
-                                        itch5_test::source_config{3, false},
-                                        itch5_test::source_config{7, true}, itch5_test::source_config{4093, true}}) {
+  for (itch5_test::source_config cfg :
+       {itch5_test::source_config{std::size_t{1} << 20, true},
+        itch5_test::source_config{std::size_t{1} << 20, false}, itch5_test::source_config{3, false},
+        itch5_test::source_config{7, true}, itch5_test::source_config{4093, true}}) {
     SCOPED_TRACE(testing::PrintToString(cfg));
     auto r = itch5_test::read_path(path, cfg);
     EXPECT_EQ(r.status, read_status::end_of_input);

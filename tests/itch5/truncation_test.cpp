@@ -60,8 +60,8 @@ bytes truncated_body(const truncation_case& c) {
 // allocated per reader (and six per threaded one), so "large" is 4 KiB here rather than 1 MiB: the
 // inputs are at most 65 bytes, and the sanitizer build stays fast.
 std::vector<itch5_test::source_config> configs_for(std::size_t input_size) {
-  return {{1, false}, {2, false}, {3, false}, {7, false}, {64, false, 5}, {input_size, false}, {4096, false},
-          {1, true},  {3, true},  {7, true},  {input_size, true}, {4096, true}};
+  return {{1, false},    {2, false}, {3, false}, {7, false}, {64, false, 5},     {input_size, false},
+          {4096, false}, {1, true},  {3, true},  {7, true},  {input_size, true}, {4096, true}};
 }
 
 class Truncation : public testing::TestWithParam<truncation_case> {};

@@ -19,7 +19,9 @@ using itch5_test::depth_csv_header;
 
 std::string name_of(std::uint16_t locate) { return locate == 2 ? "XY" : locate == 9 ? "ZZZZ" : "?"; }
 
-TEST(DepthStatistics, HeaderExactlyAsSpecified) { EXPECT_EQ(depth_statistics::csv_header(), depth_csv_header); }
+TEST(DepthStatistics, HeaderExactlyAsSpecified) {
+  EXPECT_EQ(depth_statistics::csv_header(), depth_csv_header);
+}
 
 TEST(DepthStatistics, EmptyHasOnlyTheAggregateRow) {
   depth_statistics d;
@@ -66,7 +68,8 @@ TEST(DepthStatistics, LargeDepthsWithinStatedError) {
 TEST(DepthStatistics, BatchedSymbolsEqualSampleBySample) {
   std::mt19937 rng(5);
   depth_statistics d;
-  std::map<std::uint16_t, std::pair<itch5::stats::log_linear_histogram, itch5::stats::log_linear_histogram>> direct;
+  std::map<std::uint16_t, std::pair<itch5::stats::log_linear_histogram, itch5::stats::log_linear_histogram>>
+      direct;
   itch5::stats::log_linear_histogram all_event, all_book;
   for (int i = 0; i < 50'000; ++i) {
     const auto locate = static_cast<std::uint16_t>(i == 40'000 ? 9000 : 1 + rng() % (1 + rng() % 60));

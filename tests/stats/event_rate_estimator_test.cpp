@@ -21,8 +21,8 @@ using itch5::stats::log_linear_histogram;
 using std::chrono::nanoseconds;
 
 // The exact samples, as value -> number of periods with that value.
-std::map<std::uint64_t, std::uint64_t> brute_force(const std::vector<std::int64_t>& times, std::int64_t window,
-                                                   std::int64_t period) {
+std::map<std::uint64_t, std::uint64_t> brute_force(const std::vector<std::int64_t>& times,
+                                                   std::int64_t window, std::int64_t period) {
   std::map<std::uint64_t, std::uint64_t> samples;
   if (times.empty()) return samples;
   const std::int64_t n = window / period;
@@ -58,9 +58,9 @@ std::uint64_t exact_quantile(const std::map<std::uint64_t, std::uint64_t>& sampl
 struct fraction {
   std::uint64_t num, den;
 };
-const std::vector<fraction> quantiles = {{0, 1},     {1, 10000}, {1, 1000}, {1, 100},     {25, 100}, {50, 100},
-                                         {75, 100},  {90, 100},  {99, 100}, {999, 1000}, {9999, 10000}, {1, 1},
-                                         {1, 3},     {2, 3}};
+const std::vector<fraction> quantiles = {{0, 1},        {1, 10000}, {1, 1000}, {1, 100},  {25, 100},
+                                         {50, 100},     {75, 100},  {90, 100}, {99, 100}, {999, 1000},
+                                         {9999, 10000}, {1, 1},     {1, 3},    {2, 3}};
 
 void check(const std::vector<std::int64_t>& times, nanoseconds window, nanoseconds period) {
   event_rate_estimator est(window, period);
@@ -182,7 +182,8 @@ TEST(EventRateEstimator, TimeZero) {
   check({0}, 1s, 1ms);
 }
 
-std::vector<std::int64_t> random_times(std::mt19937_64& rng, std::size_t n, std::int64_t start, std::int64_t span) {
+std::vector<std::int64_t> random_times(std::mt19937_64& rng, std::size_t n, std::int64_t start,
+                                       std::int64_t span) {
   // Mix of uniform times, bursts at one instant, and a few out-of-order times.
   std::uniform_int_distribution<std::int64_t> when(start, start + span);
   std::vector<std::int64_t> t(n);

@@ -20,8 +20,8 @@ namespace {
 
 using namespace std::chrono_literals;
 using itch5::stats::feed_statistics;
-using std::chrono::nanoseconds;
 using itch5_test::stats_csv_header;
+using std::chrono::nanoseconds;
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
@@ -88,27 +88,26 @@ TEST(FeedStatistics, HandComputedRows) {
   EXPECT_EQ(s.samples(999), 0u);
   EXPECT_EQ(s.total_samples(), 6u);
 
-  const std::string expected =
-      stats_csv_header +
-      // BBB first: rows are in stock locate order.
-      "BBB,2,"
-      "2,2,2,2,2,2,2,2,2,"
-      "2,2,2,2,2,2,2,2,2,"
-      "1,1,1,1,1,2,2,2,2,"
-      "50,50,50,50,50,50,50,50,50,50,50,50,"
-      "20,20,20,20,50,50,50,50,50,50\n"
-      "AAA,4,"
-      "4,4,4,4,4,4,4,4,4,"
-      "4,4,4,4,4,4,4,4,4,"
-      "1,1,3,3,3,3,4,4,4,"
-      "0,0,0,0,0,0,0,60,100,100,100,100,"
-      "10,10,10,30,40,60,60,60,60,60\n"
-      "__aggregate__,6,"
-      "6,6,6,6,6,6,6,6,6,"
-      "6,6,6,6,6,6,6,6,6,"
-      "1,1,4,5,5,5,6,6,6,"
-      "0,0,0,0,0,0,10,40,50,60,60,60,"
-      "10,10,20,30,50,60,60,60,60,60\n";
+  const std::string expected = stats_csv_header +
+                               // BBB first: rows are in stock locate order.
+                               "BBB,2,"
+                               "2,2,2,2,2,2,2,2,2,"
+                               "2,2,2,2,2,2,2,2,2,"
+                               "1,1,1,1,1,2,2,2,2,"
+                               "50,50,50,50,50,50,50,50,50,50,50,50,"
+                               "20,20,20,20,50,50,50,50,50,50\n"
+                               "AAA,4,"
+                               "4,4,4,4,4,4,4,4,4,"
+                               "4,4,4,4,4,4,4,4,4,"
+                               "1,1,3,3,3,3,4,4,4,"
+                               "0,0,0,0,0,0,0,60,100,100,100,100,"
+                               "10,10,10,30,40,60,60,60,60,60\n"
+                               "__aggregate__,6,"
+                               "6,6,6,6,6,6,6,6,6,"
+                               "6,6,6,6,6,6,6,6,6,"
+                               "1,1,4,5,5,5,6,6,6,"
+                               "0,0,0,0,0,0,10,40,50,60,60,60,"
+                               "10,10,20,30,50,60,60,60,60,60\n";
   EXPECT_EQ(s.finish_csv(name_of), expected);
 }
 
@@ -197,7 +196,8 @@ TEST(FeedStatistics, OutOfOrderAndNegativeValues) {
 
 TEST(FeedStatistics, ManySymbolsOneRowEachInLocateOrder) {
   feed_statistics s;
-  for (std::uint16_t locate : std::initializer_list<std::uint16_t>{500, 3, 12000, 7, 3, 500}) s.record(locate, nanoseconds(locate), 1ns);
+  for (std::uint16_t locate : std::initializer_list<std::uint16_t>{500, 3, 12000, 7, 3, 500})
+    s.record(locate, nanoseconds(locate), 1ns);
   const auto lines = split(s.finish_csv(name_of), '\n');
   ASSERT_EQ(lines.size(), 6u);
   EXPECT_EQ(lines[1].substr(0, 6), "AAA,2,");
@@ -248,8 +248,9 @@ TEST(FeedStatistics, BatchedSymbolsEqualSampleBySample) {
 }
 
 TEST(FeedStatistics, LatencyColumnsOnlyWhenAskedForAppendedAtTheEnd) {
-  const std::string latency_header = ",minLatency,p25Latency,p50Latency,p75Latency,p90Latency,p99Latency,p999Latency,"
-                                     "maxLatency\n";
+  const std::string latency_header =
+      ",minLatency,p25Latency,p50Latency,p75Latency,p90Latency,p99Latency,p999Latency,"
+      "maxLatency\n";
   feed_statistics s;
   s.record(3, 100ns, 10ns);
   s.record_latency(3, 50ns);
@@ -265,10 +266,11 @@ TEST(FeedStatistics, LatencyColumnsOnlyWhenAskedForAppendedAtTheEnd) {
     const auto f = split(line, ',');
     return std::vector<std::string>(f.end() - 8, f.end());
   };
-  EXPECT_EQ(tail(lines[1]), (std::vector<std::string>{"37000", "37000", "37000", "37000", "37000", "37000", "37000",
-                                                      "37000"}));
+  EXPECT_EQ(tail(lines[1]), (std::vector<std::string>{"37000", "37000", "37000", "37000", "37000", "37000",
+                                                      "37000", "37000"}));
   EXPECT_EQ(tail(lines[2]), (std::vector<std::string>{"0", "0", "0", "50", "50", "50", "50", "50"}));
-  EXPECT_EQ(tail(lines[3]), (std::vector<std::string>{"0", "0", "50", "37000", "37000", "37000", "37000", "37000"}));
+  EXPECT_EQ(tail(lines[3]),
+            (std::vector<std::string>{"0", "0", "50", "37000", "37000", "37000", "37000", "37000"}));
   EXPECT_EQ(split(lines[1], ',').size(), 2u + 27u + 12u + 10u + 8u);
 
   // Without latencies: the header and rows of before; enable_latency() alone gives the columns (all 0).

@@ -38,17 +38,20 @@ std::vector<event> random_events(std::size_t n, std::uint16_t symbols, std::uint
   std::int64_t t = 34'200'000'000'000;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t r = rng();
-    t += (r % 10 == 0) ? static_cast<std::int64_t>(rng() % 2'000'000'000) : static_cast<std::int64_t>(rng() % 5'000);
-    out.push_back({static_cast<std::uint16_t>(1 + rng() % symbols), t, static_cast<std::int64_t>(50 + rng() % 100'000),
-                   static_cast<std::uint32_t>(rng() % 300), static_cast<std::uint32_t>(rng() % 3000)});
+    t += (r % 10 == 0) ? static_cast<std::int64_t>(rng() % 2'000'000'000)
+                       : static_cast<std::int64_t>(rng() % 5'000);
+    out.push_back({static_cast<std::uint16_t>(1 + rng() % symbols), t,
+                   static_cast<std::int64_t>(50 + rng() % 100'000), static_cast<std::uint32_t>(rng() % 300),
+                   static_cast<std::uint32_t>(rng() % 3000)});
   }
   return out;
 }
 
 std::string name_of(std::uint16_t locate) { return "S" + std::to_string(locate); }
 
-itch5::stats::statistics_histograms collect(const std::vector<event>& events, std::size_t begin, std::size_t end,
-                                     const std::function<std::string(std::uint16_t)>& names = name_of) {
+itch5::stats::statistics_histograms collect(
+    const std::vector<event>& events, std::size_t begin, std::size_t end,
+    const std::function<std::string(std::uint16_t)>& names = name_of) {
   itch5::stats::feed_statistics feed;
   itch5::stats::depth_statistics depth;
   for (std::size_t i = begin; i < end; ++i) {
@@ -94,7 +97,8 @@ TEST(HistogramFile, EmptyRunAndExtremeValuesRoundTrip) {
   EXPECT_EQ(back, empty);
   std::string zeros;
   for (int i = 0; i < 49; ++i) zeros += ",0";
-  EXPECT_EQ(itch5::stats::feed_csv(back.feed), itch5::stats::feed_csv_header() + "__aggregate__,0" + zeros + "\n");
+  EXPECT_EQ(itch5::stats::feed_csv(back.feed),
+            itch5::stats::feed_csv_header() + "__aggregate__,0" + zeros + "\n");
   itch5::stats::statistics_histograms h;
   itch5::stats::feed_series s;
   s.name = "BIG";
@@ -138,12 +142,14 @@ TEST(HistogramFile, BadMagicWrongVersionAndTrailingBytes) {
     }
     return std::string("accepted");
   };
-  EXPECT_EQ(error("Name,NSamples\n"), "f: byte 0: not a histogram file (it does not start with ITCH5HST; itch5inside "
-                                      "--histograms writes them)");
+  EXPECT_EQ(error("Name,NSamples\n"),
+            "f: byte 0: not a histogram file (it does not start with ITCH5HST; itch5inside "
+            "--histograms writes them)");
   std::string v2 = good;
   v2[8] = 2;
   EXPECT_EQ(error(v2), "f: byte 8: histogram file version 2 is not supported (this build reads version 1)");
-  EXPECT_EQ(error(good + "x"), "f: byte " + std::to_string(good.size()) + ": corrupt: bytes after the end mark");
+  EXPECT_EQ(error(good + "x"),
+            "f: byte " + std::to_string(good.size()) + ": corrupt: bytes after the end mark");
   std::string no_end = good;
   no_end.back() = 'X';
   EXPECT_NE(error(no_end).find("the end mark HEND is missing"), std::string::npos);
@@ -263,8 +269,8 @@ TEST(HistogramFile, CutStreamMergesToTheWholeButTheSpanningSamples) {
       EXPECT_EQ(arrival, w.arrival);
       // Rates: one sample per period from the first to the last event's period, in each part; the periods
       // between the parts are sampled once in the whole, the cut's period twice if both parts share it.
-      const std::pair<const itch5::stats::log_linear_histogram*, const itch5::stats::log_linear_histogram*> rates[] = {
-          {&m.per_sec, &w.per_sec}, {&m.per_msec, &w.per_msec}, {&m.per_usec, &w.per_usec}};
+      const std::pair<const itch5::stats::log_linear_histogram*, const itch5::stats::log_linear_histogram*>
+          rates[] = {{&m.per_sec, &w.per_sec}, {&m.per_msec, &w.per_msec}, {&m.per_usec, &w.per_usec}};
       const std::int64_t periods[] = {1'000'000, 1'000, 1};
       for (int k = 0; k < 3; ++k) {
         const auto gap = t2 / periods[k] - t1 / periods[k];

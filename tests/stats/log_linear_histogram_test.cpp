@@ -24,10 +24,10 @@ struct fraction {
 };
 
 // Every quantile the statistics CSVs ask for, plus a few others.
-const std::vector<fraction> quantiles = {
-    {0, 1},     {1, 10000}, {1, 1000},  {1, 100},  {5, 100},   {10, 100},   {25, 100},  {50, 100},
-    {75, 100},  {90, 100},  {99, 100},  {999, 1000}, {9999, 10000}, {1, 1},   {1, 3},     {2, 3},
-    {37, 100},  {63, 100},  {1, 2},     {123, 1000}};
+const std::vector<fraction> quantiles = {{0, 1},    {1, 10000},  {1, 1000},     {1, 100},  {5, 100},
+                                         {10, 100}, {25, 100},   {50, 100},     {75, 100}, {90, 100},
+                                         {99, 100}, {999, 1000}, {9999, 10000}, {1, 1},    {1, 3},
+                                         {2, 3},    {37, 100},   {63, 100},     {1, 2},    {123, 1000}};
 
 // The exact nearest-rank quantile: the element of rank ceil(q * N) (1-based) of the sorted samples; the
 // minimum for q = 0.
@@ -55,7 +55,8 @@ void check_against_exact(std::vector<std::uint64_t> samples) {
   ASSERT_EQ(h.count(), samples.size());
   EXPECT_EQ(h.min(), samples.front());
   EXPECT_EQ(h.max(), samples.back());
-  for (const fraction& q : quantiles) expect_close(h.quantile(q.value()), exact_quantile(samples, q), q.value());
+  for (const fraction& q : quantiles)
+    expect_close(h.quantile(q.value()), exact_quantile(samples, q), q.value());
 }
 
 // Values spread over all magnitudes: a random bit width, then a random value of that width.
@@ -213,7 +214,8 @@ TEST(LogLinearHistogram, WeightedEqualsRepeated) {
   }
   expect_same(weighted, repeated);
   std::sort(all.begin(), all.end());
-  for (const fraction& q : quantiles) expect_close(weighted.quantile(q.value()), exact_quantile(all, q), q.value());
+  for (const fraction& q : quantiles)
+    expect_close(weighted.quantile(q.value()), exact_quantile(all, q), q.value());
 }
 
 TEST(LogLinearHistogram, MergeEqualsRecordingEverything) {
@@ -238,9 +240,9 @@ TEST(LogLinearHistogram, MergeEqualsRecordingEverything) {
     const std::vector<std::uint64_t>* a;
     const std::vector<std::uint64_t>* b;
   };
-  for (pair_case c : {pair_case{&low, &high}, pair_case{&high, &low}, pair_case{&mixed, &low},
-                      pair_case{&low, &mixed}, pair_case{&none, &mixed}, pair_case{&mixed, &none},
-                      pair_case{&none, &none}}) {
+  for (pair_case c :
+       {pair_case{&low, &high}, pair_case{&high, &low}, pair_case{&mixed, &low}, pair_case{&low, &mixed},
+        pair_case{&none, &mixed}, pair_case{&mixed, &none}, pair_case{&none, &none}}) {
     log_linear_histogram a = build({c.a});
     const log_linear_histogram b = build({c.b});
     a.merge(b);
@@ -277,7 +279,8 @@ TEST(LogLinearHistogram, BucketsTileTheWholeRange) {
     ASSERT_GE(log_linear_histogram::bucket_upper(i), v);
   }
   for (int b = 0; b < 64; ++b) {
-    for (std::uint64_t v : {(std::uint64_t{1} << b) - 1, std::uint64_t{1} << b, (std::uint64_t{1} << b) + 1}) {
+    for (std::uint64_t v :
+         {(std::uint64_t{1} << b) - 1, std::uint64_t{1} << b, (std::uint64_t{1} << b) + 1}) {
       const std::size_t i = log_linear_histogram::bucket_of(v);
       ASSERT_LE(log_linear_histogram::bucket_lower(i), v);
       ASSERT_GE(log_linear_histogram::bucket_upper(i), v);

@@ -81,7 +81,7 @@ class reference_checker {
 
   check_result run(std::span<const std::byte> bytes) {
     itch5::message_reader reader(itch5::io::make_block_source(std::make_unique<memory_stream>(bytes),
-                                                          itch5::io::block_options{1 << 20, false, 3}));
+                                                              itch5::io::block_options{1 << 20, false, 3}));
     std::span<const std::byte> msg;
     while (reader.next(msg) == itch5::read_status::message) {
       ++r_.messages;

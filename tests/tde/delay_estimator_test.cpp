@@ -29,7 +29,7 @@ using real_types = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(estimator_test, real_types);
 
 itch5::tde::estimator_options options(std::size_t n, std::size_t max_lag, double smooth = 0,
-                               std::size_t upsample = 0) {
+                                      std::size_t upsample = 0) {
   itch5::tde::estimator_options o;
   o.length = n;
   o.max_lag = max_lag;
@@ -406,7 +406,8 @@ std::vector<double> power_spectrum(const std::vector<double>& x, std::size_t m) 
   for (std::size_t k = 0; k < m; ++k) {
     std::complex<double> s = 0;
     for (std::size_t n = 0; n < x.size(); ++n) {
-      s += x[n] * std::polar(1.0, -2 * std::numbers::pi * static_cast<double>(k * n % m) / static_cast<double>(m));
+      s += x[n] *
+           std::polar(1.0, -2 * std::numbers::pi * static_cast<double>(k * n % m) / static_cast<double>(m));
     }
     p[k] = std::norm(s);
   }
@@ -444,13 +445,14 @@ TYPED_TEST(estimator_test, z_and_p_value_follow_bartletts_variance_and_bennetts_
     const auto pa = power_spectrum(ca, m), pb = power_spectrum(cb, m);
     double s0 = 0, s2 = 0;
     for (std::size_t k = 0; k < m; ++k) {
-      const double f = 2 * std::numbers::pi * static_cast<double>(k <= m / 2 ? k : m - k) / static_cast<double>(m);
+      const double f =
+          2 * std::numbers::pi * static_cast<double>(k <= m / 2 ? k : m - k) / static_cast<double>(m);
       s0 += pa[k] * pb[k];
       s2 += f * f * pa[k] * pb[k];
     }
     const double lags = 2.0 * max_lag + 1;
-    const double independent =
-        std::min(lags, 1 + (lags - 1) * std::sqrt(s2 / s0) * std::max(r.z, 1.0) / std::sqrt(2 * std::numbers::pi));
+    const double independent = std::min(
+        lags, 1 + (lags - 1) * std::sqrt(s2 / s0) * std::max(r.z, 1.0) / std::sqrt(2 * std::numbers::pi));
     const double expected = std::min(1.0, independent * tail);
     EXPECT_NEAR(r.p_value, expected, (std::is_same_v<T, float> ? 1e-3 : 1e-7) * expected) << "seed " << seed;
     EXPECT_EQ(r.flags.test(estimate_flag::not_significant), r.p_value > 0.01);
@@ -462,7 +464,7 @@ TYPED_TEST(estimator_test, a_related_pair_is_significant_and_alpha_one_never_fla
   const std::size_t n = 2048;
   auto base = tde_test::white_noise<T>(n + 30, 81);
   std::vector<T> a(base.begin() + 30, base.end()), b(base.begin(), base.end() - 30);  // b lags a by 30
-  tde_test::add_noise(b, 2.0, 82);  // rho ~ 0.45
+  tde_test::add_noise(b, 2.0, 82);                                                    // rho ~ 0.45
   itch5::tde::delay_estimator<T> e(options(n, 100));
   auto r = e.estimate(a, b);
   EXPECT_EQ(r.lag, 30);

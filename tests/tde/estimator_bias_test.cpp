@@ -2,8 +2,8 @@
 // sampling periods, jitter levels and drop rates, and the significance test's false-positive rate on
 // unrelated series and power on related ones, through the library path itch5tde takes: changes binned by
 // bin_changes() and estimated with the options analysis_options gives (default smoothing: one sampling
-// period, default alpha). The series are built here from a seeded generator (Poisson arrivals, B = A shifted by an exact
-// number of nanoseconds, plus jitter and drops); the expected values are the shifts put in.
+// period, default alpha). The series are built here from a seeded generator (Poisson arrivals, B = A shifted
+// by an exact number of nanoseconds, plus jitter and drops); the expected values are the shifts put in.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -162,7 +162,8 @@ struct significance {
 };
 
 // `windows` windows of A and B from `c`; with `related` false, B is a second, independent draw.
-significance test_significance(const pair_config& c, signal_kind s, bool related, int windows, unsigned seed) {
+significance test_significance(const pair_config& c, signal_kind s, bool related, int windows,
+                               unsigned seed) {
   const itch5::tde::analysis_options o = options_for(c.period_ns);
   itch5::tde::delay_estimator<double> estimator(o.estimator());
   std::mt19937_64 rng(seed);
@@ -171,7 +172,8 @@ significance test_significance(const pair_config& c, signal_kind s, bool related
   for (int i = 0; i < windows; ++i) {
     const window_pair w = make_pair(c, rng);
     const double ia = itch5::tde::bin_changes<double>(w.a, s, 0, c.period_ns, a);
-    const double ib = itch5::tde::bin_changes<double>(related ? w.b : make_pair(c, rng).a, s, 0, c.period_ns, b);
+    const double ib =
+        itch5::tde::bin_changes<double>(related ? w.b : make_pair(c, rng).a, s, 0, c.period_ns, b);
     const itch5::tde::delay_estimate r = estimator.estimate(a, b, ia, ib);
     if (r.flags.test(itch5::tde::estimate_flag::flat)) continue;
     ++out.windows;
@@ -190,8 +192,8 @@ TEST(estimator_significance, unrelated_series_are_significant_in_at_most_five_pe
       for (signal_kind s : {signal_kind::events, signal_kind::mid, signal_kind::bid_size}) {
         const pair_config c{p, 0.3, 0, 0, changes};
         const significance r = test_significance(c, s, false, 200, seed++);
-        SCOPED_TRACE(std::string(itch5::tde::to_string(s)) + ", " + std::to_string(changes) + " changes, period " +
-                     std::to_string(p) + " ns");
+        SCOPED_TRACE(std::string(itch5::tde::to_string(s)) + ", " + std::to_string(changes) +
+                     " changes, period " + std::to_string(p) + " ns");
         ASSERT_GE(r.windows, 50);  // a window without a change on one side has no estimate
         EXPECT_LE(r.significant, r.windows / 20);
         EXPECT_LE(r.passed, r.windows / 20);
@@ -222,11 +224,12 @@ TEST(bin_changes, splits_each_change_between_its_two_samples) {
     e.value[static_cast<std::size_t>(signal_kind::mid)] = v;
     events.push_back(e);
   };
-  add(1000, 2);   // on sample 1 exactly
-  add(2250, 4);   // a quarter past sample 2: 3 to sample 2, 1 to sample 3
-  add(4900, -10); // 0.9 past the last sample: its 0.9 share is left out
+  add(1000, 2);    // on sample 1 exactly
+  add(2250, 4);    // a quarter past sample 2: 3 to sample 2, 1 to sample 3
+  add(4900, -10);  // 0.9 past the last sample: its 0.9 share is left out
   std::vector<double> out(5, 99.0);
-  EXPECT_EQ(itch5::tde::bin_changes<double>(events, signal_kind::mid, 0, 1000, out), 10) << "the largest |value|";
+  EXPECT_EQ(itch5::tde::bin_changes<double>(events, signal_kind::mid, 0, 1000, out), 10)
+      << "the largest |value|";
   EXPECT_EQ(out, (std::vector<double>{0, 2, 3, 1, -1}));
   // The same first two changes in a window that starts 500 ns earlier: 1500 -> 1 and 1 to samples 1 and
   // 2; 2750 -> 1 and 3 to samples 2 and 3.

@@ -308,8 +308,8 @@ TEST(wisdom_file, the_cache_forgives_what_a_chosen_file_does_not) {
 }
 
 TEST(plan_rigor, parses_its_names) {
-  for (auto r : {itch5::tde::plan_rigor::estimate, itch5::tde::plan_rigor::measure, itch5::tde::plan_rigor::patient,
-                 itch5::tde::plan_rigor::exhaustive}) {
+  for (auto r : {itch5::tde::plan_rigor::estimate, itch5::tde::plan_rigor::measure,
+                 itch5::tde::plan_rigor::patient, itch5::tde::plan_rigor::exhaustive}) {
     EXPECT_EQ(itch5::tde::parse_plan_rigor(itch5::tde::to_string(r)), r);
   }
   EXPECT_THROW((void)itch5::tde::parse_plan_rigor("quick"), std::invalid_argument);

@@ -222,8 +222,9 @@ TEST(inside_reader, malformed_lines_are_reported_with_file_and_line_number) {
 }
 
 TEST(inside_reader, binary_input_is_reported_as_binary_not_as_a_bad_field) {
-  const std::string binary = "binary data, not an inside-change line (an ITCH file? itch5inside turns one into "
-                             "inside changes)";
+  const std::string binary =
+      "binary data, not an inside-change line (an ITCH file? itch5inside turns one into "
+      "inside changes)";
   // ITCH files given by mistake, raw and gzip-compressed.
   for (const char* name : {"real-2019-first1000.itch", "synthetic-200k.itch.gz", "artificial-3stocks.itch"}) {
     const std::string itch = std::string(ITCH5_DATA_DIR) + "/" + name;
@@ -237,7 +238,11 @@ TEST(inside_reader, binary_input_is_reported_as_binary_not_as_a_bad_field) {
   const std::string good = "34200000000000 1 AAPL 1 1 2 1\n";
   std::uint64_t line = 0;
   // A frame header (length 46, type S) then bytes that are not text, on the second line.
-  EXPECT_NE(error_reading(good + std::string("\x00\x2e" "S\x01\x02 7 x\n", 10), &line).find(binary),
+  EXPECT_NE(error_reading(good + std::string("\x00\x2e"
+                                             "S\x01\x02 7 x\n",
+                                             10),
+                          &line)
+                .find(binary),
             std::string::npos);
   EXPECT_EQ(line, 2u);
   // Binary without a newline in the first 4096 bytes: binary, not "longer than 4096 bytes".

@@ -127,7 +127,8 @@ std::vector<csv_row> parse_csv(const std::string& text) {
     return rows;
   }
   const std::vector<std::string> names = split(line);
-  EXPECT_EQ(line.rfind("window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,", 0), 0u)
+  EXPECT_EQ(line.rfind("window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,", 0),
+            0u)
       << line;
   auto column = [&](const std::string& name) {
     auto it = std::find(names.begin(), names.end(), name);
@@ -147,8 +148,9 @@ std::vector<csv_row> parse_csv(const std::string& text) {
     // A missing value is an empty field, never "nan"; lag_samples and delay_us are missing together.
     EXPECT_EQ(line.find("nan"), std::string::npos) << line;
     EXPECT_EQ(f[lag].empty(), f[delay].empty()) << line;
-    rows.push_back({std::stoll(f[start]), f[symbol], f[signal], std::stoull(f[events_a]), std::stoull(f[events_b]),
-                    f[delay].empty() ? std::nan("") : std::stod(f[delay]), std::stod(f[rho]), f[flags]});
+    rows.push_back({std::stoll(f[start]), f[symbol], f[signal], std::stoull(f[events_a]),
+                    std::stoull(f[events_b]), f[delay].empty() ? std::nan("") : std::stod(f[delay]),
+                    std::stod(f[rho]), f[flags]});
   }
   return rows;
 }
@@ -350,7 +352,8 @@ TEST_F(itch5tde_e2e, an_input_without_changes_is_an_error_naming_it) {
   EXPECT_EQ(slurp(err), "itch5tde: error: " + empty + ": empty input (no inside-change lines)\n");
   EXPECT_TRUE(slurp(out).empty()) << "no rows";
   EXPECT_EQ(run("'" + a_path + "' '" + blank + "' --symbols AAA", out, err), 1);
-  EXPECT_EQ(slurp(err), "itch5tde: error: " + blank + ": no inside-change lines (only 2 blank or comment lines)\n");
+  EXPECT_EQ(slurp(err),
+            "itch5tde: error: " + blank + ": no inside-change lines (only 2 blank or comment lines)\n");
   EXPECT_TRUE(slurp(out).empty());
   EXPECT_EQ(run("'" + a_path + "' - </dev/null", out, err), 1);
   EXPECT_EQ(slurp(err), "itch5tde: error: standard input: empty input (no inside-change lines)\n");
@@ -365,8 +368,8 @@ TEST_F(itch5tde_e2e, a_chosen_symbol_that_never_appears_is_an_error_naming_it_an
   EXPECT_EQ(slurp(err), "itch5tde: error: NOPE does not appear in " + b_path + "\n");
   EXPECT_TRUE(slurp(out).empty()) << "no rows, not even the CSV header";
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --symbols BBB,NOPE,XYZ", out, err), 1);
-  EXPECT_EQ(slurp(err), "itch5tde: error: NOPE, XYZ do not appear in " + a_path + "; NOPE, XYZ do not appear in " +
-                            b_path + "\n");
+  EXPECT_EQ(slurp(err), "itch5tde: error: NOPE, XYZ do not appear in " + a_path +
+                            "; NOPE, XYZ do not appear in " + b_path + "\n");
   EXPECT_TRUE(slurp(out).empty());
   // Standard input cannot be read twice: the error comes at the end, still the last line on stderr, and
   // the CSV file is not given its name.
@@ -389,16 +392,20 @@ TEST_F(itch5tde_e2e, usage_errors_exit_with_2) {
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --signal levels", out, err), 2);
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --max-lag 20ms", out, err), 2);
   EXPECT_EQ(run("'" + a_path + "'", out, err), 2);
-  EXPECT_EQ(slurp(err), "itch5tde: error: B is missing (it may be left out, to compare symbols of one file, only with "
-                        "--reference or with --symbols SYMA:SYMB pairs)\n");
+  EXPECT_EQ(slurp(err),
+            "itch5tde: error: B is missing (it may be left out, to compare symbols of one file, only with "
+            "--reference or with --symbols SYMA:SYMB pairs)\n");
   EXPECT_TRUE(slurp(out).empty());
   EXPECT_EQ(run("- --reference AAA --symbols BBB <'" + a_path + "'", out, err), 2);
-  EXPECT_EQ(slurp(err), "itch5tde: error: B is needed when A is standard input (-): one input would be read twice\n");
+  EXPECT_EQ(slurp(err),
+            "itch5tde: error: B is needed when A is standard input (-): one input would be read twice\n");
   EXPECT_EQ(run("'" + a_path + "' --reference AAA", out, err), 2);
-  EXPECT_EQ(slurp(err), "itch5tde: error: --reference AAA needs --symbols: the symbols of file B to compare with it\n");
+  EXPECT_EQ(slurp(err),
+            "itch5tde: error: --reference AAA needs --symbols: the symbols of file B to compare with it\n");
   EXPECT_EQ(run("'" + a_path + "' --reference AAA --symbols BBB:CCC", out, err), 2);
-  EXPECT_EQ(slurp(err), "itch5tde: error: --symbols: 'BBB:CCC' is a pair; with --reference, --symbols lists single "
-                        "symbols of file B\n");
+  EXPECT_EQ(slurp(err),
+            "itch5tde: error: --symbols: 'BBB:CCC' is a pair; with --reference, --symbols lists single "
+            "symbols of file B\n");
 }
 
 // Every window, hop and max-lag mistake is one line naming the flag, the value and what would be accepted,
@@ -420,10 +427,12 @@ TEST_F(itch5tde_e2e, window_hop_and_max_lag_mistakes_are_one_line_each) {
            {"--window 2us", "--window 2us holds 2 sampling periods (1us): use at least 3us"},
            {"--sampling-period 1ns --window 1s",
             "--window 1s holds 1000000000 samples: at most 2^26 are supported, use at most 67.108864ms"},
-           {"--max-lag 1500ns", "--max-lag 1.5us is not a whole number of sampling periods (1us): use 1us or 2us"},
+           {"--max-lag 1500ns",
+            "--max-lag 1.5us is not a whole number of sampling periods (1us): use 1us or 2us"},
            {"--max-lag 500ns", "--max-lag 500ns is shorter than one sampling period (1us): use at least 1us"},
            {"--max-lag 8.192ms",
-            "--max-lag 8.192ms is not below half the window (16.384ms): use at most 8.191ms, or a longer --window"},
+            "--max-lag 8.192ms is not below half the window (16.384ms): use at most 8.191ms, or a longer "
+            "--window"},
            {"--sampling-period 10us --window 1ms --max-lag 500us",
             "--max-lag 500us is not below half the window (1ms): use at most 490us, or a longer --window"},
            {"--sampling-period 0", "--sampling-period must be positive"},
@@ -448,8 +457,8 @@ TEST_F(itch5tde_e2e, the_defaults_work_at_any_sampling_period) {
                                              {"3us", "windows of 4096 samples of 3us", 12'288'000},
                                              {"100us", "windows of 128 samples of 100us", 12'800'000}}) {
     SCOPED_TRACE(e.period);
-    ASSERT_EQ(run("'" + a_path + "' '" + b_path + "' --symbols AAA --smooth 10us --sampling-period " + e.period +
-                      " -o '" + out + "'",
+    ASSERT_EQ(run("'" + a_path + "' '" + b_path + "' --symbols AAA --smooth 10us --sampling-period " +
+                      e.period + " -o '" + out + "'",
                   err + ".o", err),
               0)
         << slurp(err);
@@ -460,8 +469,8 @@ TEST_F(itch5tde_e2e, the_defaults_work_at_any_sampling_period) {
   }
   std::filesystem::remove(err + ".o");
   // 100us: 1 ms is 10 periods, below 64; the delay of 250 us is found within two periods.
-  ASSERT_EQ(run("'" + a_path + "' '" + b_path + "' --sampling-period 10us --smooth 10us -q -o '" + out + "'", err,
-                err + ".2"),
+  ASSERT_EQ(run("'" + a_path + "' '" + b_path + "' --sampling-period 10us --smooth 10us -q -o '" + out + "'",
+                err, err + ".2"),
             0);
   std::filesystem::remove(err + ".2");
   int within = 0;
@@ -497,7 +506,8 @@ TEST_F(itch5tde_e2e, sparse_windows_give_no_row_and_are_counted) {
 
 // Rows come in the same order with any number of threads: the output is byte-identical.
 TEST_F(itch5tde_e2e, threads_do_not_change_the_output) {
-  const std::string common = "'" + a_path + "' '" + b_path + "' --signal events,mid,bid-size --smooth 2us -q ";
+  const std::string common =
+      "'" + a_path + "' '" + b_path + "' --signal events,mid,bid-size --smooth 2us -q ";
   ASSERT_EQ(run(common + "--threads 1", out, err), 0) << slurp(err);
   const std::string one = slurp(out);
   ASSERT_GT(parse_csv(one).size(), 40u);
@@ -515,8 +525,8 @@ TEST_F(itch5tde_e2e, fftw_wisdom_is_cached_by_default_and_never_fatal) {
   const std::string args = "'" + a_path + "' '" + b_path + "' --symbols AAA -q -o '" + out + "'";
   const std::string home = temp_path("xdg");
   auto with_home = [&](const std::string& h, const std::string& extra) {
-    std::string cmd = "XDG_CACHE_HOME='" + h + "' '" + tool + "' " + args + extra + " >'" + err + ".o' 2>'" +
-                      err + "'";
+    std::string cmd =
+        "XDG_CACHE_HOME='" + h + "' '" + tool + "' " + args + extra + " >'" + err + ".o' 2>'" + err + "'";
     int status = std::system(cmd.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   };
@@ -536,9 +546,7 @@ TEST_F(itch5tde_e2e, fftw_wisdom_is_cached_by_default_and_never_fatal) {
   ASSERT_EQ(with_home(home, ""), 0) << slurp(err);
   EXPECT_NE(slurp(cached).find("fftw"), std::string::npos);
   const std::string file = temp_path("not_a_dir");
-  {
-    std::ofstream f(file);
-  }
+  { std::ofstream f(file); }
   EXPECT_EQ(with_home(file, ""), 0) << slurp(err);
   EXPECT_EQ(slurp(err), "") << "-q: not even a note";
   EXPECT_EQ(with_home(file, " -q0"), 2) << "sanity: a bad flag still fails";
@@ -574,17 +582,22 @@ TEST_F(itch5tde_e2e, outputs_that_would_clash_are_usage_errors) {
            {"--lead-lag -", "--lead-lag - and the CSV (--output -) would both go to standard output"},
            {"--metadata -", "--metadata - and the CSV (--output -) would both go to standard output"},
            {"-o '" + out + "' --metadata '" + out + "'",
-            "--output '" + out + "' and --metadata '" + out + "' are the same file; each output needs a file of its own"},
+            "--output '" + out + "' and --metadata '" + out +
+                "' are the same file; each output needs a file of its own"},
            {"-o '" + out + "' --summary '" + out + ".yaml'",
-            "--metadata '" + out + ".yaml' and --summary '" + out + ".yaml' are the same file; each output needs a file of its own"},
+            "--metadata '" + out + ".yaml' and --summary '" + out +
+                ".yaml' are the same file; each output needs a file of its own"},
            {"-o '" + out + "' --summary-yaml '" + out + "'",
-            "--output '" + out + "' and --summary-yaml '" + out + "' are the same file; each output needs a file of its own"},
+            "--output '" + out + "' and --summary-yaml '" + out +
+                "' are the same file; each output needs a file of its own"},
            {"--summary-yaml '" + yaml + "' --wisdom '" + yaml + "'",
-            "--summary-yaml '" + yaml + "' is the same file as --wisdom '" + yaml + "': refusing to overwrite an input"},
+            "--summary-yaml '" + yaml + "' is the same file as --wisdom '" + yaml +
+                "': refusing to overwrite an input"},
            {"-o '" + a_path + "'", "--output '" + a_path + "' is the same file as input A '" + a_path +
                                        "': refusing to overwrite an input"},
-           {"--summary-yaml '" + b_path + "'", "--summary-yaml '" + b_path + "' is the same file as input B '" +
-                                                   b_path + "': refusing to overwrite an input"},
+           {"--summary-yaml '" + b_path + "'", "--summary-yaml '" + b_path +
+                                                   "' is the same file as input B '" + b_path +
+                                                   "': refusing to overwrite an input"},
        }) {
     EXPECT_EQ(run(files + args, out + ".stdout", err), 2) << args;
     EXPECT_EQ(slurp(err), "itch5tde: error: " + message + "\n") << args;
@@ -592,7 +605,8 @@ TEST_F(itch5tde_e2e, outputs_that_would_clash_are_usage_errors) {
   }
   std::filesystem::remove(out + ".stdout");
   // The summary on standard output is fine when the CSV goes to a file.
-  EXPECT_EQ(run(files + "--symbols AAA -q -o '" + out + "' --summary-yaml -", out + ".stdout", err), 0) << slurp(err);
+  EXPECT_EQ(run(files + "--symbols AAA -q -o '" + out + "' --summary-yaml -", out + ".stdout", err), 0)
+      << slurp(err);
   EXPECT_NE(slurp(out + ".stdout").find("median_us"), std::string::npos) << slurp(out + ".stdout");
   std::filesystem::remove(out + ".stdout");
 }
@@ -617,19 +631,21 @@ TEST_F(itch5tde_e2e, the_sidecar_is_named_after_the_csv_unless_told_otherwise) {
 TEST_F(itch5tde_e2e, upsample_1_is_a_usage_error) {
   // --help: "0 = Gaussian ...; U >= 2 = band-limited interpolation"; 1 is neither.
   EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --upsample 1", out, err), 2);
-  EXPECT_EQ(slurp(err),
-            "itch5tde: error: --upsample: 1 is not a factor (0: Gaussian through the three samples at the peak; "
-            "2 to 1024: band-limited interpolation on a 1/U-sample grid)\n");
+  EXPECT_EQ(
+      slurp(err),
+      "itch5tde: error: --upsample: 1 is not a factor (0: Gaussian through the three samples at the peak; "
+      "2 to 1024: band-limited interpolation on a 1/U-sample grid)\n");
   EXPECT_TRUE(slurp(out).empty());
-  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --upsample 2 --symbols AAA -q", out, err), 0) << slurp(err);
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --upsample 2 --symbols AAA -q", out, err), 0)
+      << slurp(err);
   EXPECT_FALSE(slurp(out).empty());
 }
 
 TEST_F(itch5tde_e2e, smooth_is_a_duration_or_auto_one_sampling_period_by_default) {
   // The smoothing used is in the sidecar YAML (options.smooth_ns).
   const std::string sidecar = out + ".yaml";
-  const std::string files =
-      "'" + a_path + "' '" + b_path + "' --symbols AAA -q --sampling-period 2us --metadata '" + sidecar + "' ";
+  const std::string files = "'" + a_path + "' '" + b_path +
+                            "' --symbols AAA -q --sampling-period 2us --metadata '" + sidecar + "' ";
   ASSERT_EQ(run(files, out, err), 0) << slurp(err);
   EXPECT_NE(slurp(sidecar).find("\n  smooth_ns: 2000\n"), std::string::npos) << slurp(sidecar);
   ASSERT_EQ(run(files + "--smooth auto", out, err), 0) << slurp(err);
@@ -637,7 +653,9 @@ TEST_F(itch5tde_e2e, smooth_is_a_duration_or_auto_one_sampling_period_by_default
   ASSERT_EQ(run(files + "--smooth 0", out, err), 0) << slurp(err);
   EXPECT_NE(slurp(sidecar).find("\n  smooth_ns: 0\n"), std::string::npos) << slurp(sidecar);
   EXPECT_EQ(run(files + "--smooth 5parsec", out, err), 2);
-  EXPECT_EQ(slurp(err), "itch5tde: error: --smooth: unknown duration unit 'parsec' in '5parsec' (ns, us, ms, s, min, h)\n");
+  EXPECT_EQ(
+      slurp(err),
+      "itch5tde: error: --smooth: unknown duration unit 'parsec' in '5parsec' (ns, us, ms, s, min, h)\n");
   EXPECT_EQ(slurp(out), "");
 }
 
@@ -710,7 +728,8 @@ TEST_F(itch5tde_e2e, a_time_range_keeps_the_windows_wholly_inside_it) {
       << slurp(meta);
   std::filesystem::remove(meta);
   const std::string summary = slurp(yaml);
-  EXPECT_NE(summary.find("  from_ns: 34200100000000\n  to_ns: 34200250000000\n"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("  from_ns: 34200100000000\n  to_ns: 34200250000000\n"), std::string::npos)
+      << summary;
   // Not -q: stderr says which windows.
   ASSERT_EQ(run(common.substr(0, common.size() - 3) + " --from 09:30:00.1 --to 09:30:00.25 -o '" + out + "'",
                 err + ".out", err),
@@ -722,9 +741,8 @@ TEST_F(itch5tde_e2e, a_time_range_keeps_the_windows_wholly_inside_it) {
   ASSERT_EQ(run(common + " --session regular", out, err), 0) << slurp(err);
   const auto regular = parse_csv(slurp(out));
   ASSERT_FALSE(regular.empty());
-  EXPECT_EQ(regular.size(), static_cast<std::size_t>(std::count_if(all.begin(), all.end(), [](const csv_row& r) {
-              return r.start >= begin;
-            })));
+  EXPECT_EQ(regular.size(), static_cast<std::size_t>(std::count_if(
+                                all.begin(), all.end(), [](const csv_row& r) { return r.start >= begin; })));
   EXPECT_LT(regular.size(), all.size());
   EXPECT_GE(regular.front().start, begin);
 }
@@ -737,9 +755,11 @@ TEST_F(itch5tde_e2e, a_bad_time_range_is_a_usage_error) {
   for (const auto& m : std::vector<mistake>{
            {"--from 09:30 --to 09:30:00.01",
             "itch5tde: error: the time range (10ms) is shorter than one window (16.384ms)\n"},
-           {"--from 10:00 --to 09:00", "itch5tde: error: --from 10:00 is not before --to 09:00: the range would be empty\n"},
-           {"--from 9.30", "itch5tde: error: --from: '9.30' is not a time of day (unexpected character; expected "
-                           "HH:MM[:SS[.fraction]] or nanoseconds since midnight)\n"},
+           {"--from 10:00 --to 09:00",
+            "itch5tde: error: --from 10:00 is not before --to 09:00: the range would be empty\n"},
+           {"--from 9.30",
+            "itch5tde: error: --from: '9.30' is not a time of day (unexpected character; expected "
+            "HH:MM[:SS[.fraction]] or nanoseconds since midnight)\n"},
            {"--session regular --from 09:31",
             "itch5tde: error: --session regular sets the range; it cannot be combined with --from or --to\n"},
        }) {
@@ -774,7 +794,8 @@ class itch5tde_lead_lag : public ::testing::Test {
     }
     // A lone CCC change a second before: a window where AAA:CCC has no estimate (flag flat).
     changes.push_back({begin - 1'000'000'000, "CCC", 1'000'000, 100, 1'000'100, 100});
-    std::stable_sort(changes.begin(), changes.end(), [](const change& x, const change& y) { return x.t < y.t; });
+    std::stable_sort(changes.begin(), changes.end(),
+                     [](const change& x, const change& y) { return x.t < y.t; });
     write(day, changes);
   }
   void TearDown() override {
@@ -805,7 +826,8 @@ std::vector<std::vector<std::string>> csv_lines(const std::string& text) {
   return rows;
 }
 
-TEST_F(itch5tde_lead_lag, the_copy_is_ranked_first_as_led_by_50_us_and_the_unrelated_symbol_is_not_significant) {
+TEST_F(itch5tde_lead_lag,
+       the_copy_is_ranked_first_as_led_by_50_us_and_the_unrelated_symbol_is_not_significant) {
   ASSERT_EQ(run("'" + day + "' --reference AAA --symbols CCC,BBB -o '" + out + "' --summary '" + summary +
                     "' --lead-lag '" + ranked + "'",
                 err + ".o", err),
@@ -866,8 +888,8 @@ TEST_F(itch5tde_lead_lag, the_copy_is_ranked_first_as_led_by_50_us_and_the_unrel
 TEST_F(itch5tde_lead_lag, python_reads_the_csvs_directly) {
   if (::access("/usr/bin/python3", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/python3";
   // --min-events 0: windows where one side did not change give rows too (flat, no estimate: empty fields).
-  ASSERT_EQ(run("'" + day + "' --reference AAA --symbols CCC,BBB --signal events,mid -q --min-events 0 -o '" + out +
-                    "' --summary '" + summary + "' --lead-lag '" + ranked + "'",
+  ASSERT_EQ(run("'" + day + "' --reference AAA --symbols CCC,BBB --signal events,mid -q --min-events 0 -o '" +
+                    out + "' --summary '" + summary + "' --lead-lag '" + ranked + "'",
                 err + ".o", err),
             0)
       << slurp(err);

@@ -32,7 +32,8 @@ TEST(binomial_upper_tail, matches_hand_computed_tails) {
 }
 
 TEST(weighted_median_of_counts, equals_the_weighted_median_of_the_expanded_multiset) {
-  const std::vector<std::pair<double, double>> sorted{{-3, 0.5}, {1, 0.2}, {2, 0.9}, {7, 0.4}, {9, 0.0}, {12, 0.6}};
+  const std::vector<std::pair<double, double>> sorted{{-3, 0.5}, {1, 0.2}, {2, 0.9},
+                                                      {7, 0.4},  {9, 0.0}, {12, 0.6}};
   std::mt19937_64 rng(5);
   for (int trial = 0; trial < 200; ++trial) {
     std::vector<std::uint32_t> counts(sorted.size());
@@ -100,16 +101,17 @@ TEST(pair_summary, a_hand_computed_case) {
   EXPECT_TRUE(a.significant);
   EXPECT_TRUE(b.significant);
 
-  EXPECT_EQ(itch5::tde::summary_csv(st),
-            "symbol,signal,windows,tested,passed,delay_us,ci_low_us,ci_high_us,p_value,significant\n"
-            "SPY:AAA,events,6,5,2,20.0000,10.0000,30.0000,0.02259,yes\n"
-            "SPY:BBB,mid,10,10,4,35.0000," +
-                [&] {
-                  char buf[64];
-                  std::snprintf(buf, sizeof buf, "%.4f,%.4f", b.ci_low, b.ci_high);
-                  return std::string(buf);
-                }() +
-                ",0.001028,yes\n");
+  EXPECT_EQ(
+      itch5::tde::summary_csv(st),
+      "symbol,signal,windows,tested,passed,delay_us,ci_low_us,ci_high_us,p_value,significant\n"
+      "SPY:AAA,events,6,5,2,20.0000,10.0000,30.0000,0.02259,yes\n"
+      "SPY:BBB,mid,10,10,4,35.0000," +
+          [&] {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%.4f,%.4f", b.ci_low, b.ci_high);
+            return std::string(buf);
+          }() +
+          ",0.001028,yes\n");
   // The same rows again give the same interval: the bootstrap is seeded by the pair.
   const auto again = s.statistics();
   EXPECT_EQ(again[1].ci_low, b.ci_low);
@@ -150,8 +152,8 @@ TEST(pair_summary, without_a_passed_window_there_is_no_delay_and_no_significance
             "X,events,20,20,0,,,,1,no\n");
 }
 
-itch5::tde::pair_statistics verdict_row(std::string a, std::string b, double median, double lo, double hi, double p,
-                                 bool significant) {
+itch5::tde::pair_statistics verdict_row(std::string a, std::string b, double median, double lo, double hi,
+                                        double p, bool significant) {
   itch5::tde::pair_statistics s;
   s.a = a;
   s.b = b;
@@ -187,18 +189,21 @@ TEST(lead_lag, ranks_by_p_value_then_by_the_size_of_the_delay_and_says_it_in_wor
   EXPECT_EQ(itch5::tde::verdict(ranked[3]), "AAPL in file A leads file B by 0.250 us");
   EXPECT_EQ(itch5::tde::verdict(ranked[4]), "not significant");
   const std::string csv = itch5::tde::lead_lag_csv(ranked);
-  EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "rank,symbol_a,symbol_b,signal,windows,tested,passed,delay_us,ci_low_us,ci_high_us,p_value,significant,"
-            "verdict");
+  EXPECT_EQ(
+      csv.substr(0, csv.find('\n')),
+      "rank,symbol_a,symbol_b,signal,windows,tested,passed,delay_us,ci_low_us,ci_high_us,p_value,significant,"
+      "verdict");
   EXPECT_NE(csv.find("\n2,SPY,A,events,10,10,5,12.3400,11.0000,13.0000,1e-09,yes,SPY leads A by 12.3 us\n"),
             std::string::npos)
       << csv;
-  EXPECT_NE(csv.find("\n5,SPY,C,events,10,10,5,3.0000,-1.0000,7.0000,0.2,no,not significant\n"), std::string::npos)
+  EXPECT_NE(csv.find("\n5,SPY,C,events,10,10,5,3.0000,-1.0000,7.0000,0.2,no,not significant\n"),
+            std::string::npos)
       << csv;
   const std::string text = itch5::tde::lead_lag_text(ranked, "itch5tde");
-  EXPECT_EQ(text.substr(0, text.find('\n')),
-            "itch5tde: lead-lag 1. SPY:B events: B leads SPY by 250.0 us (median -250.000 us, interval -251.000 to "
-            "-249.000 us; 5 of 10 windows passed, p 1e-09)");
+  EXPECT_EQ(
+      text.substr(0, text.find('\n')),
+      "itch5tde: lead-lag 1. SPY:B events: B leads SPY by 250.0 us (median -250.000 us, interval -251.000 to "
+      "-249.000 us; 5 of 10 windows passed, p 1e-09)");
 }
 
 }  // namespace

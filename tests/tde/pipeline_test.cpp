@@ -60,10 +60,12 @@ constexpr std::uint64_t min_events = 10;
 constexpr std::size_t active_symbols = 4;
 const std::vector<std::string> signals = {"events", "mid"};
 
-const std::string synth_args = "--messages 200k --symbols 20 --mean-gap 5us --seed 4 --delay 250us "
-                               "--jitter 5us --drop 0.05";
-const std::string tde_args = "--signal events,mid --sampling-period 1us --window 16.384ms --max-lag 1ms "
-                             "--smooth 5us --min-events 10";
+const std::string synth_args =
+    "--messages 200k --symbols 20 --mean-gap 5us --seed 4 --delay 250us "
+    "--jitter 5us --drop 0.05";
+const std::string tde_args =
+    "--signal events,mid --sampling-period 1us --window 16.384ms --max-lag 1ms "
+    "--smooth 5us --min-events 10";
 
 struct row {
   std::int64_t start = 0;
@@ -90,7 +92,8 @@ std::vector<row> parse_csv(const std::string& text) {
   std::istringstream in(text);
   std::string line;
   if (!std::getline(in, line)) return rows;
-  EXPECT_EQ(line.rfind("window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,", 0), 0u) << line;
+  EXPECT_EQ(line.rfind("window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,", 0), 0u)
+      << line;
   const std::vector<std::string> names = split_fields(line);
   auto column = [&](const char* name) {
     return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
@@ -175,15 +178,15 @@ class tde_pipeline : public ::testing::Test {
 
   // Runs itch5tde on `first` and `second`; returns its rows and the summary's median per signal.
   static std::pair<std::vector<row>, std::map<std::string, double>> estimate(const std::string& first,
-                                                                            const std::string& second) {
+                                                                             const std::string& second) {
     const std::string csv = dir_->file("out.csv"), yaml = dir_->file("summary.yaml"),
                       err = dir_->file("err.txt");
     // The FFTW wisdom cache in the test's directory, not the user's.
-    int rc = run_shell("XDG_CACHE_HOME=" + sh_quote(dir_->file("cache")) + " " + sh_quote(tools + "/itch5tde") +
-                       " " + sh_quote(first) + " " + sh_quote(second) +
-                       " --symbols " + symbols_ + " " + tde_args + " -q -o " + sh_quote(csv) +
-                       " --summary-yaml " + sh_quote(yaml) + " --summary " + sh_quote(dir_->file("pairs.csv")) +
-                       " 2>" + sh_quote(err));
+    int rc =
+        run_shell("XDG_CACHE_HOME=" + sh_quote(dir_->file("cache")) + " " + sh_quote(tools + "/itch5tde") +
+                  " " + sh_quote(first) + " " + sh_quote(second) + " --symbols " + symbols_ + " " + tde_args +
+                  " -q -o " + sh_quote(csv) + " --summary-yaml " + sh_quote(yaml) + " --summary " +
+                  sh_quote(dir_->file("pairs.csv")) + " 2>" + sh_quote(err));
     EXPECT_EQ(rc, 0) << itch5_test::read_text(err);
     if (rc != 0) return {};
     std::map<std::string, double> medians;

@@ -1,6 +1,7 @@
-// The synthetic window pairs of the delay estimator's accuracy checks, shared by tests/tde/estimator_bias_test.cpp
-// and bench/bm_tde_bias.cpp: A's changes at Poisson times in one window of N samples, B = A shifted by an
-// exact number of nanoseconds, plus jitter and drops. Seeded by the caller's generator.
+// The synthetic window pairs of the delay estimator's accuracy checks, shared by
+// tests/tde/estimator_bias_test.cpp and bench/bm_tde_bias.cpp: A's changes at Poisson times in one window of
+// N samples, B = A shifted by an exact number of nanoseconds, plus jitter and drops. Seeded by the caller's
+// generator.
 #pragma once
 
 #include <algorithm>
@@ -18,16 +19,16 @@ namespace tde_test {
 using itch5::tde::change_event;
 using itch5::tde::signal_kind;
 
-inline constexpr std::size_t samples = 1024;   // N per window
-inline constexpr std::size_t max_lag = 64;     // samples
-inline constexpr double base_delay = 20;       // whole periods, plus the fraction under test
+inline constexpr std::size_t samples = 1024;  // N per window
+inline constexpr std::size_t max_lag = 64;    // samples
+inline constexpr double base_delay = 20;      // whole periods, plus the fraction under test
 inline constexpr double events_per_window = 150;
 
 struct pair_config {
   std::int64_t period_ns;
-  double fraction;      // of a period, added to base_delay
-  double jitter;        // uniform in [-jitter, +jitter] periods, per change of B
-  double drop;          // probability that a change of A is missing from B
+  double fraction;                     // of a period, added to base_delay
+  double jitter;                       // uniform in [-jitter, +jitter] periods, per change of B
+  double drop;                         // probability that a change of A is missing from B
   double changes = events_per_window;  // mean number of A's changes in the window
 };
 
@@ -41,7 +42,8 @@ struct window_pair {
 // with a fraction `drop` missing; changes of B past the window's end are not in it, as in itch5tde.
 inline window_pair make_pair(const pair_config& c, std::mt19937_64& rng) {
   const double window_ns = static_cast<double>(samples) * static_cast<double>(c.period_ns);
-  const auto delay_ns = static_cast<std::int64_t>(std::llround((base_delay + c.fraction) * static_cast<double>(c.period_ns)));
+  const auto delay_ns =
+      static_cast<std::int64_t>(std::llround((base_delay + c.fraction) * static_cast<double>(c.period_ns)));
   const auto jitter_ns = static_cast<std::int64_t>(std::llround(c.jitter * static_cast<double>(c.period_ns)));
   std::exponential_distribution<double> gap(c.changes / window_ns);
   std::uniform_int_distribution<std::int64_t> jitter(-jitter_ns, jitter_ns);

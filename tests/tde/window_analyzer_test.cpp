@@ -140,7 +140,8 @@ struct collected {
   double delay_us;
 };
 
-std::vector<collected> analyse(const std::string& a, const std::string& b, const itch5::tde::analysis_options& o) {
+std::vector<collected> analyse(const std::string& a, const std::string& b,
+                               const itch5::tde::analysis_options& o) {
   itch5::tde::inside_reader ra(a), rb(b);
   itch5::tde::window_analyzer<double> wa(o, ra, rb);
   std::vector<collected> out;
@@ -381,7 +382,8 @@ TEST(window_analyzer, a_chosen_symbol_absent_from_its_file_is_an_error_after_the
     wa2.run([&](const itch5::tde::window_row&) { ADD_FAILURE() << "a row"; });
     ADD_FAILURE() << "no error";
   } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()), "X, Y do not appear in " + fa.path() + "; X, Z do not appear in " + fb.path());
+    EXPECT_EQ(std::string(e.what()),
+              "X, Y do not appear in " + fa.path() + "; X, Z do not appear in " + fb.path());
   }
 }
 
@@ -415,7 +417,9 @@ TEST(analysis_options, inconsistent_settings_are_rejected) {
   expect_bad([](auto& o) { o.sampling_period = 0ns; });
   expect_bad([](auto& o) { o.signals = {}; });
   expect_bad([](auto& o) { o.signals = {signal_kind::mid, signal_kind::mid}; });
-  expect_bad([](auto& o) { o.symbols = {itch5::tde::parse_symbol_pair("A"), itch5::tde::parse_symbol_pair("A")}; });
+  expect_bad([](auto& o) {
+    o.symbols = {itch5::tde::parse_symbol_pair("A"), itch5::tde::parse_symbol_pair("A")};
+  });
   expect_bad([](auto& o) { o.upsample = 1; });
   expect_bad([](auto& o) { o.upsample = 1025; });
   EXPECT_NO_THROW(small_options().validate());
@@ -458,8 +462,9 @@ TEST(analysis_options, validation_errors_name_the_setting_the_value_and_what_wou
             "--hop 999ns is not a whole number of sampling periods (1us): use 1us");
   EXPECT_EQ(message([](auto& o) { o.window = 4096500ns; }),
             "--window 4.0965ms is not a whole number of sampling periods (1us): use 4.096ms or 4.097ms");
-  EXPECT_EQ(message([](auto& o) { o.max_lag = 2048us; }),
-            "--max-lag 2.048ms is not below half the window (4.096ms): use at most 2.047ms, or a longer --window");
+  EXPECT_EQ(
+      message([](auto& o) { o.max_lag = 2048us; }),
+      "--max-lag 2.048ms is not below half the window (4.096ms): use at most 2.047ms, or a longer --window");
   EXPECT_EQ(message([](auto& o) { o.max_lag = 200500ns; }),
             "--max-lag 200.5us is not a whole number of sampling periods (1us): use 200us or 201us");
   EXPECT_EQ(message([](auto& o) { o.max_lag = 0ns; }),
@@ -475,14 +480,16 @@ TEST(analysis_options, validation_errors_name_the_setting_the_value_and_what_wou
   const auto problem = o.problem();
   ASSERT_TRUE(problem);
   EXPECT_EQ(problem->field, "max_lag");
-  EXPECT_EQ(problem->why, "{max_lag} 2.048ms is not below half the window (4.096ms): use at most 2.047ms, or a "
-                          "longer {window}");
+  EXPECT_EQ(problem->why,
+            "{max_lag} 2.048ms is not below half the window (4.096ms): use at most 2.047ms, or a "
+            "longer {window}");
   try {
     o.validate();
     ADD_FAILURE() << "accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "max_lag 2.048ms is not below half the window (4.096ms): use at most 2.047ms, or a longer window");
+    EXPECT_EQ(
+        std::string(e.what()),
+        "max_lag 2.048ms is not below half the window (4.096ms): use at most 2.047ms, or a longer window");
   }
   o = small_options();
   o.to = o.from;
@@ -496,8 +503,8 @@ TEST(analysis_options, defaults_follow_the_sampling_period) {
   // The power of two of samples nearest 16.384 ms on a log scale.
   EXPECT_EQ(itch5::tde::default_window(1us), 16384us);
   EXPECT_EQ(itch5::tde::default_window(2us), 16384us);
-  EXPECT_EQ(itch5::tde::default_window(3us), 3us * 4096);    // 5461 samples: 4096 (log2 12.4)
-  EXPECT_EQ(itch5::tde::default_window(10us), 10us * 2048);  // 1638 samples: 2048 (log2 10.7)
+  EXPECT_EQ(itch5::tde::default_window(3us), 3us * 4096);     // 5461 samples: 4096 (log2 12.4)
+  EXPECT_EQ(itch5::tde::default_window(10us), 10us * 2048);   // 1638 samples: 2048 (log2 10.7)
   EXPECT_EQ(itch5::tde::default_window(100us), 100us * 128);  // 164 samples: 128 (log2 7.4)
   EXPECT_EQ(itch5::tde::default_window(100ns), 100ns * 131072);
   EXPECT_EQ(itch5::tde::default_window(1s), 4s) << "at least 4 samples";
@@ -535,7 +542,8 @@ TEST(parse_symbol_pair, says_what_is_wrong) {
   EXPECT_EQ(error(":"), "bad symbol ':': empty symbol before ':'" + expected);
   EXPECT_EQ(error(""), "bad symbol '': empty symbol" + expected);
   EXPECT_EQ(error("ABCDEFGHI"), "bad symbol 'ABCDEFGHI': 'ABCDEFGHI' is longer than 8 characters" + expected);
-  EXPECT_EQ(error("A:ABCDEFGHI"), "bad symbol 'A:ABCDEFGHI': 'ABCDEFGHI' is longer than 8 characters" + expected);
+  EXPECT_EQ(error("A:ABCDEFGHI"),
+            "bad symbol 'A:ABCDEFGHI': 'ABCDEFGHI' is longer than 8 characters" + expected);
   EXPECT_EQ(error("A B"), "bad symbol 'A B': 'A B' contains a blank" + expected);
   EXPECT_EQ(error("ABCDEFGH:ZYXWVUTS"), "(accepted)");
   EXPECT_EQ(itch5::tde::parse_symbol_pair("ABCDEFGH:Z").b, "Z");
@@ -629,12 +637,16 @@ TEST(csv_writer, the_header_comes_first_and_missing_values_are_empty_fields) {
   std::filesystem::remove(path);
   ASSERT_EQ(got.size(), 4u);
   EXPECT_EQ(got[0], itch5::tde::csv_writer::header());
-  EXPECT_EQ(got[0].rfind("window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,", 0),
-            0u);
-  EXPECT_EQ(itch5::tde::csv_writer::column_names().size(), static_cast<std::size_t>(std::count(got[0].begin(), got[0].end(), ',') + 1));
+  EXPECT_EQ(
+      got[0].rfind(
+          "window_start_ns,symbol,signal,events_a,events_b,lag_samples,delay_us,rho,psr,second_ratio,", 0),
+      0u);
+  EXPECT_EQ(itch5::tde::csv_writer::column_names().size(),
+            static_cast<std::size_t>(std::count(got[0].begin(), got[0].end(), ',') + 1));
   EXPECT_EQ(got[1], "34200000000000,AAPL,bid-size,12,0,,,0.0000,0.00,,0.00,1,few_events|flat");
   EXPECT_EQ(got[2], "34200000000000,AAPL,bid-size,12,11,-3,-3.2500,0.5000,12.35,0.250,4.50,0.00123,ok");
-  EXPECT_EQ(got[3], "34200000000000,AAPL,bid-size,12,11,0,0.0000,1.0000,inf,0.000,812.25,0,ok") << "no -0.0000";
+  EXPECT_EQ(got[3], "34200000000000,AAPL,bid-size,12,11,0,0.0000,1.0000,inf,0.000,812.25,0,ok")
+      << "no -0.0000";
 }
 
 TEST(csv_writer, the_sidecar_yaml_holds_the_sign_convention_settings_and_build) {
@@ -651,10 +663,11 @@ TEST(csv_writer, the_sidecar_yaml_holds_the_sign_convention_settings_and_build) 
   m.fft_length = 4608;
   const std::string y = itch5::tde::metadata_yaml(o, m);
   for (const std::string expected :
-       {"program: itch5tde\n", "version: \"0.1.0\"\n", "git_commit: \"abc1234\"\n", "csv: \"out \\\"x\\\".csv\"\n",
-        "input_a: \"a.txt\"\n", "sign_convention: \"delay > 0 means B lags A", "  symbols: [\"SPY:QQQ\"]",
-        "  sampling_period_ns: 1000\n  window_ns: 4096000\n", "  from_ns: 34200000000000\n", "  fft_length: 4608\n",
-        "  precision: float\n", "  smooth_ns: 1000\n", "  alpha: 0.01", "columns: [window_start_ns, symbol, signal,"}) {
+       {"program: itch5tde\n", "version: \"0.1.0\"\n", "git_commit: \"abc1234\"\n",
+        "csv: \"out \\\"x\\\".csv\"\n", "input_a: \"a.txt\"\n", "sign_convention: \"delay > 0 means B lags A",
+        "  symbols: [\"SPY:QQQ\"]", "  sampling_period_ns: 1000\n  window_ns: 4096000\n",
+        "  from_ns: 34200000000000\n", "  fft_length: 4608\n", "  precision: float\n", "  smooth_ns: 1000\n",
+        "  alpha: 0.01", "columns: [window_start_ns, symbol, signal,"}) {
     EXPECT_NE(y.find(expected), std::string::npos) << expected << "\nin\n" << y;
   }
   EXPECT_EQ(y.find("to_ns"), std::string::npos) << "no --to: no to_ns";

@@ -36,9 +36,11 @@ class capture_tools : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new itch5_test::temp_dir;
-    ASSERT_EQ(itch5_test::run_shell(tools + "/itch5synth --messages 20k -q -o " + itch5_test::sh_quote(file("day.itch"))),
+    ASSERT_EQ(itch5_test::run_shell(tools + "/itch5synth --messages 20k -q -o " +
+                                    itch5_test::sh_quote(file("day.itch"))),
               0);
-    messages_ = new std::vector<bytes>(itch5_test::binaryfile_messages(itch5_test::read_file(file("day.itch"))));
+    messages_ =
+        new std::vector<bytes>(itch5_test::binaryfile_messages(itch5_test::read_file(file("day.itch"))));
     ASSERT_GT(messages_->size(), 19000u);
     reference_ = new outcome(run("itch5inside -q day.itch"));
     ASSERT_EQ(reference_->status, 0) << reference_->err;
@@ -54,8 +56,8 @@ class capture_tools : public ::testing::Test {
 
   // Runs "tools/<command>" in the temporary directory.
   static outcome run(const std::string& command) {
-    const std::string cmd = "cd " + itch5_test::sh_quote(dir_->path().string()) + " && " + tools + "/" + command +
-                            " >out.txt 2>err.txt";
+    const std::string cmd = "cd " + itch5_test::sh_quote(dir_->path().string()) + " && " + tools + "/" +
+                            command + " >out.txt 2>err.txt";
     outcome o;
     o.status = itch5_test::run_shell(cmd);
     o.out = itch5_test::read_text(file("out.txt"));
@@ -123,7 +125,8 @@ TEST_F(capture_tools, every_capture_format_gives_the_binaryfile_lines) {
   const outcome cat = run("itch5cat day.pcap --port " + std::to_string(port));
   EXPECT_EQ(cat.status, 0) << cat.err;
   EXPECT_TRUE(cat.out == cat_ref.out);
-  EXPECT_NE(cat.err.find("itch5cat: capture: " + std::to_string(packets.size()) + " packets read"), std::string::npos)
+  EXPECT_NE(cat.err.find("itch5cat: capture: " + std::to_string(packets.size()) + " packets read"),
+            std::string::npos)
       << cat.err;
 }
 
@@ -151,7 +154,8 @@ TEST_F(capture_tools, a_lost_packet_is_reported_by_sequence_range_and_the_run_go
                        std::to_string(lost.count) + " messages) missing before packet #101"),
             std::string::npos)
       << o.err;
-  EXPECT_NE(o.err.find(", 1 gaps (" + std::to_string(lost.count) + " messages missing)"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find(", 1 gaps (" + std::to_string(lost.count) + " messages missing)"), std::string::npos)
+      << o.err;
   EXPECT_GT(o.out.size(), reference_->out.size() / 2);
 }
 
@@ -181,10 +185,12 @@ TEST_F(capture_tools, port_and_filter_pick_one_feed) {
   outcome o = run("itch5inside two.pcap --port " + std::to_string(port));
   EXPECT_EQ(o.status, 0) << o.err;
   EXPECT_TRUE(o.out == reference_->out);
-  EXPECT_NE(o.err.find(std::to_string(a.size() + b.size()) + " packets read, " + std::to_string(b.size()) + " skipped"),
+  EXPECT_NE(o.err.find(std::to_string(a.size() + b.size()) + " packets read, " + std::to_string(b.size()) +
+                       " skipped"),
             std::string::npos)
       << o.err;
-  for (const std::string args : {"--port 26478", "--filter 'udp dst port 26478'", "--filter udp --port 26478"}) {
+  for (const std::string args :
+       {"--port 26478", "--filter 'udp dst port 26478'", "--filter udp --port 26478"}) {
     o = run("itch5inside -q two.pcap " + args);
     EXPECT_EQ(o.status, 0) << args << ": " << o.err;
     EXPECT_TRUE(o.out == first_ref.out) << args;
@@ -197,12 +203,14 @@ TEST_F(capture_tools, port_and_filter_pick_one_feed) {
       << o.err;
   o = run("itch5inside two.pcap --filter 'udp dst prot 1'");
   EXPECT_EQ(o.status, 1);
-  EXPECT_NE(o.err.find("itch5inside: error: two.pcap: --filter 'udp dst prot 1': "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("itch5inside: error: two.pcap: --filter 'udp dst prot 1': "), std::string::npos)
+      << o.err;
   o = run("itch5inside day.itch --port 26477");
   EXPECT_EQ(o.status, 1);
-  EXPECT_NE(o.err.find("itch5inside: error: day.itch: --filter, --port and --timestamp capture apply to a pcap or "
-                       "pcapng capture"),
-            std::string::npos)
+  EXPECT_NE(
+      o.err.find("itch5inside: error: day.itch: --filter, --port and --timestamp capture apply to a pcap or "
+                 "pcapng capture"),
+      std::string::npos)
       << o.err;
 }
 
@@ -239,7 +247,8 @@ TEST_F(capture_tools, itch5synth_pcap_is_read_as_its_binaryfile) {
   EXPECT_EQ(o.err.find(" 0 late packets put back in order"), std::string::npos) << o.err;
   o = run("itch5inside -q late.pcap --reorder-window 0");
   EXPECT_EQ(o.status, 0) << o.err;
-  EXPECT_NE(o.err.find("itch5inside: warning: late.pcap: gap: sequence numbers "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("itch5inside: warning: late.pcap: gap: sequence numbers "), std::string::npos)
+      << o.err;
   EXPECT_FALSE(o.out == reference_->out);
 
   // Lost packets: gap lines, the run goes on.
@@ -247,7 +256,8 @@ TEST_F(capture_tools, itch5synth_pcap_is_read_as_its_binaryfile) {
   ASSERT_EQ(o.status, 0) << o.err;
   o = run("itch5inside lossy.pcap");
   EXPECT_EQ(o.status, 0) << o.err;
-  EXPECT_NE(o.err.find("itch5inside: warning: lossy.pcap: gap: sequence numbers "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("itch5inside: warning: lossy.pcap: gap: sequence numbers "), std::string::npos)
+      << o.err;
   EXPECT_EQ(o.err.find(" 0 gaps"), std::string::npos) << o.err;
 }
 
@@ -282,8 +292,9 @@ TEST_F(capture_tools, timestamp_capture_gives_arrival_times_in_new_york_time) {
 
   o = run("itch5inside --timestamp capture day.itch");
   EXPECT_EQ(o.status, 1);
-  EXPECT_NE(o.err.find("day.itch: --filter, --port and --timestamp capture apply to a pcap or pcapng capture"),
-            std::string::npos)
+  EXPECT_NE(
+      o.err.find("day.itch: --filter, --port and --timestamp capture apply to a pcap or pcapng capture"),
+      std::string::npos)
       << o.err;
   o = run("itch5cat --timestamp capture --time-zone EST arrival.pcap");
   EXPECT_EQ(o.status, 2);
@@ -404,7 +415,8 @@ TEST_F(capture_tools, two_capture_points_37us_apart_give_itch5tde_37us) {
   EXPECT_TRUE(shifted(near_lines, 37'000) == itch5_test::read_text(file("far.txt")));
   o = run("itch5tde near.txt far.txt -o tde.csv");
   EXPECT_EQ(o.status, 0) << o.err;
-  EXPECT_NE(o.err.find("delay (B lags A if > 0), rho-weighted: median 37.000 us"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("delay (B lags A if > 0), rho-weighted: median 37.000 us"), std::string::npos)
+      << o.err;
 }
 
 // Each bad capture: exit 1, the error as the last line, the complete lines before it in FILE.partial.
@@ -416,7 +428,7 @@ struct bad_case {
 
 TEST_F(capture_tools, bad_captures_exit_1_with_the_packet_and_offset_and_keep_the_lines) {
   const auto packets = mold_packets(*messages_, 32);
-  constexpr std::size_t at = 300;  // the bad packet (0-based)
+  constexpr std::size_t at = 300;        // the bad packet (0-based)
   auto offset_of = [&](std::size_t k) {  // byte offset of record k in pcap(packets)
     std::uint64_t off = 24;
     for (std::size_t i = 0; i < k; ++i) off += 16 + 42 + packets[i].payload.size();
@@ -436,7 +448,8 @@ TEST_F(capture_tools, bad_captures_exit_1_with_the_packet_and_offset_and_keep_th
          itch5_test::pcap_file f;
          for (std::size_t i = 0; i < p.size(); ++i) {
            const bytes frame = udp_frame(p[i].payload, port);
-           f.add(frame, 1'700'000'000'000'000'000ull, static_cast<std::uint32_t>(frame.size() + (i == at ? 60 : 0)));
+           f.add(frame, 1'700'000'000'000'000'000ull,
+                 static_cast<std::uint32_t>(frame.size() + (i == at ? 60 : 0)));
          }
          return f.data;
        },
@@ -447,7 +460,8 @@ TEST_F(capture_tools, bad_captures_exit_1_with_the_packet_and_offset_and_keep_th
          q[at].payload[19] = static_cast<std::byte>(static_cast<unsigned>(q[at].payload[19]) + 1);
          return pcap(q);
        },
-       pkt + std::to_string(offset_of(at) + 16 + 42 + packets[at].payload.size()) + ": MoldUDP64 message count "},
+       pkt + std::to_string(offset_of(at) + 16 + 42 + packets[at].payload.size()) +
+           ": MoldUDP64 message count "},
       {"Mold length overrun",
        [&](const auto& p) {
          auto q = p;
@@ -467,7 +481,8 @@ TEST_F(capture_tools, bad_captures_exit_1_with_the_packet_and_offset_and_keep_th
     ASSERT_TRUE(std::filesystem::exists(file("lines.txt.partial"))) << c.name;
     const std::string kept = itch5_test::read_text(file("lines.txt.partial"));
     EXPECT_GT(kept.size(), 0u) << c.name;
-    EXPECT_EQ(reference_->out.compare(0, kept.size(), kept), 0) << c.name << ": the kept lines are not a prefix";
+    EXPECT_EQ(reference_->out.compare(0, kept.size(), kept), 0)
+        << c.name << ": the kept lines are not a prefix";
     EXPECT_EQ(kept.back(), '\n') << c.name;
     EXPECT_FALSE(std::filesystem::exists(file("lines.txt"))) << c.name;
   }
@@ -475,16 +490,19 @@ TEST_F(capture_tools, bad_captures_exit_1_with_the_packet_and_offset_and_keep_th
   // offset is in the decoded message stream, says so.
   {
     std::vector<bytes> m(messages_->begin(), messages_->begin() + 10);
-    m.push_back(bytes{std::byte{'A'}, std::byte{0}, std::byte{1}, std::byte{0}, std::byte{0}});  // 'A' needs 36
+    m.push_back(
+        bytes{std::byte{'A'}, std::byte{0}, std::byte{1}, std::byte{0}, std::byte{0}});  // 'A' needs 36
     itch5_test::pcap_file g;
     for (const auto& p : mold_packets(m, 4)) g.add(udp_frame(p.payload, port));
     itch5_test::write_file(file("short.pcap"), g.data);
     const outcome o = run("itch5inside short.pcap -o lines.txt");
     EXPECT_EQ(o.status, 1) << o.err;
-    EXPECT_NE(o.err.find("corrupt message (shorter than its type's fixed size): type 'A' (0x41) needs 36 bytes, "
-                         "length prefix says 5 (the byte offset is in the BinaryFILE stream of the capture's MoldUDP64 "
-                         "messages)\n"),
-              std::string::npos)
+    EXPECT_NE(
+        o.err.find(
+            "corrupt message (shorter than its type's fixed size): type 'A' (0x41) needs 36 bytes, "
+            "length prefix says 5 (the byte offset is in the BinaryFILE stream of the capture's MoldUDP64 "
+            "messages)\n"),
+        std::string::npos)
         << o.err;
   }
   // An unknown link type: nothing can be read.
@@ -493,9 +511,11 @@ TEST_F(capture_tools, bad_captures_exit_1_with_the_packet_and_offset_and_keep_th
   itch5_test::write_file(file("bad.pcap"), f.data);
   const outcome o = run("itch5cat bad.pcap");
   EXPECT_EQ(o.status, 1);
-  EXPECT_NE(o.err.find("itch5cat: error: bad.pcap: capture header at byte offset 20 (before packet #1): unknown link "
-                       "type 147"),
-            std::string::npos)
+  EXPECT_NE(
+      o.err.find(
+          "itch5cat: error: bad.pcap: capture header at byte offset 20 (before packet #1): unknown link "
+          "type 147"),
+      std::string::npos)
       << o.err;
 }
 

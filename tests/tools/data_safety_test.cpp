@@ -127,14 +127,16 @@ class DataSafety : public ::testing::Test {
  protected:
   // The shipped 200k-message sample, raw.
   static const bytes& day() {
-    static const bytes b = itch5_test::inflate_prefix(itch5_test::read_file(itch5_test::data_path("synthetic-200k.itch.gz")));
+    static const bytes b =
+        itch5_test::inflate_prefix(itch5_test::read_file(itch5_test::data_path("synthetic-200k.itch.gz")));
     return b;
   }
   // The first `n` messages of day(), framed, cut by the test's own framer.
   static bytes first_messages(std::size_t n) {
     std::size_t at = 0;
     for (std::size_t k = 0; k < n; ++k) {
-      const std::size_t len = (std::to_integer<std::size_t>(day()[at]) << 8) | std::to_integer<std::size_t>(day()[at + 1]);
+      const std::size_t len =
+          (std::to_integer<std::size_t>(day()[at]) << 8) | std::to_integer<std::size_t>(day()[at + 1]);
       at += 2 + len;
     }
     return {day().begin(), day().begin() + static_cast<std::ptrdiff_t>(at)};
@@ -171,8 +173,10 @@ TEST_F(DataSafety, AnOutputNamingTheInputIsRefusedAndTheInputKept) {
     std::string expected;
   } rows[] = {
       {{"-q", "day.itch", "-o", "day.itch"}, "--output 'day.itch' is the same file as INPUT 'day.itch'"},
-      {{"-q", "day.itch", "--stats", "./day.itch"}, "--stats './day.itch' is the same file as INPUT 'day.itch'"},
-      {{"-q", "day.itch", "--depth", "link.itch"}, "--depth 'link.itch' is the same file as INPUT 'day.itch'"},
+      {{"-q", "day.itch", "--stats", "./day.itch"},
+       "--stats './day.itch' is the same file as INPUT 'day.itch'"},
+      {{"-q", "day.itch", "--depth", "link.itch"},
+       "--depth 'link.itch' is the same file as INPUT 'day.itch'"},
       {{"-q", "hard.itch", "-o", "day.itch"}, "--output 'day.itch' is the same file as INPUT 'hard.itch'"},
       {{"-q", "day.itch", "--histograms", "hard.itch"},
        "--histograms 'hard.itch' is the same file as INPUT 'day.itch'"},
@@ -184,12 +188,14 @@ TEST_F(DataSafety, AnOutputNamingTheInputIsRefusedAndTheInputKept) {
   for (const auto& r : rows) {
     const outcome o = run("itch5inside", r.args, dir_.path());
     EXPECT_EQ(o.exit_code, 2) << o.err;
-    EXPECT_EQ(o.last_line(), "itch5inside: error: " + r.expected + (r.expected.find(" and ") == std::string::npos
-                                                                         ? ": refusing to overwrite an input"
-                                                                         : "; each output needs a file of its own"));
+    EXPECT_EQ(o.last_line(),
+              "itch5inside: error: " + r.expected +
+                  (r.expected.find(" and ") == std::string::npos ? ": refusing to overwrite an input"
+                                                                 : "; each output needs a file of its own"));
   }
   EXPECT_EQ(itch5_test::read_file(file("day.itch")), day());
-  EXPECT_EQ(files(), (std::vector<std::string>{"day.itch", "hard.itch", "link.itch"})) << "nothing was written";
+  EXPECT_EQ(files(), (std::vector<std::string>{"day.itch", "hard.itch", "link.itch"}))
+      << "nothing was written";
 }
 
 TEST_F(DataSafety, StandardOutputAppendedToTheInputIsRefused) {
@@ -200,8 +206,10 @@ TEST_F(DataSafety, StandardOutputAppendedToTheInputIsRefused) {
     const std::string cmd = "cd " + itch5_test::sh_quote(dir_.path().string()) + " && " +
                             itch5_test::sh_quote(tools_dir + "/" + tool) + " day.itch >> day.itch 2> err.txt";
     EXPECT_EQ(itch5_test::run_shell(cmd), 2) << tool;
-    EXPECT_EQ(itch5_test::read_text(file("err.txt")),
-              tool + ": error: standard output is redirected to INPUT 'day.itch': refusing to overwrite an input\n");
+    EXPECT_EQ(
+        itch5_test::read_text(file("err.txt")),
+        tool +
+            ": error: standard output is redirected to INPUT 'day.itch': refusing to overwrite an input\n");
     EXPECT_EQ(itch5_test::read_file(file("day.itch")), first_messages(1000)) << tool;
   }
 }
@@ -211,16 +219,19 @@ TEST_F(DataSafety, AConfigFileIsAnInputToo) {
   itch5_test::write_file(file("c.yaml"), itch5_test::to_bytes("book: map\n"));
   const outcome o = run("itch5inside", {"--config", "c.yaml", "day.itch", "-o", "c.yaml"}, dir_.path());
   EXPECT_EQ(o.exit_code, 2);
-  EXPECT_NE(o.err.find("--output 'c.yaml' is the same file as --config 'c.yaml'"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("--output 'c.yaml' is the same file as --config 'c.yaml'"), std::string::npos)
+      << o.err;
   EXPECT_EQ(itch5_test::read_text(file("c.yaml")), "book: map\n");
 }
 
 TEST_F(DataSafety, SynthOutputsMustDiffer) {
-  const outcome o = run("itch5synth", {"--messages", "20k", "-o", "s.itch", "--delayed", "./s.itch"}, dir_.path());
+  const outcome o =
+      run("itch5synth", {"--messages", "20k", "-o", "s.itch", "--delayed", "./s.itch"}, dir_.path());
   EXPECT_EQ(o.exit_code, 2);
-  EXPECT_EQ(o.last_line(),
-            "itch5synth: error: --output 's.itch' and --delayed './s.itch' are the same file; each output needs a "
-            "file of its own");
+  EXPECT_EQ(
+      o.last_line(),
+      "itch5synth: error: --output 's.itch' and --delayed './s.itch' are the same file; each output needs a "
+      "file of its own");
   EXPECT_TRUE(files().empty());
 }
 
@@ -263,8 +274,8 @@ TEST_F(DataSafety, ASecondSignalRemovesTemporariesAtOnce) {
 }
 
 TEST_F(DataSafety, SynthInterruptedLeavesNothing) {
-  child c("itch5synth", {"--messages", "50M", "-q", "-o", "big.itch", "--delayed", "big-b.itch.gz"}, dir_.path(),
-          false);
+  child c("itch5synth", {"--messages", "50M", "-q", "-o", "big.itch", "--delayed", "big-b.itch.gz"},
+          dir_.path(), false);
   wait_for_temporary();
   std::this_thread::sleep_for(200ms);
   c.signal(SIGTERM);
@@ -283,7 +294,8 @@ TEST_F(DataSafety, CorruptInputReplacesAnEarlierOutputByThePartialAndEndsWithThe
   const outcome o = run("itch5inside", {"cut.itch", "-o", "out.txt"}, dir_.path());  // not quiet: summary too
   EXPECT_EQ(o.exit_code, 1);
   EXPECT_EQ(o.last_line().rfind("itch5inside: error: cut.itch: byte offset ", 0), 0u)
-      << "the error is the last line:\n" << o.err;
+      << "the error is the last line:\n"
+      << o.err;
   EXPECT_NE(o.err.find("messages in"), std::string::npos) << "the summary comes before it";
   EXPECT_FALSE(fs::exists(file("out.txt")));
   EXPECT_EQ(itch5_test::read_text(file("out.txt.partial")), itch5_test::read_text(file("expected.txt")));
@@ -337,18 +349,20 @@ TEST_F(DataSafety, SymbolsAreCheckedMatchedWithoutCaseAndMissingOnesNamed) {
     at = nl + 1;
   }
 
-  const outcome o = run("itch5inside", {"-q", "day.itch", "-o", "some.txt", "--symbols", lower + ",NOPE,zzzzz"},
-                        dir_.path());
+  const outcome o = run(
+      "itch5inside", {"-q", "day.itch", "-o", "some.txt", "--symbols", lower + ",NOPE,zzzzz"}, dir_.path());
   EXPECT_EQ(o.exit_code, 0) << o.err;
   EXPECT_EQ(itch5_test::read_text(file("some.txt")), expected) << "lower case selects " << symbol;
-  EXPECT_EQ(o.last_line(), "itch5inside: warning: --symbols NOPE, ZZZZZ: no message of day.itch names them (no "
-                           "stock directory or order message); no lines for them");
+  EXPECT_EQ(o.last_line(),
+            "itch5inside: warning: --symbols NOPE, ZZZZZ: no message of day.itch names them (no "
+            "stock directory or order message); no lines for them");
 
   const outcome bad = run("itch5inside", {"-q", "day.itch", "--symbols", "AAPL,ABCDEFGHI"}, dir_.path());
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_EQ(bad.last_line(),
-            "itch5inside: error: --symbols: 'ABCDEFGHI' cannot be an ITCH symbol (1 to 8 printable characters, no "
-            "spaces)");
+  EXPECT_EQ(
+      bad.last_line(),
+      "itch5inside: error: --symbols: 'ABCDEFGHI' cannot be an ITCH symbol (1 to 8 printable characters, no "
+      "spaces)");
 }
 
 }  // namespace

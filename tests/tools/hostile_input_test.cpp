@@ -85,7 +85,8 @@ const std::string prefix_lines =
 
 /// The prefix plus message #5, A ref 3 B 50 @ 10.0100 at ts 4000: 169 bytes, five messages.
 const bytes& five_messages() {
-  static const bytes b = valid_prefix([](itch5::frame_writer& w) { w.write(add(4000, 1, 3, 'B', 50, 100100, "AAA")); });
+  static const bytes b =
+      valid_prefix([](itch5::frame_writer& w) { w.write(add(4000, 1, 3, 'B', 50, 100100, "AAA")); });
   return b;
 }
 const std::string five_lines = prefix_lines + "4000 1 AAA 100100 50 100200 200\n";
@@ -188,63 +189,74 @@ std::vector<hostile_case> table() {
   std::vector<hostile_case> t;
 
   // ---- framing errors: exit 1, the lines of messages #1..#4, then the error at message #5, offset 131.
-  t.push_back(row("TruncatedLengthPrefix", file("in.itch", cat({valid_prefix(), bytes{std::byte{0}}})))
-                  .fails("byte offset 131 (message #5): truncated length prefix: the input ends 1 byte into a "
-                         "2-byte length prefix")
-                  .prints(prefix_lines)
-                  .reads(4));
-  t.push_back(row("TruncatedBody", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    w.write_raw(36, slice(body(add(4000, 1, 3, 'B', 50, 100100, "AAA")), 0, 10));
-                  })))
-                  .fails("byte offset 131 (message #5): truncated message: the length prefix says 36 bytes but the "
-                         "input ends after 10")
-                  .prints(prefix_lines)
-                  .reads(4));
-  t.push_back(row("LengthBelowTypeSize", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    w.write_raw(30, slice(body(add(4000, 1, 3, 'B', 50, 100100, "AAA")), 0, 30));
-                    w.write(add(5000, 1, 4, 'S', 10, 100150, "AAA"));  // never reached
-                  })))
-                  .fails("byte offset 131 (message #5): corrupt message (shorter than its type's fixed size): type "
-                         "'A' (0x41) needs 36 bytes, length prefix says 30")
-                  .prints(prefix_lines)
-                  .reads(4));
+  t.push_back(
+      row("TruncatedLengthPrefix", file("in.itch", cat({valid_prefix(), bytes{std::byte{0}}})))
+          .fails("byte offset 131 (message #5): truncated length prefix: the input ends 1 byte into a "
+                 "2-byte length prefix")
+          .prints(prefix_lines)
+          .reads(4));
+  t.push_back(
+      row("TruncatedBody", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
+                                  w.write_raw(36,
+                                              slice(body(add(4000, 1, 3, 'B', 50, 100100, "AAA")), 0, 10));
+                                })))
+          .fails("byte offset 131 (message #5): truncated message: the length prefix says 36 bytes but the "
+                 "input ends after 10")
+          .prints(prefix_lines)
+          .reads(4));
+  t.push_back(
+      row("LengthBelowTypeSize", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
+                                        w.write_raw(
+                                            30, slice(body(add(4000, 1, 3, 'B', 50, 100100, "AAA")), 0, 30));
+                                        w.write(add(5000, 1, 4, 'S', 10, 100150, "AAA"));  // never reached
+                                      })))
+          .fails("byte offset 131 (message #5): corrupt message (shorter than its type's fixed size): type "
+                 "'A' (0x41) needs 36 bytes, length prefix says 30")
+          .prints(prefix_lines)
+          .reads(4));
 
   // ---- irregular but framed: skipped or trimmed, counted, read to the end.
-  t.push_back(row("LengthAboveTypeSize", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    // 4 extra bytes that look like the start of a frame; the next message must still decode.
-                    w.write_raw(40, cat({body(add(4000, 1, 3, 'B', 50, 100100, "AAA")),
-                                         bytes{std::byte{0}, std::byte{0x24}, std::byte{'A'}, std::byte{0}}}));
-                    w.write(add(5000, 1, 4, 'S', 10, 100150, "AAA"));
-                  })))
-                  .prints(prefix_lines + "4000 1 AAA 100100 50 100200 200\n" + "5000 1 AAA 100100 50 100150 10\n")
-                  .reads(6)
-                  .oversized_messages(1));
+  t.push_back(
+      row("LengthAboveTypeSize",
+          file("in.itch", valid_prefix([](itch5::frame_writer& w) {
+                 // 4 extra bytes that look like the start of a frame; the next message must still decode.
+                 w.write_raw(40, cat({body(add(4000, 1, 3, 'B', 50, 100100, "AAA")),
+                                      bytes{std::byte{0}, std::byte{0x24}, std::byte{'A'}, std::byte{0}}}));
+                 w.write(add(5000, 1, 4, 'S', 10, 100150, "AAA"));
+               })))
+          .prints(prefix_lines + "4000 1 AAA 100100 50 100200 200\n" + "5000 1 AAA 100100 50 100150 10\n")
+          .reads(6)
+          .oversized_messages(1));
   t.push_back(row("UnknownType", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    // 'Z' is no ITCH 5.0 type; its body holds what looks like a System Event frame.
-                    bytes z(20, std::byte{0});
-                    z[0] = std::byte{'Z'};
-                    z[5] = std::byte{0x0c};
-                    z[6] = std::byte{'S'};
-                    w.write_raw(20, z);
-                    w.write(add(5000, 1, 3, 'B', 50, 100100, "AAA"));
-                  })))
+                                        // 'Z' is no ITCH 5.0 type; its body holds what looks like a System
+                                        // Event frame.
+                                        bytes z(20, std::byte{0});
+                                        z[0] = std::byte{'Z'};
+                                        z[5] = std::byte{0x0c};
+                                        z[6] = std::byte{'S'};
+                                        w.write_raw(20, z);
+                                        w.write(add(5000, 1, 3, 'B', 50, 100100, "AAA"));
+                                      })))
                   .prints(prefix_lines + "5000 1 AAA 100100 50 100200 200\n")
                   .reads(6)
                   .unknown_types(1));
-  t.push_back(row("ZeroLengthMidFile", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    w.write_end_of_session();
-                    w.write(add(5000, 1, 3, 'B', 50, 100100, "AAA"));  // after the end: not read
-                  })))
-                  .warns("itch5inside: warning: {input}: the session ended (zero length prefix) before the end of "
-                         "the input; the bytes after it were not read")
-                  .prints(prefix_lines)
-                  .reads(4));
+  t.push_back(
+      row("ZeroLengthMidFile", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
+                                      w.write_end_of_session();
+                                      w.write(add(5000, 1, 3, 'B', 50, 100100,
+                                                  "AAA"));  // after the end: not read
+                                    })))
+          .warns("itch5inside: warning: {input}: the session ended (zero length prefix) before the end of "
+                 "the input; the bytes after it were not read")
+          .prints(prefix_lines)
+          .reads(4));
 
   // ---- not ITCH at all. "Th" is a length of 0x5468 = 21608, and 'i' is no ITCH type.
-  t.push_back(row("TextFile", file("notes.txt", itch5_test::to_bytes("This is not ITCH data, just text.\n")))
-                  .fails("byte offset 0 (message #1): not ITCH 5.0 BinaryFILE data: the first length prefix is 21608 "
-                         "and the type byte is 'i' (0x69)")
-                  .reads(0));
+  t.push_back(
+      row("TextFile", file("notes.txt", itch5_test::to_bytes("This is not ITCH data, just text.\n")))
+          .fails("byte offset 0 (message #1): not ITCH 5.0 BinaryFILE data: the first length prefix is 21608 "
+                 "and the type byte is 'i' (0x69)")
+          .reads(0));
   t.push_back(row("EmptyFile", file("empty.itch", bytes{}))
                   .fails("byte offset 0 (message #1): empty input: the input has no bytes")
                   .reads(0));
@@ -253,20 +265,22 @@ std::vector<hostile_case> table() {
   // Cut 150 bytes into the stored data (compressed offset 15 + 150): messages #1..#4 (131 bytes) inflate
   // whole, #5 is 19 bytes in when the compressed input runs out. The reader names the message in progress
   // (#5, at 131) and where the decompressed bytes ran out (150).
-  t.push_back(row("GzipCutInTheMiddle", file("cut.gz", slice(stored_gzip(five_messages()), 0, 15 + 150)))
-                  .fails("byte offset 131 (message #5): cannot read input: unexpected end of gzip data (truncated "
-                         "file?) at compressed byte offset 165 (input ends at byte offset 150)")
-                  .prints(prefix_lines)
-                  .reads(4));
+  t.push_back(
+      row("GzipCutInTheMiddle", file("cut.gz", slice(stored_gzip(five_messages()), 0, 15 + 150)))
+          .fails("byte offset 131 (message #5): cannot read input: unexpected end of gzip data (truncated "
+                 "file?) at compressed byte offset 165 (input ends at byte offset 150)")
+          .prints(prefix_lines)
+          .reads(4));
   // Garbage right after the member's trailer: everything is inflated, then the error at the garbage's
   // compressed offset (the member's size), after message #5, at decompressed offset 169.
   const bytes gz = itch5_test::gzip(five_messages());
-  t.push_back(row("GzipWithGarbageAppended", file("garbage.gz", cat({gz, itch5_test::to_bytes("GARBAGE!")})))
-                  .fails("byte offset 169 (message #6): cannot read input: trailing garbage after gzip member 1 (not "
-                         "a gzip header and not zero padding) at compressed byte offset " +
-                         std::to_string(gz.size()))
-                  .prints(five_lines)
-                  .reads(5));
+  t.push_back(
+      row("GzipWithGarbageAppended", file("garbage.gz", cat({gz, itch5_test::to_bytes("GARBAGE!")})))
+          .fails("byte offset 169 (message #6): cannot read input: trailing garbage after gzip member 1 (not "
+                 "a gzip header and not zero padding) at compressed byte offset " +
+                 std::to_string(gz.size()))
+          .prints(five_lines)
+          .reads(5));
   // A zero length prefix inside a gzip member whose CRC-32 is wrong: the zero length may itself come from
   // the corruption, so the rest of the member is checked and the run fails (every line kept in .partial),
   // named at the zero length prefix. The same member with a correct CRC-32 ends the session with a warning.
@@ -280,128 +294,143 @@ std::vector<hostile_case> table() {
                   .fails("byte offset 131 (message #5): cannot read input: corrupt gzip data")
                   .prints(prefix_lines)
                   .reads(4));
-  t.push_back(row("GzipZeroLengthInSoundMember", file("ended.gz", stored_gzip(ended_mid_file)))
-                  .warns("itch5inside: warning: {input}: the session ended (zero length prefix) before the end of "
-                         "the input; the bytes after it were not read")
-                  .prints(prefix_lines)
-                  .reads(4));
+  t.push_back(
+      row("GzipZeroLengthInSoundMember", file("ended.gz", stored_gzip(ended_mid_file)))
+          .warns("itch5inside: warning: {input}: the session ended (zero length prefix) before the end of "
+                 "the input; the bytes after it were not read")
+          .prints(prefix_lines)
+          .reads(4));
   // Two members split inside message #3 (offset 70): the same lines as the raw stream.
   t.push_back(row("GzipMultiMember", file("two.gz", cat({itch5_test::gzip(slice(five_messages(), 0, 70)),
-                                                          itch5_test::gzip(slice(five_messages(), 70, 169))})))
+                                                         itch5_test::gzip(slice(five_messages(), 70, 169))})))
                   .prints(five_lines)
                   .reads(5));
 
   // ---- inconsistent book messages: counted by kind, skipped or applied as anomaly_counts.hpp says.
   t.push_back(row("AddsWithZeroShares", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    w.write(add(4000, 1, 3, 'B', 0, 100100, "AAA"));
-                    w.write(add_mpid(4100, 1, 4, 'S', 0, 100150, "AAA"));
-                    w.write(add(5000, 1, 3, 'B', 50, 100100, "AAA"));  // ref 3 was skipped: not a duplicate
-                  })))
+                                               w.write(add(4000, 1, 3, 'B', 0, 100100, "AAA"));
+                                               w.write(add_mpid(4100, 1, 4, 'S', 0, 100150, "AAA"));
+                                               w.write(add(5000, 1, 3, 'B', 50, 100100,
+                                                           "AAA"));  // ref 3 was skipped: not a duplicate
+                                             })))
                   .prints(prefix_lines + "5000 1 AAA 100100 50 100200 200\n")
                   .reads(7)
                   .counts("zero_shares", 2));
-  t.push_back(row("PricesAbove200000", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    w.write(add(4000, 1, 3, 'B', 10, 2'000'000'001u, "AAA"));  // $200,000.0001
-                    w.write(add(4100, 1, 4, 'S', 10, 0xffff'ffffu, "AAA"));    // $429,496.7295
-                    w.write(add(4200, 1, 5, 'S', 10, 2'000'000'000u, "AAA"));  // $200,000.0000: valid, behind
-                    w.write(del(5000, 1, 2));                                 // ... and now the best offer
-                  })))
-                  .prints(prefix_lines + "5000 1 AAA 100000 100 2000000000 10\n")
-                  .reads(8)
-                  .counts("invalid_price", 2));
-  t.push_back(row("TimestampsBeyond24h", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    w.write(add(86'399'999'999'999, 1, 3, 'B', 50, 100100, "AAA"));  // the day's last ns
-                    w.write(cancel(86'400'000'000'000, 1, 3, 10));                   // 24:00:00
-                    w.write(system_event(0xffff'ffff'ffff, 'C'));                    // the largest 48-bit value
-                  })))
+  t.push_back(
+      row("PricesAbove200000",
+          file("in.itch", valid_prefix([](itch5::frame_writer& w) {
+                 w.write(add(4000, 1, 3, 'B', 10, 2'000'000'001u, "AAA"));  // $200,000.0001
+                 w.write(add(4100, 1, 4, 'S', 10, 0xffff'ffffu, "AAA"));    // $429,496.7295
+                 w.write(add(4200, 1, 5, 'S', 10, 2'000'000'000u, "AAA"));  // $200,000.0000: valid, behind
+                 w.write(del(5000, 1, 2));                                  // ... and now the best offer
+               })))
+          .prints(prefix_lines + "5000 1 AAA 100000 100 2000000000 10\n")
+          .reads(8)
+          .counts("invalid_price", 2));
+  t.push_back(row("TimestampsBeyond24h",
+                  file("in.itch", valid_prefix([](itch5::frame_writer& w) {
+                         w.write(add(86'399'999'999'999, 1, 3, 'B', 50, 100100, "AAA"));  // the day's last ns
+                         w.write(cancel(86'400'000'000'000, 1, 3, 10));                   // 24:00:00
+                         w.write(system_event(0xffff'ffff'ffff, 'C'));  // the largest 48-bit value
+                       })))
                   .prints(prefix_lines + "86399999999999 1 AAA 100100 50 100200 200\n" +
                           "86400000000000 1 AAA 100100 40 100200 200\n")
                   .reads(7)
                   .counts("timestamp_beyond_day", 2));
-  t.push_back(row("TimestampsGoingBackwards", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    w.write(add(2500, 1, 3, 'B', 50, 100100, "AAA"));  // below 3000
-                    w.write(cancel(2400, 1, 3, 10));                   // below 2500
-                    w.write(del(2400, 1, 3));                          // equal: not backwards
-                  })))
-                  .prints(prefix_lines + "2500 1 AAA 100100 50 100200 200\n" + "2400 1 AAA 100100 40 100200 200\n" +
-                          "2400 1 AAA 100000 100 100200 200\n")
-                  .reads(7)
-                  .counts("timestamp_backwards", 2));
-  t.push_back(row("ReplacesOfUnknownOrders", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    w.write(replace(4000, 1, 99, 3, 50, 100100));  // 99 was never added
-                    w.write(del(5000, 1, 3));                      // so its new order 3 does not exist either
-                    w.write(replace(6000, 1, 1, 4, 100, 100050));  // a valid replace still works
-                  })))
+  t.push_back(
+      row("TimestampsGoingBackwards", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
+                                             w.write(add(2500, 1, 3, 'B', 50, 100100, "AAA"));  // below 3000
+                                             w.write(cancel(2400, 1, 3, 10));                   // below 2500
+                                             w.write(del(2400, 1, 3));  // equal: not backwards
+                                           })))
+          .prints(prefix_lines + "2500 1 AAA 100100 50 100200 200\n" + "2400 1 AAA 100100 40 100200 200\n" +
+                  "2400 1 AAA 100000 100 100200 200\n")
+          .reads(7)
+          .counts("timestamp_backwards", 2));
+  t.push_back(row("ReplacesOfUnknownOrders",
+                  file("in.itch", valid_prefix([](itch5::frame_writer& w) {
+                         w.write(replace(4000, 1, 99, 3, 50, 100100));  // 99 was never added
+                         w.write(del(5000, 1, 3));  // so its new order 3 does not exist either
+                         w.write(replace(6000, 1, 1, 4, 100, 100050));  // a valid replace still works
+                       })))
                   .prints(prefix_lines + "6000 1 AAA 100050 100 100200 200\n")
                   .reads(7)
                   .counts("unknown_order", 2));
-  t.push_back(row("DuplicateOrderReferences", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    w.write(add(4000, 1, 1, 'B', 70, 100100, "AAA"));      // ref 1 is live: skipped
-                    w.write(add_mpid(4100, 1, 2, 'S', 5, 100150, "AAA"));  // ref 2 is live: skipped
-                    w.write(replace(5000, 1, 1, 2, 100, 100100));          // removes 1; new ref 2 is live: skipped
-                    w.write(exec(6000, 1, 2, 50));                         // ref 2 is still the 200 @ 10.02
-                  })))
+  t.push_back(row("DuplicateOrderReferences",
+                  file("in.itch", valid_prefix([](itch5::frame_writer& w) {
+                         w.write(add(4000, 1, 1, 'B', 70, 100100, "AAA"));      // ref 1 is live: skipped
+                         w.write(add_mpid(4100, 1, 2, 'S', 5, 100150, "AAA"));  // ref 2 is live: skipped
+                         w.write(
+                             replace(5000, 1, 1, 2, 100, 100100));  // removes 1; new ref 2 is live: skipped
+                         w.write(exec(6000, 1, 2, 50));             // ref 2 is still the 200 @ 10.02
+                       })))
                   .prints(prefix_lines + "5000 1 AAA 0 0 100200 200\n" + "6000 1 AAA 0 0 100200 150\n")
                   .reads(8)
                   .counts("duplicate_order", 3));
-  t.push_back(row("ExecutionsLargerThanTheOrder", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    w.write(exec(4000, 1, 1, 150));                   // ref 1 has 100: removed
-                    w.write(exec_price(5000, 1, 2, 250, 100200));     // ref 2 has 200: removed
-                    w.write(add(6000, 1, 1, 'B', 10, 99000, "AAA"));  // ref 1 is free again
-                  })))
+  t.push_back(row("ExecutionsLargerThanTheOrder",
+                  file("in.itch", valid_prefix([](itch5::frame_writer& w) {
+                         w.write(exec(4000, 1, 1, 150));                   // ref 1 has 100: removed
+                         w.write(exec_price(5000, 1, 2, 250, 100200));     // ref 2 has 200: removed
+                         w.write(add(6000, 1, 1, 'B', 10, 99000, "AAA"));  // ref 1 is free again
+                       })))
                   .prints(prefix_lines + "4000 1 AAA 0 0 100200 200\n" + "5000 1 AAA 0 0 2000000000 0\n" +
                           "6000 1 AAA 99000 10 2000000000 0\n")
                   .reads(7)
                   .counts("reduce_exceeds_order", 2));
-  t.push_back(row("StockLocateNeverAnnounced", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    w.write(add(4000, 9, 3, 'B', 10, 5000, "ZZZ"));  // locate 9 has no R: named by the add
-                    w.write(add(5000, 9, 4, 'S', 20, 5100, "ZZZ"));
-                    w.write(del(6000, 9, 3));
-                  })))
-                  .prints(prefix_lines + "4000 9 ZZZ 5000 10 2000000000 0\n" + "5000 9 ZZZ 5000 10 5100 20\n" +
-                          "6000 9 ZZZ 0 0 5100 20\n")
-                  .reads(7)
-                  .counts("unannounced_locate", 2));
+  t.push_back(
+      row("StockLocateNeverAnnounced", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
+                                              w.write(add(4000, 9, 3, 'B', 10, 5000,
+                                                          "ZZZ"));  // locate 9 has no R: named by the add
+                                              w.write(add(5000, 9, 4, 'S', 20, 5100, "ZZZ"));
+                                              w.write(del(6000, 9, 3));
+                                            })))
+          .prints(prefix_lines + "4000 9 ZZZ 5000 10 2000000000 0\n" + "5000 9 ZZZ 5000 10 5100 20\n" +
+                  "6000 9 ZZZ 0 0 5100 20\n")
+          .reads(7)
+          .counts("unannounced_locate", 2));
   // Two more anomaly kinds of anomaly_counts.hpp, for completeness.
   t.push_back(row("AddsWithAnInvalidSide", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    w.write(add(4000, 1, 3, 'X', 50, 100100, "AAA"));
-                    w.write(add(5000, 1, 3, 'B', 50, 100100, "AAA"));  // ref 3 was skipped: not a duplicate
-                  })))
+                                                  w.write(add(4000, 1, 3, 'X', 50, 100100, "AAA"));
+                                                  w.write(add(5000, 1, 3, 'B', 50, 100100,
+                                                              "AAA"));  // ref 3 was skipped: not a duplicate
+                                                })))
                   .prints(prefix_lines + "5000 1 AAA 100100 50 100200 200\n")
                   .reads(6)
                   .counts("invalid_side", 1));
-  t.push_back(row("CrossedBooksCountedOnEntry", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    w.write(add(4000, 1, 3, 'B', 50, 100200, "AAA"));  // locked: bid = offer, entered (1)
-                    w.write(add(5000, 1, 4, 'B', 10, 100300, "AAA"));  // crossed further: the same entry
-                    w.write(del(6000, 1, 3));                          // not at the inside: no line
-                    w.write(del(7000, 1, 4));                          // uncrossed
-                    w.write(add(8000, 1, 5, 'S', 10, 99900, "AAA"));   // crossed again (2)
-                  })))
-                  .prints(prefix_lines + "4000 1 AAA 100200 50 100200 200\n" + "5000 1 AAA 100300 10 100200 200\n" +
-                          "7000 1 AAA 100000 100 100200 200\n" + "8000 1 AAA 100000 100 99900 10\n")
-                  .reads(9)
-                  .counts("crossed_book", 2));
+  t.push_back(
+      row("CrossedBooksCountedOnEntry",
+          file("in.itch", valid_prefix([](itch5::frame_writer& w) {
+                 w.write(add(4000, 1, 3, 'B', 50, 100200, "AAA"));  // locked: bid = offer, entered (1)
+                 w.write(add(5000, 1, 4, 'B', 10, 100300, "AAA"));  // crossed further: the same entry
+                 w.write(del(6000, 1, 3));                          // not at the inside: no line
+                 w.write(del(7000, 1, 4));                          // uncrossed
+                 w.write(add(8000, 1, 5, 'S', 10, 99900, "AAA"));   // crossed again (2)
+               })))
+          .prints(prefix_lines + "4000 1 AAA 100200 50 100200 200\n" + "5000 1 AAA 100300 10 100200 200\n" +
+                  "7000 1 AAA 100000 100 100200 200\n" + "8000 1 AAA 100000 100 99900 10\n")
+          .reads(9)
+          .counts("crossed_book", 2));
 
   // ---- size: every stock locate, announced in ascending order as real days do. Each run must stay far
   // below the time limit (it used to be quadratic in the number of locates: ~80 s here).
   t.push_back(row("EveryStockLocateInOrder", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
-                    for (std::uint32_t l = 2; l <= 65535; ++l) {
-                      w.write(directory(static_cast<std::uint16_t>(l), "S" + std::to_string(l), 4000));
-                    }
-                    w.write(add(5000, 65535, 3, 'B', 10, 5000, "S65535"));
-                  })))
+                                                    for (std::uint32_t l = 2; l <= 65535; ++l) {
+                                                      w.write(directory(static_cast<std::uint16_t>(l),
+                                                                        "S" + std::to_string(l), 4000));
+                                                    }
+                                                    w.write(add(5000, 65535, 3, 'B', 10, 5000, "S65535"));
+                                                  })))
                   .prints(prefix_lines + "5000 65535 S65535 5000 10 2000000000 0\n")
                   .reads(4 + 65534 + 1));
 
   // ---- inputs that cannot be opened or read: no summary, nothing on stdout.
-  t.push_back(row("MissingFile", [](const fs::path& dir) { return (dir / "does-not-exist.itch").string(); })
-                  .fails("cannot open: No such file or directory"));
-  t.push_back(row("DirectoryAsInput",
-                  [](const fs::path& dir) {
-                    fs::create_directory(dir / "a-directory");
-                    return (dir / "a-directory").string();
-                  })
-                  .fails("is a directory, not a file"));
+  t.push_back(row("MissingFile", [](const fs::path& dir) {
+                return (dir / "does-not-exist.itch").string();
+              }).fails("cannot open: No such file or directory"));
+  t.push_back(row("DirectoryAsInput", [](const fs::path& dir) {
+                fs::create_directory(dir / "a-directory");
+                return (dir / "a-directory").string();
+              }).fails("is a directory, not a file"));
   return t;
 }
 
@@ -424,7 +453,8 @@ result run(const fs::path& dir, const std::string& args) {
   const auto start = std::chrono::steady_clock::now();
   r.code = itch5_test::run_shell(itch5_test::sh_quote(tool) + " " + args + " > " + itch5_test::sh_quote(out) +
                                  " 2> " + itch5_test::sh_quote(err));
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), time_limit_seconds)
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+            time_limit_seconds)
       << args;
   r.out = itch5_test::read_text(out);
   r.err = itch5_test::read_text(err);
@@ -453,9 +483,7 @@ std::optional<std::string> line_after(const std::string& text, const std::string
 
 bool is_digit(char ch) { return ch >= '0' && ch <= '9'; }
 
-bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
-}
+bool all_digits(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), is_digit); }
 
 std::vector<std::string> split(std::string_view s, std::string_view sep) {
   std::vector<std::string> parts;
@@ -480,7 +508,8 @@ summary parse_summary(const std::string& err) {
   if (digits == in) return s;
   s.messages = std::stoll(err.substr(digits, in - digits));
   if (auto types = line_after(err, "  messages by type:")) {
-    if (auto u = types->find(" unknown="); u != std::string::npos) s.unknown = std::stoull(types->substr(u + 9));
+    if (auto u = types->find(" unknown="); u != std::string::npos)
+      s.unknown = std::stoull(types->substr(u + 9));
   }
   const auto anomalies = line_after(err, "  anomalies: ");
   if (!anomalies) return s;
@@ -508,8 +537,8 @@ void expect_complete_lines(const std::string& text) {
   EXPECT_EQ(text.back(), '\n') << "the last line is incomplete";
   for (const std::string& line : split(std::string_view(text).substr(0, text.size() - 1), "\n")) {
     const auto f = split(line, " ");
-    const bool ok = f.size() == 7 && all_digits(f[0]) && all_digits(f[1]) && !f[2].empty() && all_digits(f[3]) &&
-                    all_digits(f[4]) && all_digits(f[5]) && all_digits(f[6]);
+    const bool ok = f.size() == 7 && all_digits(f[0]) && all_digits(f[1]) && !f[2].empty() &&
+                    all_digits(f[3]) && all_digits(f[4]) && all_digits(f[5]) && all_digits(f[6]);
     EXPECT_TRUE(ok) << "'" << line << "'";
   }
 }
@@ -575,8 +604,8 @@ TEST_P(HostileInput, ExactExpectation) {
 
   // With -o FILE: on success FILE holds the lines; on failure there is no FILE, and FILE.partial holds the
   // complete lines when the input could be opened at all (the output is created after the input).
-  const result o =
-      run(dir_.path(), "-q -o " + itch5_test::sh_quote(dir_.file("lines.txt")) + " " + itch5_test::sh_quote(input));
+  const result o = run(dir_.path(), "-q -o " + itch5_test::sh_quote(dir_.file("lines.txt")) + " " +
+                                        itch5_test::sh_quote(input));
   EXPECT_EQ(o.code, c.exit_code) << o.err;
   EXPECT_EQ(o.out, "");
   std::vector<std::string> expected_files = inputs_only;

@@ -27,8 +27,8 @@ class Itch5cat : public testing::Test {
   // redirection or pipeline prefix, capturing stdout and stderr in files.
   run_result run(const std::string& args, const std::string& pipe_from = "") {
     const std::string out = dir_.file("stdout"), err = dir_.file("stderr");
-    std::string cmd = sh_quote(std::string(ITCH5_TOOLS_DIR) + "/itch5cat") + " " + args + " >" + sh_quote(out) +
-                      " 2>" + sh_quote(err);
+    std::string cmd = sh_quote(std::string(ITCH5_TOOLS_DIR) + "/itch5cat") + " " + args + " >" +
+                      sh_quote(out) + " 2>" + sh_quote(err);
     if (!pipe_from.empty()) cmd = pipe_from + " | " + cmd;
     run_result r;
     r.status = itch5_test::run_shell(cmd);
@@ -105,7 +105,8 @@ TEST_F(Itch5cat, TextOutputOnTheRealSample) {
   ASSERT_EQ(lines.size(), 1000u);
   EXPECT_NE(lines[0].find(" S system_event locate=0 tracking=0 event_code=O"), std::string::npos) << lines[0];
   // Message 14 is the 13th stock directory entry: AAPL at locate 13.
-  EXPECT_NE(lines[13].find(" R stock_directory locate=13 tracking=0 stock=AAPL "), std::string::npos) << lines[13];
+  EXPECT_NE(lines[13].find(" R stock_directory locate=13 tracking=0 stock=AAPL "), std::string::npos)
+      << lines[13];
 
   r = run("--locate 13 " + sh_quote(real_sample));
   EXPECT_EQ(r.status, 0) << r.err;
@@ -115,11 +116,12 @@ TEST_F(Itch5cat, TextOutputOnTheRealSample) {
 }
 
 TEST_F(Itch5cat, TextOfHandBuiltMessagesAndFilters) {
-  const auto path = write("three.itch", builder()
-                                            .frame(itch5_test::system_event_bytes('O', 3'600'000'000'000))
-                                            .frame(itch5_test::add_order_bytes(42, 'B', 100, "AAPL", 1'902'500, 13))
-                                            .frame(itch5_test::order_delete_bytes(42, 13))
-                                            .get());
+  const auto path =
+      write("three.itch", builder()
+                              .frame(itch5_test::system_event_bytes('O', 3'600'000'000'000))
+                              .frame(itch5_test::add_order_bytes(42, 'B', 100, "AAPL", 1'902'500, 13))
+                              .frame(itch5_test::order_delete_bytes(42, 13))
+                              .get());
   const std::string s = "01:00:00.000000000 S system_event locate=0 tracking=0 event_code=O\n";
   const std::string a =
       "09:30:00.000000000 A add_order locate=13 tracking=1 order_ref=42 side=B shares=100 stock=AAPL "
@@ -135,7 +137,8 @@ TEST_F(Itch5cat, TextOfHandBuiltMessagesAndFilters) {
   EXPECT_EQ(run("--types=SD " + sh_quote(path)).out, s + d);
   EXPECT_EQ(run("--locate 13 " + sh_quote(path)).out, a + d);
   EXPECT_EQ(run("--limit 2 " + sh_quote(path)).out, s + a);
-  EXPECT_EQ(run("--counts " + sh_quote(path)).out, "A add_order 1\nD order_delete 1\nS system_event 1\ntotal 3\n");
+  EXPECT_EQ(run("--counts " + sh_quote(path)).out,
+            "A add_order 1\nD order_delete 1\nS system_event 1\ntotal 3\n");
 }
 
 // The offset of frame number `n` (1-based) of a well-formed file.
@@ -275,8 +278,8 @@ TEST_F(Itch5cat, HelpDocumentsEveryFlag) {
   auto r = run("--help");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.err, "");
-  for (const char* flag : {"--counts", "--types", "--locate", "--limit", "--quiet", "-q,", "--config", "--print-config",
-                           "--help", "INPUT", "Exit status"}) {
+  for (const char* flag : {"--counts", "--types", "--locate", "--limit", "--quiet", "-q,", "--config",
+                           "--print-config", "--help", "INPUT", "Exit status"}) {
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag << " is not in --help:\n" << r.out;
   }
   EXPECT_EQ(run("-h").out, r.out);
@@ -336,13 +339,15 @@ TEST_F(Itch5cat, AFilterThatMatchesNothingSaysSo) {
   auto r = run("--types A " + sh_quote(real_sample));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "itch5cat: note: no message matches --types A (1000 messages read from " + real_sample + ")\n");
+  EXPECT_EQ(r.err,
+            "itch5cat: note: no message matches --types A (1000 messages read from " + real_sample + ")\n");
 
   r = run("--types R --locate 9999 - <" + sh_quote(real_sample));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "itch5cat: note: no message matches --types R --locate 9999 (1000 messages read from standard "
-                   "input)\n");
+  EXPECT_EQ(r.err,
+            "itch5cat: note: no message matches --types R --locate 9999 (1000 messages read from standard "
+            "input)\n");
 
   r = run("-q --locate 9999 " + sh_quote(real_sample));
   EXPECT_EQ(r.status, 0);
@@ -355,12 +360,14 @@ TEST_F(Itch5cat, FlagsThatContradictEachOtherAreUsageErrors) {
   };
   const std::string throughput = " (it decodes every message of the input, a throughput test)\n";
   for (const auto& [args, message] : std::vector<contradiction>{
-           {"--counts --decode", "--decode and --counts cannot be combined (--decode prints the counts itself)\n"},
+           {"--counts --decode",
+            "--decode and --counts cannot be combined (--decode prints the counts itself)\n"},
            {"--decode --types A", "--decode cannot be combined with --types" + throughput},
            {"--decode --locate 13", "--decode cannot be combined with --locate" + throughput},
            {"--decode --limit 5", "--decode cannot be combined with --limit" + throughput},
-           {"--counts --limit 5", "--limit cannot be combined with --counts (--limit stops the printing of "
-                                  "messages; --counts counts them all)\n"},
+           {"--counts --limit 5",
+            "--limit cannot be combined with --counts (--limit stops the printing of "
+            "messages; --counts counts them all)\n"},
        }) {
     auto r = run(args + " " + sh_quote(real_sample));
     EXPECT_EQ(r.status, 2) << args;
@@ -379,7 +386,8 @@ TEST_F(Itch5cat, SymbolFindsTheDirectoryMessageOfAaplInTheRealSample) {
   EXPECT_EQ(r.status, 0) << r.err;
   auto lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 1u) << r.out;
-  EXPECT_NE(lines[0].find(" R stock_directory locate=13 tracking=0 stock=AAPL "), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find(" R stock_directory locate=13 tracking=0 stock=AAPL "), std::string::npos)
+      << lines[0];
   EXPECT_EQ(r.err, "");
   // Any case; several symbols; --market-wide adds the system event (locate 0); the same as --locate for one.
   EXPECT_EQ(run("--symbol aapl " + sh_quote(real_sample)).out, r.out);
@@ -411,25 +419,30 @@ TEST_F(Itch5cat, SymbolMistakesGetAWarningOrAUsageError) {
   auto r = run("--symbol AAPL,NOPE " + sh_quote(real_sample));
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(lines_of(r.out).size(), 1u);
-  EXPECT_EQ(r.err, "itch5cat: warning: --symbol NOPE: no stock directory message of " + real_sample +
-                       " names it\n");
+  EXPECT_EQ(r.err,
+            "itch5cat: warning: --symbol NOPE: no stock directory message of " + real_sample + " names it\n");
   r = run("--symbol NOPE " + sh_quote(real_sample));
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "itch5cat: warning: --symbol NOPE: no stock directory message of " + real_sample +
-                       " names it\nitch5cat: note: no message matches --symbol NOPE (1000 messages read from " +
-                       real_sample + ")\n");
+  EXPECT_EQ(r.err,
+            "itch5cat: warning: --symbol NOPE: no stock directory message of " + real_sample +
+                " names it\nitch5cat: note: no message matches --symbol NOPE (1000 messages read from " +
+                real_sample + ")\n");
   struct mistake {
     std::string args, message;
   };
   for (const auto& [args, message] : std::vector<mistake>{
-           {"--symbol TOOLONGNAME", "--symbol: 'TOOLONGNAME' cannot be an ITCH symbol (1 to 8 printable characters, "
-                                    "no spaces)"},
-           {"--symbol 'A B'", "--symbol: 'A B' cannot be an ITCH symbol (1 to 8 printable characters, no spaces)"},
-           {"--symbol AAPL --locate 13", "--symbol and --locate cannot be combined (--symbol selects the locates its "
-                                         "stock directory messages assign)"},
+           {"--symbol TOOLONGNAME",
+            "--symbol: 'TOOLONGNAME' cannot be an ITCH symbol (1 to 8 printable characters, "
+            "no spaces)"},
+           {"--symbol 'A B'",
+            "--symbol: 'A B' cannot be an ITCH symbol (1 to 8 printable characters, no spaces)"},
+           {"--symbol AAPL --locate 13",
+            "--symbol and --locate cannot be combined (--symbol selects the locates its "
+            "stock directory messages assign)"},
            {"--market-wide", "--market-wide only goes with --symbol"},
            {"--decode --symbol AAPL",
-            "--decode cannot be combined with --symbol (it decodes every message of the input, a throughput test)"},
+            "--decode cannot be combined with --symbol (it decodes every message of the input, a throughput "
+            "test)"},
        }) {
     r = run(args + " " + sh_quote(real_sample));
     EXPECT_EQ(r.status, 2) << args;

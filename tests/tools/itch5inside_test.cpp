@@ -56,7 +56,9 @@ void write_bytes(const fs::path& p, std::string_view bytes) {
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-std::string to_string(std::span<const std::byte> b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
+std::string to_string(std::span<const std::byte> b) {
+  return {reinterpret_cast<const char*>(b.data()), b.size()};
+}
 
 void gzip_file(const fs::path& p, std::string_view bytes) {
   gzFile f = gzopen(p.c_str(), "wb");
@@ -111,8 +113,10 @@ std::string unzstd_file(const fs::path& p) {
 std::string quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
+    if (c == '\'')
+      q += "'\\''";
+    else
+      q += c;
   }
   return q + "'";
 }
@@ -139,7 +143,8 @@ class Itch5Inside : public ::testing::Test {
 
   // Runs `[PIPE_FROM |] itch5inside ARGS [STDIN_REDIRECT]` through the shell in the temporary directory,
   // capturing stdout and stderr.
-  result run(const std::string& args, const std::string& stdin_redirect = "", const std::string& pipe_from = "") {
+  result run(const std::string& args, const std::string& stdin_redirect = "",
+             const std::string& pipe_from = "") {
     const fs::path out = path("stdout.txt"), err = path("stderr.txt");
     std::string cmd = "cd " + quote(dir_.string()) + " && ";
     if (!pipe_from.empty()) cmd += pipe_from + " | ";
@@ -203,46 +208,46 @@ hand_stream make_hand_stream() {
   itch5::frame_writer w;
   hand_stream s;
   auto mark = [&] { s.frame_end.push_back(w.size()); };
-  w.write(system_event(1000, 'O')), mark();                          // #1
-  w.write(directory(1, "AAA", 1100)), mark();                        // #2
-  w.write(directory(2, "BB", 1200)), mark();                         // #3
-  w.write(add(2000, 1, 1, 'B', 100, 100000, "AAA")), mark();         // #4  bid 10.00x100
-  w.write(add(3000, 1, 2, 'S', 200, 100200, "AAA")), mark();         // #5  offer 10.02x200
-  w.write(add(4000, 1, 3, 'B', 50, 99900, "AAA")), mark();           // #6  below the bid: no line
-  w.write(add(4500, 1, 8, 'B', 10, 99500, "AAA")), mark();           // #7  below: no line
-  w.write(add(5000, 2, 4, 'S', 300, 5000, "BB")), mark();            // #8  BB offer 0.50x300
-  w.write(add(6000, 1, 5, 'B', 25, 100000, "AAA")), mark();          // #9  bid 10.00x125
-  w.write(exec(7000, 1, 5, 25)), mark();                             // #10 bid 10.00x100
-  w.write(cancel(8000, 1, 2, 50)), mark();                           // #11 offer 10.02x150
-  w.write(replace(9000, 1, 3, 6, 50, 100100)), mark();               // #12 9.99 -> 10.01: new best bid
-  w.write(halt(9500, 1, "AAA")), mark();                             // #13 a halt does not stop updates
-  w.write(del(10000, 1, 6)), mark();                                 // #14 bid back to 10.00x100
-  w.write(exec_price(11000, 1, 1, 100, 100050)), mark();             // #15 bid level emptied: 9.95x10
-  w.write(trade(12000, 1, "AAA")), mark();                           // #16 no book change
-  w.write(del(13000, 2, 4)), mark();                                 // #17 BB empty
-  w.write(add_mpid(14000, 2, 7, 'B', 10, 4999, "BB")), mark();       // #18 BB bid 0.4999x10
-  w.write(cancel(15000, 1, 2, 150)), mark();                         // #19 offer emptied
-  w.write(replace(16000, 1, 8, 9, 10, 99500)), mark();               // #20 same price and size: no line
-  w.write(replace(17000, 1, 9, 10, 20, 99500)), mark();              // #21 size 10 -> 20
-  w.write(system_event(18000, 'C')), mark();                         // #22
+  w.write(system_event(1000, 'O')), mark();                     // #1
+  w.write(directory(1, "AAA", 1100)), mark();                   // #2
+  w.write(directory(2, "BB", 1200)), mark();                    // #3
+  w.write(add(2000, 1, 1, 'B', 100, 100000, "AAA")), mark();    // #4  bid 10.00x100
+  w.write(add(3000, 1, 2, 'S', 200, 100200, "AAA")), mark();    // #5  offer 10.02x200
+  w.write(add(4000, 1, 3, 'B', 50, 99900, "AAA")), mark();      // #6  below the bid: no line
+  w.write(add(4500, 1, 8, 'B', 10, 99500, "AAA")), mark();      // #7  below: no line
+  w.write(add(5000, 2, 4, 'S', 300, 5000, "BB")), mark();       // #8  BB offer 0.50x300
+  w.write(add(6000, 1, 5, 'B', 25, 100000, "AAA")), mark();     // #9  bid 10.00x125
+  w.write(exec(7000, 1, 5, 25)), mark();                        // #10 bid 10.00x100
+  w.write(cancel(8000, 1, 2, 50)), mark();                      // #11 offer 10.02x150
+  w.write(replace(9000, 1, 3, 6, 50, 100100)), mark();          // #12 9.99 -> 10.01: new best bid
+  w.write(halt(9500, 1, "AAA")), mark();                        // #13 a halt does not stop updates
+  w.write(del(10000, 1, 6)), mark();                            // #14 bid back to 10.00x100
+  w.write(exec_price(11000, 1, 1, 100, 100050)), mark();        // #15 bid level emptied: 9.95x10
+  w.write(trade(12000, 1, "AAA")), mark();                      // #16 no book change
+  w.write(del(13000, 2, 4)), mark();                            // #17 BB empty
+  w.write(add_mpid(14000, 2, 7, 'B', 10, 4999, "BB")), mark();  // #18 BB bid 0.4999x10
+  w.write(cancel(15000, 1, 2, 150)), mark();                    // #19 offer emptied
+  w.write(replace(16000, 1, 8, 9, 10, 99500)), mark();          // #20 same price and size: no line
+  w.write(replace(17000, 1, 9, 10, 20, 99500)), mark();         // #21 size 10 -> 20
+  w.write(system_event(18000, 'C')), mark();                    // #22
   s.bytes = to_string(w.bytes());
   return s;
 }
 
 const std::vector<std::string> hand_lines = {
-    "2000 1 AAA 100000 100 2000000000 0\n",   // #4
-    "3000 1 AAA 100000 100 100200 200\n",     // #5
-    "5000 2 BB 0 0 5000 300\n",               // #8
-    "6000 1 AAA 100000 125 100200 200\n",     // #9
-    "7000 1 AAA 100000 100 100200 200\n",     // #10
-    "8000 1 AAA 100000 100 100200 150\n",     // #11
-    "9000 1 AAA 100100 50 100200 150\n",      // #12
-    "10000 1 AAA 100000 100 100200 150\n",    // #14
-    "11000 1 AAA 99500 10 100200 150\n",      // #15
-    "13000 2 BB 0 0 2000000000 0\n",          // #17
-    "14000 2 BB 4999 10 2000000000 0\n",      // #18
-    "15000 1 AAA 99500 10 2000000000 0\n",    // #19
-    "17000 1 AAA 99500 20 2000000000 0\n",    // #21
+    "2000 1 AAA 100000 100 2000000000 0\n",  // #4
+    "3000 1 AAA 100000 100 100200 200\n",    // #5
+    "5000 2 BB 0 0 5000 300\n",              // #8
+    "6000 1 AAA 100000 125 100200 200\n",    // #9
+    "7000 1 AAA 100000 100 100200 200\n",    // #10
+    "8000 1 AAA 100000 100 100200 150\n",    // #11
+    "9000 1 AAA 100100 50 100200 150\n",     // #12
+    "10000 1 AAA 100000 100 100200 150\n",   // #14
+    "11000 1 AAA 99500 10 100200 150\n",     // #15
+    "13000 2 BB 0 0 2000000000 0\n",         // #17
+    "14000 2 BB 4999 10 2000000000 0\n",     // #18
+    "15000 1 AAA 99500 10 2000000000 0\n",   // #19
+    "17000 1 AAA 99500 20 2000000000 0\n",   // #21
 };
 
 std::string join(const std::vector<std::string>& lines, std::string_view only_symbol = "") {
@@ -262,8 +267,8 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 // CSV rows (without the header) as name -> column -> value.
-std::map<std::string, std::map<std::string, std::string>> parse_csv(const std::string& csv,
-                                                                    std::vector<std::string>* order = nullptr) {
+std::map<std::string, std::map<std::string, std::string>> parse_csv(
+    const std::string& csv, std::vector<std::string>* order = nullptr) {
   std::map<std::string, std::map<std::string, std::string>> rows;
   const auto lines = split(csv, '\n');
   if (lines.empty()) return rows;
@@ -314,8 +319,9 @@ TEST_F(Itch5Inside, HandMadeStreamExactLinesForEveryBook) {
 // from it, so the two formats are one.
 TEST_F(Itch5Inside, LinesAreThoseOfFormatInsideLine) {
   write_bytes(path("in.itch"), make_hand_stream().bytes);
-  for (const std::string& args : {std::string("-q in.itch"), "-q " + quote(data_dir + "/synthetic-200k.itch.gz"),
-                                  "-q --stats s.csv " + quote(data_dir + "/synthetic-200k.itch.gz")}) {
+  for (const std::string& args :
+       {std::string("-q in.itch"), "-q " + quote(data_dir + "/synthetic-200k.itch.gz"),
+        "-q --stats s.csv " + quote(data_dir + "/synthetic-200k.itch.gz")}) {
     SCOPED_TRACE(args);
     const result r = run(args);
     ASSERT_EQ(r.code, 0) << r.err;
@@ -339,8 +345,7 @@ TEST_F(Itch5Inside, RawGzipAndStandardInputGiveIdenticalOutput) {
   gzip_file(path("in.itch.gz"), bytes);
   gzip_file(path("in.bin"), bytes);  // gzip detected from its bytes, not its name
   const std::string expected = join(hand_lines);
-  for (const auto& [args, redirect, pipe] :
-       std::vector<std::tuple<std::string, std::string, std::string>>{
+  for (const auto& [args, redirect, pipe] : std::vector<std::tuple<std::string, std::string, std::string>>{
            {"-q in.itch", "", ""},
            {"-q in.itch.gz", "", ""},
            {"-q in.bin", "", ""},
@@ -722,9 +727,9 @@ TEST_F(Itch5Inside, ConfigFileSetsOptionsAndFlagsOverrideIt) {
   EXPECT_EQ(y["book"].as<std::string>(), "array");  // the flag
   ASSERT_TRUE(y["symbols"].IsSequence()) << p.out;
   ASSERT_EQ(y["symbols"].size(), 1u);
-  EXPECT_EQ(y["symbols"][0].as<std::string>(), "BB");  // the file
-  EXPECT_TRUE(y["quiet"].as<bool>());                   // the file
-  EXPECT_EQ(y["output"].as<std::string>(), "-");         // the default
+  EXPECT_EQ(y["symbols"][0].as<std::string>(), "BB");       // the file
+  EXPECT_TRUE(y["quiet"].as<bool>());                       // the file
+  EXPECT_EQ(y["output"].as<std::string>(), "-");            // the default
   EXPECT_EQ(y["window-levels"].as<std::uint64_t>(), 256u);  // the documented default
   EXPECT_EQ(y["stats-events"].as<std::string>(), "inside");
 
@@ -868,8 +873,9 @@ TEST_F(Itch5Inside, TruncatedInputKeepsCompleteLinesAndReportsWhere) {
     std::size_t lines_before = 0;
     const std::size_t line_msgs[] = {4, 5, 8, 9, 10, 11, 12, 14, 15, 17, 18, 19, 21};  // message numbers
     for (std::size_t m : line_msgs) lines_before += m <= whole ? 1 : 0;
-    EXPECT_EQ(c.out, join(std::vector<std::string>(hand_lines.begin(),
-                                                   hand_lines.begin() + static_cast<std::ptrdiff_t>(lines_before))));
+    EXPECT_EQ(c.out,
+              join(std::vector<std::string>(hand_lines.begin(),
+                                            hand_lines.begin() + static_cast<std::ptrdiff_t>(lines_before))));
     if (!clean) {
       EXPECT_NE(c.err.find("message #" + std::to_string(whole + 1)), std::string::npos) << c.err;
     }
@@ -925,9 +931,12 @@ TEST_F(Itch5Inside, HelpMentionsEveryFlag) {
   const result r = run("--help");
   EXPECT_EQ(r.code, 0);
   EXPECT_EQ(r.err, "");
-  for (const char* flag : {"-o,", "--output", "--book", "--window-levels", "--symbols", "--stats ", "--stats-events",
-                           "--depth", "-q,", "--quiet", "--read-ahead", "--threads", "--slowest", "--block-size", "--gzip-level", "--zstd-level", "--inflate",
-                           "--config", "--print-config", "--help", "INPUT"}) {
+  for (const char* flag : {"-o,",       "--output",     "--book",         "--window-levels",
+                           "--symbols", "--stats ",     "--stats-events", "--depth",
+                           "-q,",       "--quiet",      "--read-ahead",   "--threads",
+                           "--slowest", "--block-size", "--gzip-level",   "--zstd-level",
+                           "--inflate", "--config",     "--print-config", "--help",
+                           "INPUT"}) {
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
   }
   // --help states the quantiles' bound (within 1/128, 0.8%, of a true sample value).
@@ -941,16 +950,16 @@ TEST_F(Itch5Inside, UsageErrors) {
   const result unknown = run("--frobnicate in.itch");
   EXPECT_EQ(unknown.code, 2);
   EXPECT_NE(unknown.err.find("--frobnicate"), std::string::npos) << unknown.err;
-  EXPECT_EQ(run("").code, 2);                                   // no INPUT
-  EXPECT_EQ(run("in.itch in.itch").code, 2);                    // two inputs
-  EXPECT_EQ(run("--book tree in.itch").code, 2);                // not a book type
-  EXPECT_EQ(run("--window-levels 1 in.itch").code, 2);          // out of range
-  EXPECT_EQ(run("--stats-events some in.itch").code, 2);        // not a choice
-  EXPECT_EQ(run("in.itch --symbols").code, 2);                  // missing value
+  EXPECT_EQ(run("").code, 2);                             // no INPUT
+  EXPECT_EQ(run("in.itch in.itch").code, 2);              // two inputs
+  EXPECT_EQ(run("--book tree in.itch").code, 2);          // not a book type
+  EXPECT_EQ(run("--window-levels 1 in.itch").code, 2);    // out of range
+  EXPECT_EQ(run("--stats-events some in.itch").code, 2);  // not a choice
+  EXPECT_EQ(run("in.itch --symbols").code, 2);            // missing value
   const result bad_book = run("--book tree in.itch");
   EXPECT_NE(bad_book.err.find("--book"), std::string::npos) << bad_book.err;
   EXPECT_EQ(bad_book.out, "");
-  EXPECT_EQ(run("--threads 0 in.itch").code, 2);                // out of range
+  EXPECT_EQ(run("--threads 0 in.itch").code, 2);                       // out of range
   const result slow_threads = run("--slowest 3 --threads 2 in.itch");  // no per-message times
   EXPECT_EQ(slow_threads.code, 2);
   EXPECT_NE(slow_threads.err.find("--slowest"), std::string::npos) << slow_threads.err;
@@ -1061,8 +1070,9 @@ TEST_F(Itch5Inside, BookThreadsOnACaptureGiveTheSameLatencyColumns) {
   // A generated day as a pcap capture with lost packets: statistics carry each sample's feed latency,
   // which the merge takes by message index.
   const std::string synth = std::string(ITCH5_TOOLS_DIR) + "/itch5synth";
-  const std::string make = "cd " + quote(dir_.string()) + " && " + quote(synth) +
-                           " --messages 100k --seed 5 --pcap cap.pcap --pcap-loss 0.001 -o day.itch 2> /dev/null";
+  const std::string make =
+      "cd " + quote(dir_.string()) + " && " + quote(synth) +
+      " --messages 100k --seed 5 --pcap cap.pcap --pcap-loss 0.001 -o day.itch 2> /dev/null";
   ASSERT_EQ(std::system(make.c_str()), 0);
   const result one = run("--threads 1 --stats s.csv --depth d.csv cap.pcap");
   ASSERT_EQ(one.code, 0) << one.err;

@@ -57,7 +57,8 @@ class Itch5Stats : public ::testing::Test {
     auto in = itch5::io::open_input(file(name));
     std::string bytes;
     std::vector<std::byte> buf(1 << 16);
-    while (std::size_t n = in->read(buf.data(), buf.size())) bytes.append(reinterpret_cast<const char*>(buf.data()), n);
+    while (std::size_t n = in->read(buf.data(), buf.size()))
+      bytes.append(reinterpret_cast<const char*>(buf.data()), n);
     return itch5::stats::decode_histograms(bytes, name);
   }
 
@@ -88,7 +89,8 @@ std::vector<std::string> sorted_lines(const std::string& text) {
 //   samples more than the whole, and its maximum is not above the whole's; a symbol sampled on one side
 //   only has identical rate histograms;
 // - Processing is wall time of different runs: only its count (NSamples) is comparable.
-void expect_parts_merge_to_whole(const itch5::stats::statistics_histograms& merged, const itch5::stats::statistics_histograms& whole,
+void expect_parts_merge_to_whole(const itch5::stats::statistics_histograms& merged,
+                                 const itch5::stats::statistics_histograms& whole,
                                  const std::string& whole_lines, std::int64_t cut) {
   EXPECT_EQ(by_name(merged.depth.symbols), by_name(whole.depth.symbols));
   EXPECT_EQ(merged.depth.aggregate, whole.depth.aggregate);
@@ -142,7 +144,8 @@ void expect_parts_merge_to_whole(const itch5::stats::statistics_histograms& merg
 }
 
 TEST_F(Itch5Stats, MergingOneRunGivesThatRunsCsvsByteForByte) {
-  const result r = run(inside + " -q " + sample + " -o /dev/null --stats s.csv --depth d.csv --histograms h.hist.gz");
+  const result r =
+      run(inside + " -q " + sample + " -o /dev/null --stats s.csv --depth d.csv --histograms h.hist.gz");
   ASSERT_EQ(r.code, 0) << r.err;
   const result m = run(stats_tool + " merge h.hist.gz --stats m.csv --depth md.csv");
   ASSERT_EQ(m.code, 0) << m.err;
@@ -161,10 +164,14 @@ TEST_F(Itch5Stats, MergingOneRunGivesThatRunsCsvsByteForByte) {
 TEST_F(Itch5Stats, TheTwoPartsOfADayMergeToTheWholeDayButTheSpanningSamples) {
   const std::int64_t cut = 34'215'000'000'000;
   const std::string c = std::to_string(cut);
-  ASSERT_EQ(run(inside + " -q " + sample + " -o whole.txt --stats s.csv --depth d.csv --histograms whole.hist").code, 0);
+  ASSERT_EQ(
+      run(inside + " -q " + sample + " -o whole.txt --stats s.csv --depth d.csv --histograms whole.hist")
+          .code,
+      0);
   ASSERT_EQ(run(inside + " -q " + sample + " -o /dev/null --to " + c + " --histograms p1.hist").code, 0);
   ASSERT_EQ(run(inside + " -q " + sample + " -o /dev/null --from " + c + " --histograms p2.hist").code, 0);
-  const result m = run(stats_tool + " merge p1.hist p2.hist --stats m.csv --depth md.csv --histograms m.hist");
+  const result m =
+      run(stats_tool + " merge p1.hist p2.hist --stats m.csv --depth md.csv --histograms m.hist");
   ASSERT_EQ(m.code, 0) << m.err;
   expect_parts_merge_to_whole(load("m.hist"), load("whole.hist"), read_text(file("whole.txt")), cut);
   // The depth CSV holds the same rows (in order of first appearance rather than locate order).
@@ -193,14 +200,16 @@ TEST_F(Itch5Stats, AFileCutInTwoWithOtherLocatesMergesByName) {
       const std::uint16_t l = second ? relocate.at(locate) : locate;
       const std::int64_t ts = start + i * 1'700'003 + (i % 5) * 400;
       const char side = i % 2 == 0 ? 'B' : 'S';
-      const std::uint32_t px = side == 'B' ? 100'000 - static_cast<std::uint32_t>(i) * 100 : 110'000 + static_cast<std::uint32_t>(i) * 100;
+      const std::uint32_t px = side == 'B' ? 100'000 - static_cast<std::uint32_t>(i) * 100
+                                           : 110'000 + static_cast<std::uint32_t>(i) * 100;
       const char* names[] = {"", "AAA", "BBB", "CCC"};
       whole.write(add(ts, locate, ref, side, 100 + static_cast<std::uint32_t>(i), px, names[locate]));
       part.write(add(ts, l, ref, side, 100 + static_cast<std::uint32_t>(i), px, names[locate]));
       live.emplace_back(locate, ref++);
       if (i % 4 == 3) {
         whole.write(exec(ts + 10, live.back().first, live.back().second, 50));
-        part.write(exec(ts + 10, second ? relocate.at(live.back().first) : live.back().first, live.back().second, 50));
+        part.write(exec(ts + 10, second ? relocate.at(live.back().first) : live.back().first,
+                        live.back().second, 50));
       }
     }
     std::int64_t ts = start + 200'000'000;
@@ -224,11 +233,14 @@ TEST_F(Itch5Stats, AFileCutInTwoWithOtherLocatesMergesByName) {
   save("whole.itch", whole);
   save("p1.itch", part1);
   save("p2.itch", part2);
-  ASSERT_EQ(run(inside + " -q whole.itch -o whole.txt --depth d.csv --stats s.csv --histograms whole.hist").code, 0);
+  ASSERT_EQ(
+      run(inside + " -q whole.itch -o whole.txt --depth d.csv --stats s.csv --histograms whole.hist").code,
+      0);
   ASSERT_EQ(run(inside + " -q p1.itch -o /dev/null --histograms p1.hist").code, 0);
   ASSERT_EQ(run(inside + " -q p2.itch -o p2.txt --histograms p2.hist").code, 0);
   ASSERT_NE(read_text(file("p2.txt")).find(" 9 CCC "), std::string::npos);  // the other locates are in use
-  const result m = run(stats_tool + " merge p1.hist p2.hist --stats m.csv --depth md.csv --histograms m.hist");
+  const result m =
+      run(stats_tool + " merge p1.hist p2.hist --stats m.csv --depth md.csv --histograms m.hist");
   ASSERT_EQ(m.code, 0) << m.err;
   expect_parts_merge_to_whole(load("m.hist"), load("whole.hist"), read_text(file("whole.txt")), cut);
   // Part 1 names AAA BBB CCC in that order, as the whole file does: the depth CSVs are identical, and the
@@ -237,7 +249,8 @@ TEST_F(Itch5Stats, AFileCutInTwoWithOtherLocatesMergesByName) {
   auto names_and_counts = [](const std::string& csv) {
     std::vector<std::string> v;
     std::istringstream in(csv);
-    for (std::string line; std::getline(in, line);) v.push_back(line.substr(0, line.find(',', line.find(',') + 1)));
+    for (std::string line; std::getline(in, line);)
+      v.push_back(line.substr(0, line.find(',', line.find(',') + 1)));
     return v;
   };
   EXPECT_EQ(names_and_counts(read_text(file("m.csv"))), names_and_counts(read_text(file("s.csv"))));
@@ -247,9 +260,7 @@ TEST_F(Itch5Stats, AFileCutInTwoWithOtherLocatesMergesByName) {
 TEST_F(Itch5Stats, BadFilesAreReportedWithTheirNameAndExitOne) {
   ASSERT_EQ(run(inside + " -q " + sample + " -o /dev/null --stats s.csv --histograms h.hist").code, 0);
   const std::string bytes = read_text(file("h.hist"));
-  {
-    std::ofstream(file("short.hist"), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
-  }
+  { std::ofstream(file("short.hist"), std::ios::binary) << bytes.substr(0, bytes.size() / 2); }
   result r = run(stats_tool + " merge h.hist short.hist --stats m.csv");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("itch5stats merge: error: short.hist: byte "), std::string::npos) << r.err;
@@ -262,12 +273,11 @@ TEST_F(Itch5Stats, BadFilesAreReportedWithTheirNameAndExitOne) {
 
   std::string v9 = bytes;
   v9[8] = 9;
-  {
-    std::ofstream(file("v9.hist"), std::ios::binary) << v9;
-  }
+  { std::ofstream(file("v9.hist"), std::ios::binary) << v9; }
   r = run(stats_tool + " merge v9.hist --stats m.csv");
   EXPECT_EQ(r.code, 1);
-  EXPECT_NE(r.err.find("v9.hist: byte 8: histogram file version 9 is not supported"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("v9.hist: byte 8: histogram file version 9 is not supported"), std::string::npos)
+      << r.err;
 
   r = run(stats_tool + " merge missing.hist --stats m.csv");
   EXPECT_EQ(r.code, 1);
@@ -286,8 +296,8 @@ TEST_F(Itch5Stats, UsageErrorsExitTwoAndHelpExplainsEveryFlag) {
   result r = run(stats_tool + " merge h.hist");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("nothing to write"), std::string::npos) << r.err;
-  EXPECT_EQ(run(stats_tool + " merge --stats m.csv").code, 2);                // no FILE
-  EXPECT_EQ(run(stats_tool + " merge h.hist --stats h.hist").code, 2);        // an output that is an input
+  EXPECT_EQ(run(stats_tool + " merge --stats m.csv").code, 2);          // no FILE
+  EXPECT_EQ(run(stats_tool + " merge h.hist --stats h.hist").code, 2);  // an output that is an input
   EXPECT_EQ(run(stats_tool + " merge h.hist --stats x.csv --depth x.csv").code, 2);
   EXPECT_EQ(run(stats_tool + " merge h.hist --bogus 1 --stats m.csv").code, 2);
   r = run(stats_tool + " merge --help");

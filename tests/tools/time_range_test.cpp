@@ -38,11 +38,11 @@ struct run_output {
 // itch5inside on the sample with `flags`, everything kept.
 run_output run(const std::string& flags) {
   itch5_test::temp_dir dir;
-  const std::string lines = dir.file("lines.txt"), stats = dir.file("stats.csv"), depth = dir.file("depth.csv"),
-                    err = dir.file("err.txt");
+  const std::string lines = dir.file("lines.txt"), stats = dir.file("stats.csv"),
+                    depth = dir.file("depth.csv"), err = dir.file("err.txt");
   run_output r;
-  r.status = itch5_test::run_shell(tool + " " + itch5_test::sh_quote(sample) + " -o " + lines + " --stats " + stats +
-                                   " --depth " + depth + " " + flags + " 2>" + err);
+  r.status = itch5_test::run_shell(tool + " " + itch5_test::sh_quote(sample) + " -o " + lines + " --stats " +
+                                   stats + " --depth " + depth + " " + flags + " 2>" + err);
   r.lines = text_of(lines);
   r.stats = text_of(stats);
   r.depth = text_of(depth);
@@ -76,9 +76,9 @@ std::string lines_between(const std::string& lines, std::int64_t from, std::int6
   const auto la = split(a, '\n'), lb = split(b, '\n');
   std::size_t i = 0;
   while (i < la.size() && i < lb.size() && la[i] == lb[i]) ++i;
-  return ::testing::AssertionFailure() << "line " << i + 1 << " of " << la.size() << " vs " << lb.size() << ": '"
-                                       << (i < la.size() ? la[i] : "(none)") << "' vs '"
-                                       << (i < lb.size() ? lb[i] : "(none)") << "'";
+  return ::testing::AssertionFailure()
+         << "line " << i + 1 << " of " << la.size() << " vs " << lb.size() << ": '"
+         << (i < la.size() ? la[i] : "(none)") << "' vs '" << (i < lb.size() ? lb[i] : "(none)") << "'";
 }
 
 // Rows of a statistics or depth CSV by Name, each a map of column to value.
@@ -162,7 +162,8 @@ TEST_F(TimeRange, StatisticsOfARangeAreThoseOfItsEventsAlone) {
   }
   ASSERT_GT(names.size(), 100u);
   const table got = without_processing(parse_csv(r.stats));
-  const table want = without_processing(parse_csv(expected.finish_csv([&](std::uint16_t l) { return names[l]; })));
+  const table want =
+      without_processing(parse_csv(expected.finish_csv([&](std::uint16_t l) { return names[l]; })));
   EXPECT_EQ(got, want);
   // And they are not the whole day's.
   EXPECT_NE(got, without_processing(parse_csv(whole().stats)));
@@ -193,9 +194,10 @@ TEST_F(TimeRange, TwoHalvesSplitEverySymbolsSamples) {
 TEST_F(TimeRange, TheSummaryNamesTheRange) {
   const run_output r = run("--from 09:30:04 --to 09:30:09.5");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.err.find("  time range: 09:30:04 to 09:30:09.500000000 (lines, statistics and depth; the books read "
-                       "every message)\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find("  time range: 09:30:04 to 09:30:09.500000000 (lines, statistics and depth; the books read "
+                 "every message)\n"),
+      std::string::npos)
       << r.err;
   EXPECT_EQ(run("").err.find("time range"), std::string::npos);
 }
@@ -205,15 +207,19 @@ TEST_F(TimeRange, MistakesAreUsageErrors) {
     std::string flags, message;
   };
   for (const auto& m : std::vector<mistake>{
-           {"--from 09:60", "itch5inside: error: --from: '09:60' is not a time of day (minutes above 59; expected "
-                            "HH:MM[:SS[.fraction]] or nanoseconds since midnight)"},
-           {"--to 4pm", "itch5inside: error: --to: '4pm' is not a time of day (unexpected character; expected "
-                        "HH:MM[:SS[.fraction]] or nanoseconds since midnight)"},
+           {"--from 09:60",
+            "itch5inside: error: --from: '09:60' is not a time of day (minutes above 59; expected "
+            "HH:MM[:SS[.fraction]] or nanoseconds since midnight)"},
+           {"--to 4pm",
+            "itch5inside: error: --to: '4pm' is not a time of day (unexpected character; expected "
+            "HH:MM[:SS[.fraction]] or nanoseconds since midnight)"},
            {"--from 10:00 --to 09:30",
             "itch5inside: error: --from 10:00 is not before --to 09:30: the range would be empty"},
            {"--session regular --to 12:00",
-            "itch5inside: error: --session regular sets the range; it cannot be combined with --from or --to"},
-           {"--session extended", "itch5inside: error: --session: expected 'regular' (09:30 to 16:00), got 'extended'"},
+            "itch5inside: error: --session regular sets the range; it cannot be combined with --from or "
+            "--to"},
+           {"--session extended",
+            "itch5inside: error: --session: expected 'regular' (09:30 to 16:00), got 'extended'"},
        }) {
     SCOPED_TRACE(m.flags);
     const run_output r = run(m.flags);

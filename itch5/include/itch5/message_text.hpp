@@ -1,6 +1,7 @@
 // Readable one-line text for any message, generated from its layout:
 //
-//   09:30:00.000012345 A add_order locate=13 tracking=0 order_ref=42 side=B shares=100 stock=AAPL price=190.2500
+//   09:30:00.000012345 A add_order locate=13 tracking=0 order_ref=42 side=B shares=100 stock=AAPL
+//   price=190.2500
 //
 // Prices are decimal dollars with all their decimals, stocks and other alpha fields are trimmed of trailing
 // spaces, a one-character field prints as itself (' ' for a space, 0xNN when not printable). Written into
@@ -41,10 +42,8 @@ inline char* put_value(char* out, char c) noexcept {
 }
 
 template <class U>
-  requires std::is_unsigned_v<U>
-char* put_value(char* out, U v) noexcept {
-  return std::to_chars(out, out + 24, v).ptr;
-}
+requires std::is_unsigned_v<U>
+char* put_value(char* out, U v) noexcept { return std::to_chars(out, out + 24, v).ptr; }
 
 template <int D, class R>
 char* put_value(char* out, price<D, R> p) noexcept {
@@ -86,7 +85,8 @@ char* format_message(char* out, const M& m) noexcept {
   out = std::to_chars(out, out + 8, m.header.tracking_number).ptr;
   std::apply(
       [&](auto... f) {
-        ((*out++ = ' ', out = detail::put(out, f.name), *out++ = '=', out = detail::put_value(out, m.*f.member)),
+        ((*out++ = ' ', out = detail::put(out, f.name), *out++ = '=',
+          out = detail::put_value(out, m.*f.member)),
          ...);
       },
       M::layout());

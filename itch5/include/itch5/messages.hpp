@@ -45,10 +45,11 @@ struct type_list {
 
 /// Every message type of the specification, in the order of its table.
 using all_message_types =
-    type_list<system_event, stock_directory, stock_trading_action, reg_sho_restriction, market_participant_position,
-              mwcb_decline_level, mwcb_status, ipo_quoting_period_update, luld_auction_collar, operational_halt,
-              add_order, add_order_mpid, order_executed, order_executed_with_price, order_cancel, order_delete,
-              order_replace, trade, cross_trade, broken_trade, noii, rpii, dlcr_price_discovery>;
+    type_list<system_event, stock_directory, stock_trading_action, reg_sho_restriction,
+              market_participant_position, mwcb_decline_level, mwcb_status, ipo_quoting_period_update,
+              luld_auction_collar, operational_halt, add_order, add_order_mpid, order_executed,
+              order_executed_with_price, order_cancel, order_delete, order_replace, trade, cross_trade,
+              broken_trade, noii, rpii, dlcr_price_discovery>;
 
 /// A type that is one of the ITCH 5.0 message structs.
 template <class M>
@@ -56,7 +57,8 @@ concept message = requires {
   { M::type } -> std::convertible_to<char>;
   { M::size } -> std::convertible_to<std::size_t>;
   M::layout();
-} && detail::layout_tiles_message<M>();
+}
+&&detail::layout_tiles_message<M>();
 
 namespace detail {
 template <class... M>
@@ -103,10 +105,11 @@ template <message M>
 [[nodiscard]] inline M decode(const std::byte* p) noexcept {
   M m;
   m.header = message_header::decode(p);
-  std::apply([&](auto... f) { ((m.*f.member = detail::wire<typename decltype(f)::value_type>::read(
-                                    p + decltype(f)::offset)),
-                               ...); },
-             M::layout());
+  std::apply(
+      [&](auto... f) {
+        ((m.*f.member = detail::wire<typename decltype(f)::value_type>::read(p + decltype(f)::offset)), ...);
+      },
+      M::layout());
   return m;
 }
 
@@ -115,9 +118,11 @@ template <message M>
 inline void encode(const M& m, std::byte* p) noexcept {
   p[0] = static_cast<std::byte>(M::type);
   m.header.encode(p);
-  std::apply([&](auto... f) {
-    (detail::wire<typename decltype(f)::value_type>::write(p + decltype(f)::offset, m.*f.member), ...);
-  }, M::layout());
+  std::apply(
+      [&](auto... f) {
+        (detail::wire<typename decltype(f)::value_type>::write(p + decltype(f)::offset, m.*f.member), ...);
+      },
+      M::layout());
 }
 
 }  // namespace itch5

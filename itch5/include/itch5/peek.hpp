@@ -60,8 +60,8 @@ static_assert(detail::layout_offset<add_order_mpid, 1> == add_side_offset &&
 /// (P also carries an order reference, but of a non-displayed order: it does not touch the book.)
 [[nodiscard]] constexpr bool is_order_message(char type) noexcept {
   return type == add_order::type || type == add_order_mpid::type || type == order_executed::type ||
-         type == order_executed_with_price::type || type == order_cancel::type || type == order_delete::type ||
-         type == order_replace::type;
+         type == order_executed_with_price::type || type == order_cancel::type ||
+         type == order_delete::type || type == order_replace::type;
 }
 
 /// The type byte. Precondition: frame.size() >= 1.

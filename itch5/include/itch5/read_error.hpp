@@ -15,7 +15,7 @@ enum class read_errc {
   truncated_message,        ///< The input ends inside a message.
   message_too_short,        ///< A known type whose length is below its fixed size.
   input_failure,            ///< The input could not be read (I/O error, corrupt or truncated gzip).
-  corrupt_capture,          ///< A pcap/pcapng capture or a MoldUDP64 packet in it is corrupt (offset in the capture).
+  corrupt_capture,  ///< A pcap/pcapng capture or a MoldUDP64 packet in it is corrupt (offset in the capture).
 };
 
 [[nodiscard]] std::string_view to_string(read_errc e) noexcept;

@@ -37,15 +37,16 @@ class byte_sink {
 };
 
 /// One MoldUDP64 downstream packet. `session` is padded with spaces to 10 bytes.
-inline capture_bytes mold_packet(std::string_view session, std::uint64_t seq, const std::vector<capture_bytes>& messages,
-                                 int count_override = -1) {
+inline capture_bytes mold_packet(std::string_view session, std::uint64_t seq,
+                                 const std::vector<capture_bytes>& messages, int count_override = -1) {
   capture_bytes out;
   byte_sink s(out);
   std::string sess(session);
   sess.resize(10, ' ');
   s.text(sess);
   s.u64(seq);
-  s.u16(count_override >= 0 ? static_cast<std::uint32_t>(count_override) : static_cast<std::uint32_t>(messages.size()));
+  s.u16(count_override >= 0 ? static_cast<std::uint32_t>(count_override)
+                            : static_cast<std::uint32_t>(messages.size()));
   for (const auto& m : messages) {
     s.u16(static_cast<std::uint32_t>(m.size()));
     s.raw(m);
@@ -158,7 +159,8 @@ inline std::vector<capture_bytes> binaryfile_messages(const capture_bytes& file)
   std::vector<capture_bytes> out;
   std::size_t at = 0;
   while (at + 2 <= file.size()) {
-    const std::size_t len = (std::to_integer<std::size_t>(file[at]) << 8) | std::to_integer<std::size_t>(file[at + 1]);
+    const std::size_t len =
+        (std::to_integer<std::size_t>(file[at]) << 8) | std::to_integer<std::size_t>(file[at + 1]);
     if (len == 0 || at + 2 + len > file.size()) break;
     out.emplace_back(file.begin() + static_cast<std::ptrdiff_t>(at + 2),
                      file.begin() + static_cast<std::ptrdiff_t>(at + 2 + len));
@@ -174,8 +176,9 @@ struct mold_stream_packet {
   std::size_t count;
   capture_bytes payload;
 };
-inline std::vector<mold_stream_packet> mold_packets(const std::vector<capture_bytes>& messages, std::size_t per_packet,
-                                                    std::uint64_t first_seq = 1, std::string_view session = "SESSION001",
+inline std::vector<mold_stream_packet> mold_packets(const std::vector<capture_bytes>& messages,
+                                                    std::size_t per_packet, std::uint64_t first_seq = 1,
+                                                    std::string_view session = "SESSION001",
                                                     std::size_t max_payload = 1400) {
   std::vector<mold_stream_packet> out;
   std::size_t i = 0;

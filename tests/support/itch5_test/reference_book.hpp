@@ -25,7 +25,7 @@ class reference_book {
   };
   struct levels {
     std::map<std::uint32_t, std::uint64_t, std::greater<>> bids;  ///< highest price first
-    std::map<std::uint32_t, std::uint64_t> offers;                 ///< lowest price first
+    std::map<std::uint32_t, std::uint64_t> offers;                ///< lowest price first
   };
 
   /// The live order `ref`, or nullptr.

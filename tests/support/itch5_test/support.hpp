@@ -45,10 +45,10 @@ struct spec_entry {
 };
 
 inline constexpr std::array<spec_entry, 23> spec_table{{
-    {'S', 12, 1},  {'R', 39, 14}, {'H', 25, 4}, {'Y', 20, 2}, {'L', 26, 5}, {'V', 35, 3},
-    {'W', 12, 1},  {'K', 28, 4},  {'J', 35, 5}, {'h', 21, 3}, {'A', 36, 5}, {'F', 40, 6},
-    {'E', 31, 3},  {'C', 36, 5},  {'X', 23, 2}, {'D', 19, 1}, {'U', 35, 4}, {'P', 44, 6},
-    {'Q', 40, 5},  {'B', 19, 1},  {'I', 50, 9}, {'N', 20, 2}, {'O', 48, 8},
+    {'S', 12, 1}, {'R', 39, 14}, {'H', 25, 4}, {'Y', 20, 2}, {'L', 26, 5}, {'V', 35, 3},
+    {'W', 12, 1}, {'K', 28, 4},  {'J', 35, 5}, {'h', 21, 3}, {'A', 36, 5}, {'F', 40, 6},
+    {'E', 31, 3}, {'C', 36, 5},  {'X', 23, 2}, {'D', 19, 1}, {'U', 35, 4}, {'P', 44, 6},
+    {'Q', 40, 5}, {'B', 19, 1},  {'I', 50, 9}, {'N', 20, 2}, {'O', 48, 8},
 }};
 
 /// The spec length of `type`, 0 when the spec does not define it.
@@ -119,8 +119,14 @@ inline bytes system_event_bytes(char code, std::uint64_t ts = 0x0000'0102'0304) 
 /// An Add Order message ('A', 36 bytes).
 inline bytes add_order_bytes(std::uint64_t ref, char side, std::uint32_t shares, std::string_view stock,
                              std::uint32_t price, std::uint16_t locate = 7) {
-  return builder().header('A', locate, 1, 34'200'000'000'000).u64(ref).ch(side).u32(shares).alpha(stock, 8).u32(
-      price).get();
+  return builder()
+      .header('A', locate, 1, 34'200'000'000'000)
+      .u64(ref)
+      .ch(side)
+      .u32(shares)
+      .alpha(stock, 8)
+      .u32(price)
+      .get();
 }
 
 /// An Order Delete message ('D', 19 bytes).
@@ -169,8 +175,8 @@ struct source_config {
 /// Tiny blocks put the carry at every position of a frame; 1 MiB is the default.
 inline const std::vector<source_config>& all_source_configs() {
   static const std::vector<source_config> configs{
-      {1, false},        {2, false}, {3, false},   {7, false},  {64, false, 5}, {std::size_t{1} << 20, false},
-      {1, true},         {2, true},  {3, true},    {7, true},   {64, true, 5},  {std::size_t{1} << 20, true},
+      {1, false}, {2, false}, {3, false}, {7, false}, {64, false, 5}, {std::size_t{1} << 20, false},
+      {1, true},  {2, true},  {3, true},  {7, true},  {64, true, 5},  {std::size_t{1} << 20, true},
   };
   return configs;
 }
@@ -191,8 +197,8 @@ struct read_result {
   std::uint64_t oversized = 0;
   std::uint64_t unknown_total = 0;
   std::array<std::uint64_t, 256> unknown{};
-  std::uint64_t offset = 0;          // reader.offset() at the end
-  bool data_after_session = false;   // data_after_end_of_session() when the session ended
+  std::uint64_t offset = 0;         // reader.offset() at the end
+  bool data_after_session = false;  // data_after_end_of_session() when the session ended
 };
 
 inline read_result read_all(itch5::message_reader& reader) {
@@ -206,7 +212,8 @@ inline read_result read_all(itch5::message_reader& reader) {
   r.unknown_total = reader.unknown_total();
   r.unknown = reader.unknown_types();
   r.offset = reader.offset();
-  if (r.status == itch5::read_status::end_of_session) r.data_after_session = reader.data_after_end_of_session();
+  if (r.status == itch5::read_status::end_of_session)
+    r.data_after_session = reader.data_after_end_of_session();
   return r;
 }
 
@@ -232,7 +239,8 @@ inline std::vector<bytes> reference_frames(const bytes& data) {
   std::vector<bytes> out;
   std::size_t at = 0;
   while (at + 2 <= data.size()) {
-    std::size_t len = (std::to_integer<std::size_t>(data[at]) << 8) | std::to_integer<std::size_t>(data[at + 1]);
+    std::size_t len =
+        (std::to_integer<std::size_t>(data[at]) << 8) | std::to_integer<std::size_t>(data[at + 1]);
     if (len == 0 || at + 2 + len > data.size()) break;
     out.emplace_back(data.begin() + static_cast<std::ptrdiff_t>(at + 2),
                      data.begin() + static_cast<std::ptrdiff_t>(at + 2 + len));
@@ -242,7 +250,9 @@ inline std::vector<bytes> reference_frames(const bytes& data) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-inline std::string data_path(std::string_view name) { return std::string(ITCH5_DATA_DIR) + "/" + std::string(name); }
+inline std::string data_path(std::string_view name) {
+  return std::string(ITCH5_DATA_DIR) + "/" + std::string(name);
+}
 
 inline bytes read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -337,8 +347,10 @@ inline int run_shell(const std::string& command) {
 inline std::string sh_quote(std::string_view s) {
   std::string q = "'";
   for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
+    if (c == '\'')
+      q += "'\\''";
+    else
+      q += c;
   }
   return q + "'";
 }

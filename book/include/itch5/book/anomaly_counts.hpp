@@ -26,8 +26,9 @@ inline constexpr std::size_t anomaly_kinds = 10;
 
 [[nodiscard]] constexpr std::string_view to_string(anomaly a) noexcept {
   constexpr std::array<std::string_view, anomaly_kinds> names = {
-      "unknown_order",  "duplicate_order", "reduce_exceeds_order", "zero_shares",         "invalid_price",
-      "invalid_side",   "crossed_book",    "unannounced_locate",   "timestamp_backwards", "timestamp_beyond_day"};
+      "unknown_order",       "duplicate_order",     "reduce_exceeds_order", "zero_shares",
+      "invalid_price",       "invalid_side",        "crossed_book",         "unannounced_locate",
+      "timestamp_backwards", "timestamp_beyond_day"};
   return names[static_cast<std::size_t>(a)];
 }
 

@@ -123,7 +123,8 @@ class array_book_side {
       return true;
     }
     const std::int64_t t = itch5::tick_index(p);
-    if (!levels_) [[unlikely]] allocate();
+    if (!levels_) [[unlikely]]
+      allocate();
     bool moved = false;
     if (window_count_ == 0) {
       // Nothing in the window. A price within its range goes in where the window is (every level on the
@@ -196,7 +197,8 @@ class array_book_side {
   [[nodiscard]] price_level best() const noexcept {
     // Levels on the grid beyond the window are all worse than its levels (see recentre), so the map needs
     // a look only when the window is empty or the map may hold off-grid prices.
-    if (window_count_ > 0 && off_grid_ == 0) [[likely]] return level_at(best_slot_);
+    if (window_count_ > 0 && off_grid_ == 0) [[likely]]
+      return level_at(best_slot_);
     price_level w = window_count_ > 0 ? level_at(best_slot_) : price_level{};
     if (outside_empty()) return w;
     price_level o{outside_->begin()->first, outside_->begin()->second};
@@ -237,7 +239,8 @@ class array_book_side {
   [[nodiscard]] std::int64_t tick_of(std::int64_t slot) const noexcept {
     return K == side_kind::buy ? std::int64_t{top_} - slot : std::int64_t{top_} + slot;
   }
-  // Array index of tick t (of any tick: the ring wraps; negative ticks, below the buy side's zero price, too).
+  // Array index of tick t (of any tick: the ring wraps; negative ticks, below the buy side's zero price,
+  // too).
   [[nodiscard]] std::size_t index_of(std::int64_t t) const noexcept {
     return static_cast<std::size_t>(static_cast<std::uint64_t>(t) & (window_ - 1));
   }
@@ -321,8 +324,8 @@ class array_book_side {
 
   // Moves the window so that tick `anchor` sits at slot min(window/8, 64). Levels that stay in range stay
   // where they are in the ring; those the window leaves go to the map (evict), and map levels the new range
-  // covers come in. Cost O(min(shift, window)/64 + window/64 + levels moved). (Sending every level through the map
-  // cost ~145 us per move in bm_order_book; moving every level within an array indexed by slot cost
+  // covers come in. Cost O(min(shift, window)/64 + window/64 + levels moved). (Sending every level through
+  // the map cost ~145 us per move in bm_order_book; moving every level within an array indexed by slot cost
   // O(levels) per move, 1/6 of the time on books thousands of levels deep.)
   void recentre(std::int64_t anchor) {
     const std::int64_t w = window_;
@@ -331,7 +334,8 @@ class array_book_side {
     const std::int64_t margin = std::min<std::int64_t>(w / 8, 64);
     const std::int64_t new_top = K == side_kind::buy ? anchor + margin : anchor - margin;
     if (new_top == top_ && window_count_ > 0) return;
-    const std::int64_t delta = K == side_kind::buy ? new_top - top_ : top_ - new_top;  // new slot = old slot + delta
+    const std::int64_t delta =
+        K == side_kind::buy ? new_top - top_ : top_ - new_top;  // new slot = old slot + delta
     if (window_count_ > 0 && delta != 0) evict(delta);
     top_ = static_cast<std::int32_t>(new_top);
     if (window_count_ > 0) {
@@ -340,8 +344,7 @@ class array_book_side {
     }
     if (outside_empty()) return;
     take_from_map();
-    if (outside_->moved > window_ / 2 && window_ < max_grown_window &&
-        level_count() > window_ / 8) {
+    if (outside_->moved > window_ / 2 && window_ < max_grown_window && level_count() > window_ / 8) {
       grow();
     }
   }
@@ -384,7 +387,8 @@ class array_book_side {
     for (std::size_t word = 0; word < window_ / 64; ++word) {
       for (std::uint64_t m = b[word]; m != 0; m &= m - 1) {
         const std::size_t i = (word << 6) + static_cast<std::size_t>(std::countr_zero(m));
-        const std::size_t j = static_cast<std::uint64_t>(tick_of(slot_at(i))) & (grown - 1);  // index_of, grown
+        const std::size_t j =
+            static_cast<std::uint64_t>(tick_of(slot_at(i))) & (grown - 1);  // index_of, grown
         block[j] = levels_[i];
         grown_bits[j >> 6] |= std::uint64_t{1} << (j & 63);
       }
@@ -434,20 +438,20 @@ class array_book_side {
   }
 
   // Hot fields first: one cache line holds everything add/reduce/best touch besides the levels.
-  std::uint64_t* levels_ = nullptr;          // window_ level totals, then window_ / 64 bitmap words
-  std::int32_t top_ = 0;                     // tick of slot 0
+  std::uint64_t* levels_ = nullptr;  // window_ level totals, then window_ / 64 bitmap words
+  std::int32_t top_ = 0;             // tick of slot 0
   std::int32_t best_slot_ = 0;
   std::int32_t worst_slot_ = 0;
   std::uint32_t window_count_ = 0;
-  std::uint32_t window_;                     // levels in the window, a power of two >= 64
+  std::uint32_t window_;  // levels in the window, a power of two >= 64
   // Off-grid levels in the map (malformed input only); at `sticky` the count stops and stays (the side
   // then always answers "the best may have changed").
   std::uint16_t off_grid_ = 0;
   static constexpr std::uint16_t sticky = 0xffff;
   // The largest window grow() makes: 512 KiB of levels and 8 KiB of bitmap ($655 of one-cent ticks).
   static constexpr std::uint32_t max_grown_window = std::uint32_t{1} << 16;
-  bool owns_levels_ = false;                 // levels_ came from the heap (else from an arena, or none)
-  std::unique_ptr<level_map> outside_;       // levels outside the window or off the grid; created on use
+  bool owns_levels_ = false;            // levels_ came from the heap (else from an arena, or none)
+  std::unique_ptr<level_map> outside_;  // levels outside the window or off the grid; created on use
 };
 
 }  // namespace itch5::book

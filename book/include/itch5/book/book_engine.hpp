@@ -53,18 +53,22 @@ class book_engine {
   template <itch5::message M>
   void operator()(const M& m) {
     check_timestamp(m.header.timestamp);
-    if (!homeless_.empty()) [[unlikely]] move_windows();
+    if (!homeless_.empty()) [[unlikely]]
+      move_windows();
   }
 
   void operator()(const itch5::stock_directory& m) {
     check_timestamp(m.header.timestamp);
-    if (!homeless_.empty()) [[unlikely]] move_windows();
+    if (!homeless_.empty()) [[unlikely]]
+      move_windows();
     book_type& b = book_at(m.header.stock_locate);
     b.symbol = m.stock;
     b.announced = true;
   }
 
-  void operator()(const itch5::add_order& m) { add('A', m.header, m.order_ref, m.side, m.shares, m.stock, m.price); }
+  void operator()(const itch5::add_order& m) {
+    add('A', m.header, m.order_ref, m.side, m.shares, m.stock, m.price);
+  }
   void operator()(const itch5::add_order_mpid& m) {
     add('F', m.header, m.order_ref, m.side, m.shares, m.stock, m.price);
   }
@@ -83,7 +87,8 @@ class book_engine {
   /// outside `frame`, changes nothing.
   void prefetch_far(std::span<const std::byte> frame) const noexcept {
     if (frame.size() < itch5::order_reference_end) return;
-    prefetch_far(itch5::peek_type(frame), itch5::peek_order_reference(frame), itch5::peek_stock_locate(frame));
+    prefetch_far(itch5::peek_type(frame), itch5::peek_order_reference(frame),
+                 itch5::peek_stock_locate(frame));
   }
 
   /// The far stage from the message's fields: its type, order reference and stock locate (the reference
@@ -176,7 +181,7 @@ class book_engine {
   };
 
   // Whether the sides keep their windows in the engine's level arena (array_book_side).
-  static constexpr bool uses_arena = requires(book_type& b, detail::level_arena& a) {
+  static constexpr bool uses_arena = requires(book_type & b, detail::level_arena& a) {
     { b.bids.move_to(a) } -> std::same_as<bool>;
     { b.offers.move_to(a) } -> std::same_as<bool>;
   };
@@ -188,7 +193,8 @@ class book_engine {
   }
 
   book_type& book_at(std::uint16_t locate) {
-    if (locate >= books_.size()) [[unlikely]] grow_books(locate);
+    if (locate >= books_.size()) [[unlikely]]
+      grow_books(locate);
     return books_[locate];
   }
 
@@ -196,7 +202,8 @@ class book_engine {
     while (books_.size() <= locate) {
       const book_type& b = books_.emplace_back(config_, &levels_);  // never moves the others
       if constexpr (uses_arena) {
-        if (b.bids.wants_arena() || b.offers.wants_arena()) homeless_.push_back(static_cast<std::uint16_t>(books_.size() - 1));
+        if (b.bids.wants_arena() || b.offers.wants_arena())
+          homeless_.push_back(static_cast<std::uint16_t>(books_.size() - 1));
       }
     }
   }
@@ -217,8 +224,10 @@ class book_engine {
 
   void check_timestamp(itch5::timestamp ts) noexcept {
     if constexpr (checks_timestamps) {
-      if (ts < last_timestamp_) [[unlikely]] anomalies_.count(anomaly::timestamp_backwards);
-      if (ts >= itch5::one_day) [[unlikely]] anomalies_.count(anomaly::timestamp_beyond_day);
+      if (ts < last_timestamp_) [[unlikely]]
+        anomalies_.count(anomaly::timestamp_backwards);
+      if (ts >= itch5::one_day) [[unlikely]]
+        anomalies_.count(anomaly::timestamp_beyond_day);
       last_timestamp_ = ts;
     }
   }
@@ -313,8 +322,8 @@ class book_engine {
     finish('D', h.timestamp, locate, b, side, depth_from(side, price, b.last), best_may_change);
   }
 
-  void replace(const itch5::message_header& h, std::uint64_t original, std::uint64_t ref, std::uint32_t shares,
-               itch5::price4 price) {
+  void replace(const itch5::message_header& h, std::uint64_t original, std::uint64_t ref,
+               std::uint32_t shares, itch5::price4 price) {
     check_timestamp(h.timestamp);
     order* o = orders_.find(original);
     if (o == nullptr) [[unlikely]] {
@@ -361,7 +370,8 @@ class book_engine {
         ++inside_changes_;
         const bool crossed =
             b.last.bid.shares != 0 && b.last.offer.shares != 0 && b.last.bid.price >= b.last.offer.price;
-        if (crossed && !b.crossed) [[unlikely]] anomalies_.count(anomaly::crossed_book);
+        if (crossed && !b.crossed) [[unlikely]]
+          anomalies_.count(anomaly::crossed_book);
         b.crossed = crossed;
       }
     }
@@ -378,9 +388,11 @@ class book_engine {
   book_config config_;
   Observer& observer_;
   order_table orders_;
-  detail::level_arena levels_{uses_arena};  // the array books' windows (declared before the books, which point into it)
+  detail::level_arena levels_{
+      uses_arena};  // the array books' windows (declared before the books, which point into it)
   detail::locate_array<book_type> books_;  // by locate, up to the highest seen (see detail/locate_array.hpp)
-  std::vector<std::uint16_t> homeless_;  // locates of books with a window outside the arena that it could hold
+  std::vector<std::uint16_t>
+      homeless_;  // locates of books with a window outside the arena that it could hold
   anomaly_counts anomalies_;
   itch5::timestamp last_timestamp_{0};
   std::uint64_t book_events_ = 0;

@@ -36,9 +36,9 @@ using all_book_types = std::tuple<array_book, map_book>;
 /// A book family whose two sides satisfy the book_side concept.
 template <class B>
 concept book_family = book_side<typename B::template side<side_kind::buy>> &&
-                      book_side<typename B::template side<side_kind::sell>> && requires {
-                        { B::name } -> std::convertible_to<std::string_view>;
-                      };
+    book_side<typename B::template side<side_kind::sell>> && requires {
+  { B::name } -> std::convertible_to<std::string_view>;
+};
 
 /// Names of all book families, the default first.
 [[nodiscard]] inline std::vector<std::string> book_type_names() {
@@ -52,14 +52,18 @@ decltype(auto) with_book_type(std::string_view name, F&& f) {
   using result = decltype(f.template operator()<std::tuple_element_t<0, all_book_types>>());
   if constexpr (std::is_void_v<result>) {
     bool found = std::apply(
-        [&](auto... b) { return ((decltype(b)::name == name ? (f.template operator()<decltype(b)>(), true) : false) || ...); },
+        [&](auto... b) {
+          return ((decltype(b)::name == name ? (f.template operator()<decltype(b)>(), true) : false) || ...);
+        },
         all_book_types{});
     if (!found) throw std::invalid_argument("unknown book type '" + std::string(name) + "'");
   } else {
     std::optional<result> r;
     std::apply(
         [&](auto... b) {
-          ((decltype(b)::name == name && !r ? (r.emplace(f.template operator()<decltype(b)>()), true) : false) || ...);
+          ((decltype(b)::name == name && !r ? (r.emplace(f.template operator()<decltype(b)>()), true)
+                                            : false) ||
+           ...);
         },
         all_book_types{});
     if (!r) throw std::invalid_argument("unknown book type '" + std::string(name) + "'");

@@ -87,9 +87,11 @@ class order_table {
   }
 
   /// Inserts a new order; returns nullptr (and changes nothing) when `ref` is already live.
-  order* insert(std::uint64_t ref, std::uint32_t shares, itch5::price4 price, std::uint16_t locate, side_kind side) {
+  order* insert(std::uint64_t ref, std::uint32_t shares, itch5::price4 price, std::uint16_t locate,
+                side_kind side) {
     note_reference(ref);
-    if (ref - base_ >= window_) [[unlikely]] return insert_outside(ref, {shares, price, locate, side, true});
+    if (ref - base_ >= window_) [[unlikely]]
+      return insert_outside(ref, {shares, price, locate, side, true});
     return insert_in_window(ref, shares, price, locate, side);
   }
 
@@ -131,7 +133,9 @@ class order_table {
   [[nodiscard]] order& slot(std::uint64_t ref) noexcept { return ring_[ref & (window_ - 1)]; }
 
   // How much further than needed the window moves (see the header comment).
-  [[nodiscard]] std::uint64_t advance_step() const noexcept { return std::min<std::uint64_t>(64, window_ / 16); }
+  [[nodiscard]] std::uint64_t advance_step() const noexcept {
+    return std::min<std::uint64_t>(64, window_ / 16);
+  }
 
   // The window's paths of find(), insert() and erase() stay inline in the engine; the others (old orders,
   // far references, a move of the window) are calls.
@@ -216,8 +220,9 @@ class order_table {
     std::uint64_t done = 0;  // references of the range looked at
     while (done < n && window_count_ > 0) {
       const std::uint64_t pos = (from + done) & mask;
-      const std::uint64_t span = std::min({n - done, window_ - pos, 4096 - (pos & 4095)});  // within one block
-      const std::uint64_t end = pos + span;                                                // exclusive
+      const std::uint64_t span =
+          std::min({n - done, window_ - pos, 4096 - (pos & 4095)});  // within one block
+      const std::uint64_t end = pos + span;                          // exclusive
       const std::uint64_t first_word = pos >> 6, last_word = (end - 1) >> 6;
       std::uint64_t words = summary_[pos >> 12] >> (first_word & 63);  // bit k: word first_word + k
       const std::uint64_t word_count = last_word - first_word + 1;
@@ -288,7 +293,8 @@ class order_table {
       gap_sum_ += std::min(ref - highest_ref_, window_);
       highest_ref_ = ref;
     }
-    if (++epoch_inserts_ == epoch) [[unlikely]] review();
+    if (++epoch_inserts_ == epoch) [[unlikely]]
+      review();
   }
 
   [[gnu::noinline]] void review() {
@@ -311,12 +317,12 @@ class order_table {
     }
   }
 
-  std::uint64_t window_;  // W, a power of two
+  std::uint64_t window_;             // W, a power of two
   detail::huge_buffer ring_memory_;  // the ring's bytes, zeroed (an unused slot is all zero)
   order* ring_;
   std::unique_ptr<std::uint64_t[]> used_;     // bit p: ring slot p is occupied
   std::unique_ptr<std::uint64_t[]> summary_;  // bit w: used_[w] is not zero
-  std::uint64_t base_ = 0;  // the window holds references [base_, base_ + W)
+  std::uint64_t base_ = 0;                    // the window holds references [base_, base_ + W)
   std::size_t window_count_ = 0;
   detail::order_hash behind_;
   std::map<std::uint64_t, order> ahead_;

@@ -16,9 +16,9 @@
 namespace itch5::cli {
 
 struct capture_flags {
-  std::string filter;                ///< BPF expression.
-  std::uint64_t port = 0;            ///< 0 = any; else 'udp dst port N' (and-ed with filter).
-  std::uint64_t reorder_window = 32; ///< Packets held while waiting for late ones.
+  std::string filter;                  ///< BPF expression.
+  std::uint64_t port = 0;              ///< 0 = any; else 'udp dst port N' (and-ed with filter).
+  std::uint64_t reorder_window = 32;   ///< Packets held while waiting for late ones.
   std::string timestamp = "exchange";  ///< exchange | capture
   std::string time_zone = "America/New_York";
 

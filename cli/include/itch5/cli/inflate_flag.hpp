@@ -1,8 +1,7 @@
 // The --inflate flag of the tools that read ITCH (itch5cat, itch5inside): which library inflates .gz input.
 //
-//   itch5::cli::inflate_flag inflate;            // "auto" unless the command line or a config file says otherwise
-//   inflate.add_to(opts);
-//   auto in = itch5::io::open_input(path, inflate.library(), capture);
+//   itch5::cli::inflate_flag inflate;            // "auto" unless the command line or a config file says
+//   otherwise inflate.add_to(opts); auto in = itch5::io::open_input(path, inflate.library(), capture);
 //
 // auto is ISA-L's igzip where the build has it (ITCH5_WITH_ISAL, on by default when libisal-dev is
 // installed) and zlib otherwise; zlib and isal name one library each. Naming isal in a build without it is

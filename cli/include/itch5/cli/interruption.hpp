@@ -2,15 +2,15 @@
 // error does (complete records kept as FILE.partial, or dropped), report, and exit as killed by the signal.
 //
 //   itch5::cli::interruption::install();
-//   ... long loop: if (itch5::cli::interruption::requested()) stop; or pass &itch5::cli::interruption::flag() to a
-//   library that polls an std::atomic<bool> ...
-//   out.abandon(); std::cerr << ... << itch5::cli::interruption::name() << ...;
-//   itch5::cli::interruption::exit_now();  // re-raises the signal: exit status 128 + signal number
+//   ... long loop: if (itch5::cli::interruption::requested()) stop; or pass &itch5::cli::interruption::flag()
+//   to a library that polls an std::atomic<bool> ... out.abandon(); std::cerr << ... <<
+//   itch5::cli::interruption::name() << ...; itch5::cli::interruption::exit_now();  // re-raises the signal:
+//   exit status 128 + signal number
 //
 // The first signal only sets the flag (async-signal-safe: a lock-free atomic store). If the program has not
 // exited 10 s later (blocked on a stalled pipe, say), or when a second signal arrives, the handler removes
-// every temporary output file (itch5::io::remove_temporary_outputs(), unlink only) and the process dies of the
-// signal at once, leaving no FILE.tmp.* behind.
+// every temporary output file (itch5::io::remove_temporary_outputs(), unlink only) and the process dies of
+// the signal at once, leaving no FILE.tmp.* behind.
 #pragma once
 
 #include <atomic>

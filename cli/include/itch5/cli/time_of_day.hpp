@@ -2,8 +2,8 @@
 //
 //   itch5::cli::parse_time_of_day("09:30")            -> 34'200'000'000'000 ns
 //   itch5::cli::parse_time_of_day("9:30:00.000000001") -> 34'200'000'000'001 ns
-//   itch5::cli::parse_time_of_day("34200000000000")   -> the same as "09:30" (plain digits: ns since midnight)
-//   itch5::cli::format_time_of_day(34'200'000'000'001ns) -> "09:30:00.000000001"
+//   itch5::cli::parse_time_of_day("34200000000000")   -> the same as "09:30" (plain digits: ns since
+//   midnight) itch5::cli::format_time_of_day(34'200'000'000'001ns) -> "09:30:00.000000001"
 //   itch5::cli::resolve_time_range("", "", "regular")  -> [09:30, 16:00)
 //
 // ITCH timestamps count nanoseconds since midnight of the trading day in the exchange's time (New York
@@ -42,6 +42,7 @@ struct time_range {
 /// The range of --from FROM, --to TO and --session SESSION (each "" when not given): SESSION "regular" is
 /// 09:30 to 16:00 and excludes --from and --to; FROM must come before TO. Throws std::invalid_argument
 /// naming the flag at fault.
-[[nodiscard]] time_range resolve_time_range(std::string_view from, std::string_view to, std::string_view session);
+[[nodiscard]] time_range resolve_time_range(std::string_view from, std::string_view to,
+                                            std::string_view session);
 
 }  // namespace itch5::cli

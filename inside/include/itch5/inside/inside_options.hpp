@@ -16,14 +16,14 @@
 namespace itch5::inside {
 
 struct inside_options {
-  std::string book = "array";        ///< a name from book::book_type_names()
-  book::book_config books;           ///< tuning of the book sides
+  std::string book = "array";  ///< a name from book::book_type_names()
+  book::book_config books;     ///< tuning of the book sides
   /// Restrict output and statistics to these symbols (empty: all). Matched without regard to case: ITCH
   /// symbols are upper case, so "aapl" selects AAPL.
   std::vector<std::string> symbols;
-  bool stats = false;                ///< collect feed statistics (result.stats_csv)
-  bool stats_all_events = false;     ///< statistics sample every book event instead of inside changes
-  bool depth = false;                ///< collect depth histograms (result.depth_csv)
+  bool stats = false;             ///< collect feed statistics (result.stats_csv)
+  bool stats_all_events = false;  ///< statistics sample every book event instead of inside changes
+  bool depth = false;             ///< collect depth histograms (result.depth_csv)
   /// Keep the histograms behind both CSVs (result.histograms); implies stats and depth.
   bool histograms = false;
   /// Only book events with from <= timestamp < to make lines, statistics samples and depth samples; the
@@ -49,15 +49,15 @@ struct inside_options {
   /// locate is a duplicate_order to one thread, but a new order to a book thread that does not hold the
   /// first one; an E/C/X/D/U under another locate than its order's is an unknown_order there.
   unsigned threads = 1;
-  /// With threads == 1 and no slowest (nor stats with latencies): format and write the lines on a thread of their own,
-  /// which the books' thread hands each inside change to (24 bytes, in chunks), so that the books' thread
-  /// does nothing else. false: the books' thread formats them itself. The output is the same.
+  /// With threads == 1 and no slowest (nor stats with latencies): format and write the lines on a thread of
+  /// their own, which the books' thread hands each inside change to (24 bytes, in chunks), so that the books'
+  /// thread does nothing else. false: the books' thread formats them itself. The output is the same.
   bool line_thread = true;
-  /// With threads == 1 and no slowest (nor stats with latencies): read, frame and decode the messages on a thread of
-  /// their own, which hands the books' thread each message as 40 bytes of decoded fields, in chunks. false:
-  /// the books' thread reads the stream itself. The output and every count of the result are the same.
-  /// Not used for compressed input on at most 2 hardware threads, where the inflater keeps the second
-  /// core busy and a decode thread beside it cost more than it saved.
+  /// With threads == 1 and no slowest (nor stats with latencies): read, frame and decode the messages on a
+  /// thread of their own, which hands the books' thread each message as 40 bytes of decoded fields, in
+  /// chunks. false: the books' thread reads the stream itself. The output and every count of the result are
+  /// the same. Not used for compressed input on at most 2 hardware threads, where the inflater keeps the
+  /// second core busy and a decode thread beside it cost more than it saved.
   bool decode_thread = true;
   /// Keep the `slowest` messages that took longest to handle (result.slowest), timing every message as
   /// stats does (without stats the clock reads are the only cost). Needs threads == 1.

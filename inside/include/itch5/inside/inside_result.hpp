@@ -36,7 +36,7 @@ struct inside_result {
   std::string depth_csv;                   ///< when options.depth
   /// When options.histograms: the histograms the two CSVs are formatted from (meta left empty).
   stats::statistics_histograms histograms;
-  bool cancelled = false;                  ///< options.cancel stopped the run before the end of the input
+  bool cancelled = false;  ///< options.cancel stopped the run before the end of the input
   /// Requested symbols (upper case, as matched) that no message of the input named: neither a stock
   /// directory message nor an order.
   std::vector<std::string> symbols_not_seen;

@@ -31,7 +31,8 @@ class slowest_messages {
 
   /// Offers a message; kept if it is among the `keep` slowest so far (of equal times, the earlier stays).
   void offer(std::uint64_t message, char type, std::chrono::nanoseconds took) {
-    if (took <= floor_) [[likely]] return;
+    if (took <= floor_) [[likely]]
+      return;
     insert({message, type, took});
   }
 

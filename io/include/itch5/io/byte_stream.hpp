@@ -46,7 +46,8 @@ class byte_stream {
 /// the error wording of a corrupt stream differs.
 enum class inflate_library {
   zlib,  ///< zlib (Debian's zlib1g): every build has it.
-  isal,  ///< ISA-L igzip (about twice zlib's speed), when the build has ITCH5_WITH_ISAL; otherwise open_input() throws.
+  isal,  ///< ISA-L igzip (about twice zlib's speed), when the build has ITCH5_WITH_ISAL; otherwise
+         ///< open_input() throws.
 };
 
 /// True when this build can use `lib`.

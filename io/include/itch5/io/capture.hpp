@@ -69,17 +69,17 @@ class capture_error : public input_error {
 
 /// What a capture stream saw; updated while it reads.
 struct capture_stats {
-  std::atomic<bool> is_capture{false};      ///< The input was a capture (the rest is meaningful).
-  std::atomic<std::uint64_t> packets{0};    ///< Records read.
-  std::atomic<std::uint64_t> skipped{0};    ///< Not UDP, filtered out, IP fragments, other sessions, too short.
-  std::atomic<std::uint64_t> mold_packets{0};   ///< MoldUDP64 packets of the session (duplicates included).
-  std::atomic<std::uint64_t> duplicates{0};     ///< Packets whose messages had all been handed on.
-  std::atomic<std::uint64_t> heartbeats{0};     ///< Count 0.
-  std::atomic<std::uint64_t> end_of_session{0}; ///< Count 0xFFFF.
-  std::atomic<std::uint64_t> reordered{0};      ///< Late packets (after later ones) handed on in order.
-  std::atomic<std::uint64_t> gaps{0};           ///< Sequence ranges never seen.
-  std::atomic<std::uint64_t> missing{0};        ///< Messages in those ranges.
-  std::atomic<std::uint64_t> messages{0};       ///< Messages handed on.
+  std::atomic<bool> is_capture{false};    ///< The input was a capture (the rest is meaningful).
+  std::atomic<std::uint64_t> packets{0};  ///< Records read.
+  std::atomic<std::uint64_t> skipped{0};  ///< Not UDP, filtered out, IP fragments, other sessions, too short.
+  std::atomic<std::uint64_t> mold_packets{0};    ///< MoldUDP64 packets of the session (duplicates included).
+  std::atomic<std::uint64_t> duplicates{0};      ///< Packets whose messages had all been handed on.
+  std::atomic<std::uint64_t> heartbeats{0};      ///< Count 0.
+  std::atomic<std::uint64_t> end_of_session{0};  ///< Count 0xFFFF.
+  std::atomic<std::uint64_t> reordered{0};       ///< Late packets (after later ones) handed on in order.
+  std::atomic<std::uint64_t> gaps{0};            ///< Sequence ranges never seen.
+  std::atomic<std::uint64_t> missing{0};         ///< Messages in those ranges.
+  std::atomic<std::uint64_t> messages{0};        ///< Messages handed on.
 
   /// "N packets, K skipped, D duplicates, G gaps (M messages missing), ..." for summaries.
   [[nodiscard]] std::string describe() const;
@@ -115,7 +115,8 @@ class latency_queue {
   void push(std::vector<std::int64_t>& batch);
   /// Consumer: the next message's latency, or `none` when nothing is queued.
   [[nodiscard]] std::int64_t pop() {
-    if (pos_ < current_.size()) [[likely]] return current_[pos_++];
+    if (pos_ < current_.size()) [[likely]]
+      return current_[pos_++];
     return pop_slow();
   }
 
@@ -128,7 +129,7 @@ class latency_queue {
 };
 
 struct capture_options {
-  std::string filter;  ///< BPF expression applied to every packet ("" = all UDP packets).
+  std::string filter;               ///< BPF expression applied to every packet ("" = all UDP packets).
   std::size_t reorder_window = 32;  ///< Early packets held while waiting for missing ones (0 = none).
   capture_stats* stats = nullptr;   ///< Where to count, or null.
   /// Called (on the reading thread) with one line per gap, e.g. "gap: messages 1001-1010 (10) missing,

@@ -25,16 +25,16 @@
 namespace itch5::io {
 
 struct capture_writer_options {
-  std::size_t max_payload = 1400;      ///< UDP payload bytes per packet (20-byte Mold header included).
+  std::size_t max_payload = 1400;  ///< UDP payload bytes per packet (20-byte Mold header included).
   /// A packet holds messages of at most this span of feed time: a later message starts the next packet
   /// (a feed sends what it has promptly; sparse messages do not wait for a full packet).
   std::uint64_t max_span_ns = 1000;
   std::string session = "ITCH5SYNTH";  ///< Padded or cut to 10 bytes.
   std::uint16_t port = 26477;          ///< UDP destination port.
   std::uint64_t first_sequence = 1;
-  std::uint64_t time_base_ns = 0;      ///< UTC nanoseconds since the epoch of the session's midnight.
-  double loss = 0;                     ///< Fraction of packets not written.
-  double duplicates = 0;               ///< Fraction of packets written twice.
+  std::uint64_t time_base_ns = 0;  ///< UTC nanoseconds since the epoch of the session's midnight.
+  double loss = 0;                 ///< Fraction of packets not written.
+  double duplicates = 0;           ///< Fraction of packets written twice.
   /// Fraction of packets that arrive late: written after the next packet, stamped with its time.
   double reorder = 0;
   std::uint64_t seed = 1;
@@ -42,11 +42,11 @@ struct capture_writer_options {
 
 struct capture_writer_stats {
   std::uint64_t messages = 0;
-  std::uint64_t packets = 0;     ///< MoldUDP64 packets made (lost ones and the end of session included).
+  std::uint64_t packets = 0;  ///< MoldUDP64 packets made (lost ones and the end of session included).
   std::uint64_t lost = 0;
   std::uint64_t duplicated = 0;
-  std::uint64_t reordered = 0;   ///< Packets written after the one that followed them.
-  std::uint64_t bytes = 0;       ///< Bytes of the capture file.
+  std::uint64_t reordered = 0;  ///< Packets written after the one that followed them.
+  std::uint64_t bytes = 0;      ///< Bytes of the capture file.
 };
 
 class capture_writer {

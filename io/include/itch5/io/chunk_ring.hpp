@@ -60,13 +60,10 @@ template <std::default_initializable Chunk, std::uint64_t Ring = runtime_capacit
           ring_wake Wake = ring_wake::batched>
 class chunk_ring {
  public:
-  chunk_ring()
-    requires(Ring != runtime_capacity)
-      : chunks_(std::make_unique_for_overwrite<Chunk[]>(Ring)) {}
+  chunk_ring() requires(Ring != runtime_capacity) : chunks_(std::make_unique_for_overwrite<Chunk[]>(Ring)) {}
 
   /// A ring of `capacity` chunks; throws std::invalid_argument when it is 0.
-  explicit chunk_ring(std::uint64_t capacity)
-    requires(Ring == runtime_capacity)
+  explicit chunk_ring(std::uint64_t capacity) requires(Ring == runtime_capacity)
       : chunks_(std::make_unique_for_overwrite<Chunk[]>(checked(capacity))),
         capacity_(capacity),
         half_(capacity / 2) {}

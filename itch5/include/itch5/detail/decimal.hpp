@@ -24,7 +24,8 @@ inline std::uint64_t eight_digits(std::uint32_t v) noexcept {
   const std::uint64_t hundreds_hi = ((merged * 10486) >> 20) & ((std::uint64_t{0x7F} << 32) | 0x7F);
   const std::uint64_t hundreds_lo = merged - 100 * hundreds_hi;
   const std::uint64_t pairs = (hundreds_lo << 16) | hundreds_hi;
-  std::uint64_t tens = ((pairs * 103) >> 10) & ((std::uint64_t{0xF} << 48) | (std::uint64_t{0xF} << 32) | (std::uint64_t{0xF} << 16) | 0xF);
+  std::uint64_t tens = ((pairs * 103) >> 10) & ((std::uint64_t{0xF} << 48) | (std::uint64_t{0xF} << 32) |
+                                                (std::uint64_t{0xF} << 16) | 0xF);
   tens |= (pairs - 10 * tens) << 8;
   return tens | 0x3030303030303030;
 }

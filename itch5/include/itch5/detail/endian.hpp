@@ -42,9 +42,15 @@ inline void store_be(std::byte* p, T v) noexcept {
   std::memcpy(p, &v, sizeof(T));
 }
 
-[[nodiscard]] inline std::uint16_t load_be16(const std::byte* p) noexcept { return load_be<std::uint16_t>(p); }
-[[nodiscard]] inline std::uint32_t load_be32(const std::byte* p) noexcept { return load_be<std::uint32_t>(p); }
-[[nodiscard]] inline std::uint64_t load_be64(const std::byte* p) noexcept { return load_be<std::uint64_t>(p); }
+[[nodiscard]] inline std::uint16_t load_be16(const std::byte* p) noexcept {
+  return load_be<std::uint16_t>(p);
+}
+[[nodiscard]] inline std::uint32_t load_be32(const std::byte* p) noexcept {
+  return load_be<std::uint32_t>(p);
+}
+[[nodiscard]] inline std::uint64_t load_be64(const std::byte* p) noexcept {
+  return load_be<std::uint64_t>(p);
+}
 
 /// The 6-byte ITCH timestamp.
 [[nodiscard]] inline std::uint64_t load_be48(const std::byte* p) noexcept {

@@ -46,7 +46,7 @@ struct wire<char> {
 };
 
 template <class U>
-  requires std::is_unsigned_v<U>
+requires std::is_unsigned_v<U>
 struct wire<U> {
   static constexpr std::size_t size = sizeof(U);
   static U read(const std::byte* p) noexcept { return load_be<U>(p); }

@@ -15,18 +15,17 @@ struct add_order {
 
   message_header header;
   std::uint64_t order_ref{};  ///< day-unique order reference number
-  char side{};  ///< 'B' buy, 'S' sell
+  char side{};                ///< 'B' buy, 'S' sell
   std::uint32_t shares{};
   stock_symbol stock{};
   price4 price{};
 
   /// Field offsets from the type byte; decode(), encode() and the text printer use this list.
   static constexpr auto layout() noexcept {
-    return detail::fields(detail::at<11>("order_ref", &add_order::order_ref),
-                          detail::at<19>("side", &add_order::side),
-                          detail::at<20>("shares", &add_order::shares),
-                          detail::at<24>("stock", &add_order::stock),
-                          detail::at<32>("price", &add_order::price));
+    return detail::fields(
+        detail::at<11>("order_ref", &add_order::order_ref), detail::at<19>("side", &add_order::side),
+        detail::at<20>("shares", &add_order::shares), detail::at<24>("stock", &add_order::stock),
+        detail::at<32>("price", &add_order::price));
   }
 
   friend bool operator==(const add_order&, const add_order&) = default;

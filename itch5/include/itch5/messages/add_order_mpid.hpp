@@ -16,7 +16,7 @@ struct add_order_mpid {
 
   message_header header;
   std::uint64_t order_ref{};  ///< day-unique order reference number
-  char side{};  ///< 'B' buy, 'S' sell
+  char side{};                ///< 'B' buy, 'S' sell
   std::uint32_t shares{};
   stock_symbol stock{};
   price4 price{};
@@ -24,12 +24,11 @@ struct add_order_mpid {
 
   /// Field offsets from the type byte; decode(), encode() and the text printer use this list.
   static constexpr auto layout() noexcept {
-    return detail::fields(detail::at<11>("order_ref", &add_order_mpid::order_ref),
-                          detail::at<19>("side", &add_order_mpid::side),
-                          detail::at<20>("shares", &add_order_mpid::shares),
-                          detail::at<24>("stock", &add_order_mpid::stock),
-                          detail::at<32>("price", &add_order_mpid::price),
-                          detail::at<36>("attribution", &add_order_mpid::attribution));
+    return detail::fields(
+        detail::at<11>("order_ref", &add_order_mpid::order_ref),
+        detail::at<19>("side", &add_order_mpid::side), detail::at<20>("shares", &add_order_mpid::shares),
+        detail::at<24>("stock", &add_order_mpid::stock), detail::at<32>("price", &add_order_mpid::price),
+        detail::at<36>("attribution", &add_order_mpid::attribution));
   }
 
   friend bool operator==(const add_order_mpid&, const add_order_mpid&) = default;

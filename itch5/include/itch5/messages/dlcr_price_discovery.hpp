@@ -25,14 +25,15 @@ struct dlcr_price_discovery {
 
   /// Field offsets from the type byte; decode(), encode() and the text printer use this list.
   static constexpr auto layout() noexcept {
-    return detail::fields(detail::at<11>("stock", &dlcr_price_discovery::stock),
-                          detail::at<19>("open_eligibility", &dlcr_price_discovery::open_eligibility),
-                          detail::at<20>("min_allowable_price", &dlcr_price_discovery::min_allowable_price),
-                          detail::at<24>("max_allowable_price", &dlcr_price_discovery::max_allowable_price),
-                          detail::at<28>("near_execution_price", &dlcr_price_discovery::near_execution_price),
-                          detail::at<32>("near_execution_time", &dlcr_price_discovery::near_execution_time),
-                          detail::at<40>("lower_price_range_collar", &dlcr_price_discovery::lower_price_range_collar),
-                          detail::at<44>("upper_price_range_collar", &dlcr_price_discovery::upper_price_range_collar));
+    return detail::fields(
+        detail::at<11>("stock", &dlcr_price_discovery::stock),
+        detail::at<19>("open_eligibility", &dlcr_price_discovery::open_eligibility),
+        detail::at<20>("min_allowable_price", &dlcr_price_discovery::min_allowable_price),
+        detail::at<24>("max_allowable_price", &dlcr_price_discovery::max_allowable_price),
+        detail::at<28>("near_execution_price", &dlcr_price_discovery::near_execution_price),
+        detail::at<32>("near_execution_time", &dlcr_price_discovery::near_execution_time),
+        detail::at<40>("lower_price_range_collar", &dlcr_price_discovery::lower_price_range_collar),
+        detail::at<44>("upper_price_range_collar", &dlcr_price_discovery::upper_price_range_collar));
   }
 
   friend bool operator==(const dlcr_price_discovery&, const dlcr_price_discovery&) = default;

@@ -22,11 +22,12 @@ struct market_participant_position {
 
   /// Field offsets from the type byte; decode(), encode() and the text printer use this list.
   static constexpr auto layout() noexcept {
-    return detail::fields(detail::at<11>("mpid", &market_participant_position::mpid),
-                          detail::at<15>("stock", &market_participant_position::stock),
-                          detail::at<23>("primary_market_maker", &market_participant_position::primary_market_maker),
-                          detail::at<24>("market_maker_mode", &market_participant_position::market_maker_mode),
-                          detail::at<25>("participant_state", &market_participant_position::participant_state));
+    return detail::fields(
+        detail::at<11>("mpid", &market_participant_position::mpid),
+        detail::at<15>("stock", &market_participant_position::stock),
+        detail::at<23>("primary_market_maker", &market_participant_position::primary_market_maker),
+        detail::at<24>("market_maker_mode", &market_participant_position::market_maker_mode),
+        detail::at<25>("participant_state", &market_participant_position::participant_state));
   }
 
   friend bool operator==(const market_participant_position&, const market_participant_position&) = default;

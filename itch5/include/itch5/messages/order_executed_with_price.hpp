@@ -1,4 +1,5 @@
-// ITCH 5.0 'C' (36 bytes): Order Executed With Price: shares traded at a price other than the order's (the price is a trade price, not a book price).
+// ITCH 5.0 'C' (36 bytes): Order Executed With Price: shares traded at a price other than the order's (the
+// price is a trade price, not a book price).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// ITCH 5.0 'U' (35 bytes): Order Replace: removes the original order and adds a new one (same side and stock) with a new reference.
+// ITCH 5.0 'U' (35 bytes): Order Replace: removes the original order and adds a new one (same side and stock)
+// with a new reference.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// ITCH 5.0 'H' (25 bytes): Stock Trading Action: trading state of a symbol (halted, paused, quotation only, trading).
+// ITCH 5.0 'H' (25 bytes): Stock Trading Action: trading state of a symbol (halted, paused, quotation only,
+// trading).
 #pragma once
 
 #include <array>

@@ -12,7 +12,8 @@ struct system_event {
   static constexpr const char* name = "system_event";
 
   message_header header;
-  char event_code{};  ///< 'O' start of messages, 'S' start of system hours, 'Q' start of market hours, 'M' end of market hours, 'E' end of system hours, 'C' end of messages
+  char event_code{};  ///< 'O' start of messages, 'S' start of system hours, 'Q' start of market hours, 'M'
+                      ///< end of market hours, 'E' end of system hours, 'C' end of messages
 
   /// Field offsets from the type byte; decode(), encode() and the text printer use this list.
   static constexpr auto layout() noexcept {

@@ -1,4 +1,5 @@
-// ITCH 5.0 'P' (44 bytes): Trade (non-cross): an execution against a non-displayed order; does not change the displayed book.
+// ITCH 5.0 'P' (44 bytes): Trade (non-cross): an execution against a non-displayed order; does not change the
+// displayed book.
 #pragma once
 
 #include <cstdint>
@@ -24,10 +25,8 @@ struct trade {
   /// Field offsets from the type byte; decode(), encode() and the text printer use this list.
   static constexpr auto layout() noexcept {
     return detail::fields(detail::at<11>("order_ref", &trade::order_ref),
-                          detail::at<19>("side", &trade::side),
-                          detail::at<20>("shares", &trade::shares),
-                          detail::at<24>("stock", &trade::stock),
-                          detail::at<32>("price", &trade::price),
+                          detail::at<19>("side", &trade::side), detail::at<20>("shares", &trade::shares),
+                          detail::at<24>("stock", &trade::stock), detail::at<32>("price", &trade::price),
                           detail::at<36>("match_number", &trade::match_number));
   }
 

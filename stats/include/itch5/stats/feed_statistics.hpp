@@ -83,7 +83,7 @@ class feed_statistics {
     std::int64_t ts;     // sample: its feed time (ns)
     std::int64_t value;  // sample: its processing time; latency: the latency (ns)
     std::uint16_t locate;
-    bool latency;        // a record_latency() rather than a record()
+    bool latency;  // a record_latency() rather than a record()
   };
   static constexpr std::size_t pending_capacity = std::size_t{1} << 14;
 
@@ -94,9 +94,9 @@ class feed_statistics {
   mutable std::vector<std::unique_ptr<series>> by_locate_;
   std::unique_ptr<series> aggregate_;
   bool latency_ = false;
-  mutable std::vector<pending> pending_;        // at most pending_capacity
-  mutable std::vector<pending> sorted_;         // flush()'s scratch: pending_ grouped by locate
-  mutable std::vector<std::uint32_t> starts_;   // flush()'s scratch: per locate, its first slot in sorted_
+  mutable std::vector<pending> pending_;       // at most pending_capacity
+  mutable std::vector<pending> sorted_;        // flush()'s scratch: pending_ grouped by locate
+  mutable std::vector<std::uint32_t> starts_;  // flush()'s scratch: per locate, its first slot in sorted_
 };
 
 }  // namespace itch5::stats

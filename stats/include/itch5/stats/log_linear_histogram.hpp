@@ -27,10 +27,12 @@ class log_linear_histogram {
   static constexpr int sub_bucket_bits = 6;
   static constexpr std::uint64_t exact_below = std::uint64_t{2} << sub_bucket_bits;  // 128
   /// Buckets 0..127 are exact; then 64 per power of two for shifts 1..57 (bucket_of(UINT64_MAX) + 1).
-  static constexpr std::size_t bucket_count = (64 - sub_bucket_bits + 1) * (std::size_t{1} << sub_bucket_bits);
+  static constexpr std::size_t bucket_count =
+      (64 - sub_bucket_bits + 1) * (std::size_t{1} << sub_bucket_bits);
 
   void record(std::uint64_t value, std::uint64_t weight = 1) {
-    if (weight == 0) [[unlikely]] return;
+    if (weight == 0) [[unlikely]]
+      return;
     // The common case, a bucket inside the range already stored, in a few instructions that inline into the
     // caller (the statistics record ~10 samples per event); the rest out of line.
     const std::size_t i = bucket_of(value) - base_;  // wraps around below base_
@@ -78,7 +80,9 @@ class log_linear_histogram {
     }
   }
 
-  [[nodiscard]] std::size_t memory_bytes() const noexcept { return counts_.capacity() * sizeof(std::uint64_t); }
+  [[nodiscard]] std::size_t memory_bytes() const noexcept {
+    return counts_.capacity() * sizeof(std::uint64_t);
+  }
 
   /// Calls f(bucket index, count) for every bucket holding samples, in increasing index order (for
   /// serialization: stats/histogram_file.hpp).
@@ -114,7 +118,8 @@ class log_linear_histogram {
   [[nodiscard]] static std::size_t bucket_of(std::uint64_t v) noexcept {
     if (v < exact_below) return static_cast<std::size_t>(v);
     const int shift = static_cast<int>(std::bit_width(v)) - 1 - sub_bucket_bits;  // >= 1
-    return static_cast<std::size_t>((std::uint64_t{1} << sub_bucket_bits) * static_cast<unsigned>(shift) + (v >> shift));
+    return static_cast<std::size_t>((std::uint64_t{1} << sub_bucket_bits) * static_cast<unsigned>(shift) +
+                                    (v >> shift));
   }
   [[nodiscard]] static std::uint64_t bucket_lower(std::size_t i) noexcept {
     if (i < exact_below) return i;
@@ -126,8 +131,9 @@ class log_linear_histogram {
     const std::size_t shift = i / (std::size_t{1} << sub_bucket_bits) - 1;
     const std::uint64_t lower = bucket_lower(i);
     const std::uint64_t width = std::uint64_t{1} << shift;
-    return lower > std::numeric_limits<std::uint64_t>::max() - (width - 1) ? std::numeric_limits<std::uint64_t>::max()
-                                                                          : lower + (width - 1);
+    return lower > std::numeric_limits<std::uint64_t>::max() - (width - 1)
+               ? std::numeric_limits<std::uint64_t>::max()
+               : lower + (width - 1);
   }
 
  private:

@@ -80,9 +80,9 @@ struct depth_table {
 [[nodiscard]] std::string feed_csv(const feed_table& t);
 [[nodiscard]] std::string depth_csv(const depth_table& t);
 
-/// Adds `from` to `into` (latency columns when either has them): each symbol series to the series of `into` with the same name (appended when
-/// new), the aggregate to the aggregate. A table in which a name repeats (only `?`, a locate never named,
-/// can) has its repeats merged into one series.
+/// Adds `from` to `into` (latency columns when either has them): each symbol series to the series of `into`
+/// with the same name (appended when new), the aggregate to the aggregate. A table in which a name repeats
+/// (only `?`, a locate never named, can) has its repeats merged into one series.
 void merge(feed_table& into, const feed_table& from);
 void merge(depth_table& into, const depth_table& from);
 

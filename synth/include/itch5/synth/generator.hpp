@@ -39,8 +39,8 @@
 // Cost: O(log L) per message for a side with L populated price levels, plus O(K) for the K = 10 kinds;
 // several million messages per second.
 // Memory: ~24 bytes per live order, 16 per populated price level, ~100 bytes per symbol, ~80 bytes per
-// copy message of the last 2 * jitter of the clock, plus 1 MiB output buffers: it does not grow with the message count beyond the live orders. Not thread-safe; one
-// run at a time per generator.
+// copy message of the last 2 * jitter of the clock, plus 1 MiB output buffers: it does not grow with the
+// message count beyond the live orders. Not thread-safe; one run at a time per generator.
 #pragma once
 
 #include <cstddef>

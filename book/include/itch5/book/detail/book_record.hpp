@@ -4,7 +4,8 @@
 //   itch5::book::detail::book_record r;
 //   itch5::book::detail::record_encoder enc{&r};
 //   itch5::dispatch_unchecked(frame.data(), enc);   // on the reading thread: decode into r
-//   itch5::book::detail::replay(r, engine);                // on the books' thread: the engine sees the message
+//   itch5::book::detail::replay(r, engine);                // on the books' thread: the engine sees the
+//   message
 //
 // Every field a book_engine reads survives the round trip: header (locate, timestamp) and the order fields
 // of A F E C X D U, and the symbol of A F and R. What no book reads is dropped: the tracking number, match
@@ -24,8 +25,8 @@
 namespace itch5::book::detail {
 
 struct book_record {
-  std::uint64_t ref = 0;    ///< A F E C X D: the order reference; U: the original order's
-  std::uint64_t other = 0;  ///< U: the new reference; A F R: the symbol's 8 characters
+  std::uint64_t ref = 0;       ///< A F E C X D: the order reference; U: the original order's
+  std::uint64_t other = 0;     ///< U: the new reference; A F R: the symbol's 8 characters
   std::int64_t timestamp = 0;  ///< nanoseconds since midnight
   std::uint32_t shares = 0;    ///< A F U: shares; E C: executed; X: cancelled
   std::uint32_t price = 0;     ///< A F U: price (units of 1/10,000 dollar)
@@ -139,7 +140,9 @@ void replay(const book_record& r, H& h) {
     case itch5::add_order::type: h(add_from<itch5::add_order>(r)); return;
     case itch5::add_order_mpid::type: h(add_from<itch5::add_order_mpid>(r)); return;
     case itch5::order_executed::type: h(executed_from<itch5::order_executed>(r)); return;
-    case itch5::order_executed_with_price::type: h(executed_from<itch5::order_executed_with_price>(r)); return;
+    case itch5::order_executed_with_price::type:
+      h(executed_from<itch5::order_executed_with_price>(r));
+      return;
     case itch5::order_cancel::type: {
       auto m = with_header<itch5::order_cancel>(r);
       m.order_ref = r.ref;

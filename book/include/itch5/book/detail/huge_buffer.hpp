@@ -58,10 +58,12 @@ class huge_buffer {
     size_ = size;
     if (when == fault::now) {
       // One write per 4 KiB page: with huge pages granted, the first write of each 2 MiB maps all of it.
-      for (std::size_t at = 0; at < size; at += 4096) static_cast<volatile std::byte*>(data_)[at] = std::byte{0};
+      for (std::size_t at = 0; at < size; at += 4096)
+        static_cast<volatile std::byte*>(data_)[at] = std::byte{0};
     }
   }
-  huge_buffer(huge_buffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+  huge_buffer(huge_buffer&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
   huge_buffer& operator=(huge_buffer&& o) noexcept {
     if (this != &o) {
       release();

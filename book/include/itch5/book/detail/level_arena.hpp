@@ -86,7 +86,8 @@ class level_arena {
 
   void map_ahead() noexcept {
     try {
-      ahead_ = std::async(std::launch::async, [] { return huge_buffer(chunk_bytes, huge_buffer::fault::now); });
+      ahead_ =
+          std::async(std::launch::async, [] { return huge_buffer(chunk_bytes, huge_buffer::fault::now); });
     } catch (const std::system_error&) {
       // No thread to be had: allocate() maps the next chunk itself.
     }

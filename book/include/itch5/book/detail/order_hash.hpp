@@ -11,15 +11,16 @@
 // a 400 M-message day that was one stall of 460 ms). The new table is allocated earlier, at 3/8 load, and
 // each call until the doubling touches one more of its pages, so that the migration's writes at random
 // places do not each fault a fresh page in (the order table's window move puts dozens of orders behind in
-// one message: 100-130 page faults, 0.3-0.5 ms on the 400 M day). While a migration runs, find() looks in the new table
-// first and then in the old one; in the old table erase() and migration leave tombstones, which keep its
-// probe chains intact until it is freed. The old table is drained after capacity / (2 * migration_step)
-// operations, long before the new one reaches half load. Freeing a drained table of hundreds of MB at once
-// is itself a stall of tens of milliseconds (the kernel unmaps every touched page), so a drained table is
-// retired: every `retire_every`-th later call hands `retire_bytes` of its pages back (madvise
-// MADV_DONTNEED, ~15 us), and it is freed once empty. (At every call, the order table's move of its window,
-// which puts dozens of orders behind in one message, made 60 such calls at once: 0.9 ms on the 400 M day.) rehash::at_once keeps the old behaviour (copy everything in the insert that crosses half
-// load, free at once): the baseline of bench/bm_order_hash.
+// one message: 100-130 page faults, 0.3-0.5 ms on the 400 M day). While a migration runs, find() looks in the
+// new table first and then in the old one; in the old table erase() and migration leave tombstones, which
+// keep its probe chains intact until it is freed. The old table is drained after capacity / (2 *
+// migration_step) operations, long before the new one reaches half load. Freeing a drained table of hundreds
+// of MB at once is itself a stall of tens of milliseconds (the kernel unmaps every touched page), so a
+// drained table is retired: every `retire_every`-th later call hands `retire_bytes` of its pages back
+// (madvise MADV_DONTNEED, ~15 us), and it is freed once empty. (At every call, the order table's move of its
+// window, which puts dozens of orders behind in one message, made 60 such calls at once: 0.9 ms on the 400 M
+// day.) rehash::at_once keeps the old behaviour (copy everything in the insert that crosses half load, free
+// at once): the baseline of bench/bm_order_hash.
 //
 // Pointers are invalidated by the next insert() or erase(). Not thread-safe.
 #pragma once
@@ -105,7 +106,7 @@ class basic_order_hash {
  private:
   struct entry {
     std::uint64_t ref = 0;
-    order value;       // value.used: occupied
+    order value;        // value.used: occupied
     bool tomb = false;  // old table only: was occupied, keeps probe chains going
   };
 
@@ -212,7 +213,8 @@ class basic_order_hash {
       migrate(old_.capacity);  // finish a migration still running (not expected: see the header)
       retiring_ = table();     // likewise a retirement
       old_ = std::move(current_);
-      current_ = next_table_.capacity == old_.capacity * 2 ? std::move(next_table_) : table(old_.capacity * 2);
+      current_ =
+          next_table_.capacity == old_.capacity * 2 ? std::move(next_table_) : table(old_.capacity * 2);
       next_table_ = table();
       next_ = 0;
     }
@@ -279,12 +281,12 @@ class basic_order_hash {
   }
 
   table current_;
-  table old_;             // being drained into current_, or capacity 0
-  std::size_t next_ = 0;  // the next old slot to move
-  table retiring_;        // drained, its pages being handed back, or capacity 0
-  std::size_t retired_ = 0;  // bytes of retiring_'s whole pages handed back
+  table old_;                       // being drained into current_, or capacity 0
+  std::size_t next_ = 0;            // the next old slot to move
+  table retiring_;                  // drained, its pages being handed back, or capacity 0
+  std::size_t retired_ = 0;         // bytes of retiring_'s whole pages handed back
   std::uint32_t retire_calls_ = 0;  // calls while retiring_ is not empty
-  table next_table_;        // the next doubling's table, allocated ahead (incremental policy), or capacity 0
+  table next_table_;         // the next doubling's table, allocated ahead (incremental policy), or capacity 0
   std::size_t touched_ = 0;  // bytes of next_table_ whose pages have been touched
   std::size_t size_ = 0;
 };

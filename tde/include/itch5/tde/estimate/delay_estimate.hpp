@@ -18,7 +18,7 @@ enum class estimate_flag : std::uint32_t {
   flat = 1u << 2,     ///< a or b has no variation after mean removal: no correlation to measure
   low_rho = 1u << 3,  ///< normalised correlation below the minimum
   low_psr = 1u << 4,  ///< peak-to-sidelobe ratio below the minimum
-  ambiguous = 1u << 5,  ///< a second peak nearly as high as the main one
+  ambiguous = 1u << 5,        ///< a second peak nearly as high as the main one
   not_significant = 1u << 6,  ///< p_value above the significance level: unrelated series could give this peak
 };
 

@@ -155,13 +155,13 @@ class delay_estimator {
   estimator_options options_;
   std::size_t m_ = 0;
   fft_buffer<T> a_, b_, corr_;
-  fft_buffer<complex_type> fa_, fb_;      // spectra; fb_ then holds the cross spectrum (destroyed by c2r)
+  fft_buffer<complex_type> fa_, fb_;       // spectra; fb_ then holds the cross spectrum (destroyed by c2r)
   fft_buffer<std::complex<double>> kept_;  // cross spectrum kept for upsampling
   std::vector<T> weight_;                  // |H(k)|^2 of the smoothing (empty without)
   std::vector<double> grid_;               // the 2U+1 interpolated values around the peak
   r2c_plan<T> forward_;
   c2r_plan<T> inverse_;
-  double norm_ = 0;  // sqrt(S_a S_b), the spectral energies times M
+  double norm_ = 0;        // sqrt(S_a S_b), the spectral energies times M
   double weight_sum_ = 0;  // sum of |H|^2 over all M bins: M x the peak of the kernel's autocorrelation
   // Of the last cross spectrum, over all M bins: sum |A|^2 |B|^2 and sum k^2 |A|^2 |B|^2 (smoothed).
   double power_product_ = 0, power_product_k2_ = 0;

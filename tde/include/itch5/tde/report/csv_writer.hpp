@@ -51,7 +51,7 @@ struct csv_metadata {
   std::string git_commit;  ///< e.g. "4f398f1", "unknown"
   std::string csv;         ///< the CSV described ("-" for standard output)
   std::string input_a, input_b;
-  std::string precision;   ///< "double" or "float"
+  std::string precision;  ///< "double" or "float"
   std::size_t fft_length = 0;
 };
 

@@ -61,7 +61,7 @@ class feed_events {
   struct symbol_state {
     explicit symbol_state(std::string n) : name(std::move(n)) {}
     std::string name;
-    bool known = false;  // a previous quote exists
+    bool known = false;       // a previous quote exists
     itch5::inside_line last;  // its symbol view is not used
     std::vector<change_event> queue;
     std::size_t head = 0;

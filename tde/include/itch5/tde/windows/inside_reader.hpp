@@ -86,6 +86,7 @@ class inside_reader {
                                                       const std::vector<std::string>& symbols);
 
 /// "NOPE does not appear in b.txt", or "NOPE, XYZ do not appear in b.txt"; "" without symbols.
-[[nodiscard]] std::string absent_symbols_text(const std::vector<std::string>& symbols, const std::string& file);
+[[nodiscard]] std::string absent_symbols_text(const std::vector<std::string>& symbols,
+                                              const std::string& file);
 
 }  // namespace itch5::tde

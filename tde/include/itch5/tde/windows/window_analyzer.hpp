@@ -138,8 +138,8 @@ struct analysis_options {
 /// shift by a fraction of a period moves every change's weight by that fraction. Returns the largest |value|
 /// (what one change can add to the correlation; see series_pair). O(events + out.size()).
 template <fft_real T>
-double bin_changes(std::span<const change_event> events, signal_kind s, std::int64_t start, std::int64_t period,
-                 std::span<T> out);
+double bin_changes(std::span<const change_event> events, signal_kind s, std::int64_t start,
+                   std::int64_t period, std::span<T> out);
 /// The default window for `sampling_period`: the power-of-two number of samples nearest 16.384 ms (on a log
 /// scale, ties up; at least 4 samples, at most 2^26): 16384 samples at 1us (16.384 ms), 2048 at 10us
 /// (20.48 ms), 128 at 100us (12.8 ms).
@@ -195,7 +195,7 @@ class window_analyzer {
     std::int64_t start;
     std::size_t label;  // into labels_
     signal_kind signal;
-    bool estimate;      // false: a one-sided pair with min_events 0, flagged flat
+    bool estimate;  // false: a one-sided pair with min_events 0, flagged flat
     std::uint64_t events_a, events_b;
     std::size_t a_begin, b_begin, b_end;  // its points: A's in [a_begin, b_begin), B's in [b_begin, b_end)
     double impulse_a, impulse_b;          // the largest |value| of one change in A, in B (series_pair)

@@ -59,7 +59,7 @@ class work_pool {
   std::size_t busy_ = 0;  // pool threads still in the current generation
   const std::function<void(std::size_t, std::size_t)>* fn_ = nullptr;
   std::function<void(std::size_t, std::size_t)> started_;  // the function of start(), kept until wait()
-  bool pending_ = false;                                    // a batch of start() not waited for
+  bool pending_ = false;                                   // a batch of start() not waited for
   std::size_t items_ = 0;
   std::atomic<std::size_t> next_{0};
   std::exception_ptr error_;
