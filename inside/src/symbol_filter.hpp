@@ -1,8 +1,9 @@
 // Which stock locates make lines and samples (inside_options::symbols), learned at each locate's first
 // book event, and the printable name of every locate learned (for the statistics rows).
 //
-// wanted() is one byte load per event once a locate is known; learning a locate (its first event) is cold.
-// Used by the books' thread only (one filter per observer).
+// wanted() is one byte load per event once a locate is known; learning a locate (its first event) is cold
+// and asks an itch5::symbol_directory, the itch5 room's matching of chosen symbols (also itch5cat's), with
+// the book's symbol folded to upper case. Used by the books' thread only (one filter per observer).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include <itch5/stock_symbol.hpp>
+#include <itch5/symbol_directory.hpp>
 
 #include <itch5/book/detail/locate_array.hpp>
 
@@ -34,7 +36,7 @@ std::unordered_set<std::string> symbol_set(const std::vector<std::string>& symbo
 
 class symbol_filter {
  public:
-  explicit symbol_filter(const std::vector<std::string>& symbols) : filter_(symbol_set(symbols)) {}
+  explicit symbol_filter(const std::vector<std::string>& symbols) : directory_(symbols) {}
 
   /// Whether the events of `locate` (whose book is named `symbol`) make lines and samples. The first call
   /// for a locate learns it, and calls on_wanted(locate, printable name) if it is wanted.
@@ -61,12 +63,12 @@ class symbol_filter {
     // wanted() calls this only for a locate still unknown.
     std::uint8_t& st = state_[locate];
     const std::string& name = names_[locate] = printable_symbol(symbol);
-    st = filter_.empty() || filter_.count(upper_case(symbol.str())) > 0 ? yes : no;
+    st = directory_.learn(locate, upper_case(symbol.str())) ? yes : no;
     if (st == yes) on_wanted(locate, std::string_view(name));
     return st == yes;
   }
 
-  std::unordered_set<std::string> filter_;
+  itch5::symbol_directory directory_;  // the chosen symbols (none: every locate)
   // Per locate: unknown, yes or no (zeroed: unknown).
   book::detail::locate_array<std::uint8_t> state_ = book::detail::locate_array<std::uint8_t>::zeroed();
   std::unordered_map<std::uint16_t, std::string> names_;  // locates learned, for the statistics rows
