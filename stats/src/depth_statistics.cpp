@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "group_by_locate.hpp"
+
 namespace itch5::stats {
 
 void depth_statistics::record(std::uint16_t locate, std::uint32_t event_depth, std::uint32_t book_depth) {
@@ -17,11 +19,7 @@ void depth_statistics::flush() const {
   std::uint16_t top = 0;
   for (const pending& p : pending_) top = std::max(top, p.locate);
   if (top >= by_locate_.size()) by_locate_.resize(std::size_t{top} + 1);
-  starts_.assign(by_locate_.size() + 1, 0);
-  for (const pending& p : pending_) ++starts_[p.locate + 1];
-  for (std::size_t i = 1; i < starts_.size(); ++i) starts_[i] += starts_[i - 1];
-  sorted_.resize(pending_.size());
-  for (const pending& p : pending_) sorted_[starts_[p.locate]++] = p;
+  detail::group_by_locate(pending_, by_locate_.size(), starts_, sorted_);
   for (const pending& p : sorted_) {
     auto& s = by_locate_[p.locate];
     if (!s) s = std::make_unique<series>();

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "group_by_locate.hpp"
+
 namespace itch5::stats {
 
 using namespace std::chrono_literals;
@@ -92,13 +94,8 @@ void feed_statistics::record_latency(std::uint16_t locate, std::chrono::nanoseco
 
 void feed_statistics::flush() const {
   if (pending_.empty()) return;
-  // A stable counting sort of the pending samples by locate (every locate has a series: record() made it).
-  starts_.assign(by_locate_.size() + 1, 0);
-  for (const pending& p : pending_) ++starts_[p.locate + 1];
-  for (std::size_t i = 1; i < starts_.size(); ++i) starts_[i] += starts_[i - 1];
-  sorted_.resize(pending_.size());
-  for (const pending& p : pending_) sorted_[starts_[p.locate]++] = p;
-  // starts_[l] is now the end of locate l's run (and the start of l + 1's).
+  // Every locate of a pending sample has a series: record() made it.
+  detail::group_by_locate(pending_, by_locate_.size(), starts_, sorted_);
   for (const pending& p : sorted_) {
     series& s = *by_locate_[p.locate];
     if (p.latency) {
