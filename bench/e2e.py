@@ -18,10 +18,10 @@ median and minimum wall time, messages/s and ns/message at the median, peak RSS 
 to its baseline: `cat FILE > /dev/null` for raw input, `zcat FILE.gz > /dev/null` (the decompression floor)
 for gzip input. The job suite runs what users run (README's first example and its parts: an inside file,
 --stats, --stats-events all, --depth, compressed outputs), each against `itch5inside` of the same input with
-no output (> /dev/null), the engine alone; outputs go to a scratch directory beside the cache and are
-removed. A separate run per book type with --stats (all book events sampled) gives the per-event
-processing latency quantiles from the __aggregate__ row; those runs include the cost of two steady_clock
-reads per message.
+no output (> /dev/null), the engine alone; outputs go to a scratch folder in the cache (job-out*), each
+run overwriting the last. A separate run per book type with --stats (all book events sampled) gives the per-event
+processing latency quantiles from the __aggregate__ row (what a message's time covers: docs/formats.md,
+"Processing"; one time-stamp counter reading per message with a decode thread).
 """
 import argparse
 import csv
@@ -321,7 +321,7 @@ def main():
                   f"{med[name] * 1e9 / messages:.1f} | {rss[name] / 1e6:.0f} | {ratio} |\n")
     if args.suite in ("inside", "all"):
         out.write("\nPer-event processing latency, all book events, raw input (`--stats - --stats-events all`; includes "
-                  "two steady_clock reads per message):\n\n| book | p50 ns | p99 ns | p99.9 ns | max ns |\n|---|---:|---:|---:|---:|\n")
+                  "one clock reading per message; docs/formats.md, Processing):\n\n| book | p50 ns | p99 ns | p99.9 ns | max ns |\n|---|---:|---:|---:|---:|\n")
         for b in books:
             lat = latency(tools, b, raw)
             out.write(f"| {b} | {lat['p50Processing']} | {lat['p99Processing']} | {lat['p999Processing']} | "
