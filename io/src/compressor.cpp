@@ -21,8 +21,6 @@ namespace {
 
 namespace bio = boost::iostreams;
 
-constexpr std::size_t out_buffer_size = std::size_t{1} << 18;
-
 void write_all(int fd, const char* data, std::size_t n, const std::string& name) {
   while (n > 0) {
     const ssize_t w = ::write(fd, data, n);
@@ -72,6 +70,8 @@ class zlib_compressor final : public compressor {
 };
 
 #ifdef ITCH5_HAVE_ISAL
+constexpr std::size_t out_buffer_size = std::size_t{1} << 18;
+
 // ISA-L's igzip, which writes the gzip header and trailer itself (gzip_flag).
 class igzip_compressor final : public compressor {
  public:
