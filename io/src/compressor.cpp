@@ -21,18 +21,6 @@ namespace {
 
 namespace bio = boost::iostreams;
 
-void write_all(int fd, const char* data, std::size_t n, const std::string& name) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, data, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error(name + ": write error: " + std::strerror(errno));
-    }
-    data += w;
-    n -= static_cast<std::size_t>(w);
-  }
-}
-
 // zlib's deflate through Boost.Iostreams (the header, trailer and flushing are its job).
 class zlib_compressor final : public compressor {
  public:
@@ -170,6 +158,18 @@ class zstd_compressor final : public compressor {
 };
 
 }  // namespace
+
+void write_all(int fd, const char* data, std::size_t n, const std::string& name) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, data, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(name + ": write error: " + std::strerror(errno));
+    }
+    data += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
 
 std::string_view compressor_engine(compression format, const output_options& options) noexcept {
   if (format == compression::zstd) return "zstd";

@@ -27,6 +27,10 @@ class compressor {
   virtual void finish() = 0;
 };
 
+/// Writes all `n` bytes at `data` to `fd`, again after EINTR and short writes. Throws std::runtime_error
+/// "NAME: write error: ..." (the uncompressed outputs of output_file write through it too).
+void write_all(int fd, const char* data, std::size_t n, const std::string& name);
+
 /// The compressor for `format` (not compression::none) writing to `fd`; `name` is for messages.
 std::unique_ptr<compressor> make_compressor(compression format, const output_options& options, int fd,
                                             const std::string& name);

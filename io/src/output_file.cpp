@@ -201,14 +201,7 @@ class output_file::impl {
       gz_->write(bytes);
       return;
     }
-    while (!bytes.empty()) {
-      ssize_t w = ::write(fd_, bytes.data(), bytes.size());
-      if (w < 0) {
-        if (errno == EINTR) continue;
-        throw std::runtime_error(name_ + ": write error: " + std::strerror(errno));
-      }
-      bytes.remove_prefix(static_cast<std::size_t>(w));
-    }
+    detail::write_all(fd_, bytes.data(), bytes.size(), name_);
   }
 
   // Flushes and closes; throws on error. Leaves the bytes under the temporary name.
