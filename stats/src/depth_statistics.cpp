@@ -7,8 +7,6 @@
 namespace itch5::stats {
 
 void depth_statistics::record(std::uint16_t locate, std::uint32_t event_depth, std::uint32_t book_depth) {
-  if (pending_.capacity() == 0) [[unlikely]]
-    pending_.reserve(pending_capacity);
   pending_.push_back({event_depth, book_depth, locate});
   if (pending_.size() == pending_capacity) [[unlikely]]
     flush();

@@ -29,6 +29,8 @@ namespace itch5::stats {
 
 class depth_statistics {
  public:
+  depth_statistics() { pending_.reserve(pending_capacity); }
+
   void record(std::uint16_t locate, std::uint32_t event_depth, std::uint32_t book_depth);
 
   [[nodiscard]] static std::string csv_header();
