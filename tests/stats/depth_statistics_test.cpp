@@ -62,17 +62,18 @@ TEST(DepthStatistics, LargeDepthsWithinStatedError) {
   EXPECT_EQ(d.aggregate_book_depth().quantile(0.9), 70000u);
 }
 
-// Samples are recorded in batches of 16 Ki grouped by symbol: over several batches of interleaved symbols
-// (one locate beyond all others, so that the table grows inside a batch), every symbol's histograms and
-// the aggregate's equal histograms fed each sample directly.
+// Samples are recorded in batches (depth_statistics::batch_samples) grouped by symbol: over several batches
+// of interleaved symbols (one locate beyond all others, so that the table grows inside a batch), every
+// symbol's histograms and the aggregate's equal histograms fed each sample directly.
 TEST(DepthStatistics, BatchedSymbolsEqualSampleBySample) {
   std::mt19937 rng(5);
   depth_statistics d;
   std::map<std::uint16_t, std::pair<itch5::stats::log_linear_histogram, itch5::stats::log_linear_histogram>>
       direct;
   itch5::stats::log_linear_histogram all_event, all_book;
-  for (int i = 0; i < 50'000; ++i) {
-    const auto locate = static_cast<std::uint16_t>(i == 40'000 ? 9000 : 1 + rng() % (1 + rng() % 60));
+  const std::size_t n = 3 * depth_statistics::batch_samples + 1234;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto locate = static_cast<std::uint16_t>(i == n - 5000 ? 9000 : 1 + rng() % (1 + rng() % 60));
     const auto event = static_cast<std::uint32_t>(rng() % 4 == 0 ? rng() % 5000 : rng() % 8);
     const auto book = static_cast<std::uint32_t>(rng() % 300);
     d.record(locate, event, book);
@@ -92,7 +93,7 @@ TEST(DepthStatistics, BatchedSymbolsEqualSampleBySample) {
   }
   EXPECT_EQ(t.aggregate.event, all_event);
   EXPECT_EQ(t.aggregate.book, all_book);
-  EXPECT_EQ(d.aggregate_event_depth().count(), 50'000u);
+  EXPECT_EQ(d.aggregate_event_depth().count(), n);
 }
 
 }  // namespace

@@ -207,10 +207,10 @@ TEST(FeedStatistics, ManySymbolsOneRowEachInLocateOrder) {
   EXPECT_EQ(lines[5].substr(0, 16), "__aggregate__,6,");
 }
 
-// The symbols' samples wait in a buffer and are handed to their series in batches grouped by symbol (16 Ki
-// samples a batch): over several batches of interleaved symbols, with latencies and times going backwards,
-// every symbol's series equals that of a feed_statistics fed only that symbol's samples, in order, and the
-// aggregate equals that of one fed every sample under one locate.
+// The symbols' samples wait in a buffer and are handed to their series in batches grouped by symbol
+// (feed_statistics::batch_samples a batch): over several batches of interleaved symbols, with latencies and
+// times going backwards, every symbol's series equals that of a feed_statistics fed only that symbol's
+// samples, in order, and the aggregate equals that of one fed every sample under one locate.
 TEST(FeedStatistics, BatchedSymbolsEqualSampleBySample) {
   constexpr int symbols = 37;
   std::mt19937_64 rng(11);
@@ -219,7 +219,8 @@ TEST(FeedStatistics, BatchedSymbolsEqualSampleBySample) {
   for (int l = 0; l < symbols; ++l) alone.push_back(std::make_unique<feed_statistics>());
   feed_statistics one_locate;
   std::int64_t t = 34'200'000'000'000;
-  for (int i = 0; i < 70'000; ++i) {
+  const std::size_t n = 2 * feed_statistics::batch_samples + 4321;  // with latencies: 3 batches and more
+  for (std::size_t i = 0; i < n; ++i) {
     // Skewed activity, as on a real day: low locates far busier than high ones.
     const auto locate = static_cast<std::uint16_t>(rng() % (rng() % symbols + 1));
     t += static_cast<std::int64_t>(rng() % 3'000) - 100;  // now and then backwards
@@ -244,7 +245,7 @@ TEST(FeedStatistics, BatchedSymbolsEqualSampleBySample) {
   }
   const auto whole = one_locate.finish(name_of);
   EXPECT_EQ(table.aggregate, whole.aggregate);
-  EXPECT_EQ(table.aggregate.samples, 70'000u);
+  EXPECT_EQ(table.aggregate.samples, n);
 }
 
 TEST(FeedStatistics, LatencyColumnsOnlyWhenAskedForAppendedAtTheEnd) {

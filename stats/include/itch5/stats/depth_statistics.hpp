@@ -10,8 +10,9 @@
 // Not thread-safe.
 //
 // Speed: a sample comes with every book event (20 M a 20 M-message day), and a symbol's two histograms sit
-// in lines that other symbols evict between its events. So samples wait in a buffer of 16 Ki and are
-// recorded every 16 Ki, grouped by symbol (a counting sort): one round of cache misses per symbol per batch.
+// in lines that other symbols evict between its events. So samples wait in a buffer of 256 Ki (3 MB, and
+// as much again to sort them) and are recorded every 256 Ki, grouped by symbol (a counting sort): one
+// round of cache misses per symbol per batch.
 // A histogram does not depend on the order of its samples, so the tables are those of recording each
 // sample at once.
 #pragma once
@@ -29,6 +30,9 @@ namespace itch5::stats {
 
 class depth_statistics {
  public:
+  /// Samples per batch (see "Speed" above).
+  static constexpr std::size_t batch_samples = std::size_t{1} << 18;
+
   depth_statistics() { pending_.reserve(pending_capacity); }
 
   void record(std::uint16_t locate, std::uint32_t event_depth, std::uint32_t book_depth);
@@ -59,7 +63,7 @@ class depth_statistics {
     std::uint32_t book_depth;
     std::uint16_t locate;
   };
-  static constexpr std::size_t pending_capacity = std::size_t{1} << 14;
+  static constexpr std::size_t pending_capacity = batch_samples;
 
   // Records the pending samples, symbol by symbol.
   void flush() const;

@@ -21,13 +21,15 @@
 // histograms, which histogram_file.hpp can store and merge.
 //
 // Memory: allocated per symbol on its first event, a few KB to ~100 KB per symbol depending on how spread
-// its values are, plus a buffer of 16 Ki pending samples (384 KB). Not thread-safe.
+// its values are, plus two buffers of 256 Ki pending samples (6 MB each). Not thread-safe.
 //
 // Speed: the aggregate series takes each sample at once (its arrival times depend on the order of all
 // samples, and it stays in cache). A symbol's series is spread over a dozen cache lines that thousands of
-// other symbols evict between two of its events, so its samples wait in a buffer, and every 16 Ki samples
+// other symbols evict between two of its events, so its samples wait in a buffer, and every 256 Ki samples
 // they are grouped by symbol (a stable counting sort) and each symbol's series takes its run at once: one
-// round of cache misses per symbol per batch instead of per sample. Each series sees its own samples in
+// round of cache misses per symbol per batch instead of per sample. (Batches of 16 Ki left ~5 samples per
+// symbol per batch on the 20 M-message day's 3,131 symbols; 256 Ki took the grouped recording from 1.12 s
+// to 0.35 s of that day's run, perf.) Each series sees its own samples in
 // the order recorded, so every result is what sample-by-sample recording gives.
 #pragma once
 
@@ -47,6 +49,9 @@ namespace itch5::stats {
 
 class feed_statistics {
  public:
+  /// Samples per batch (see "Speed" above).
+  static constexpr std::size_t batch_samples = std::size_t{1} << 18;
+
   feed_statistics();
   ~feed_statistics();
   feed_statistics(const feed_statistics&) = delete;
@@ -85,7 +90,7 @@ class feed_statistics {
     std::uint16_t locate;
     bool latency;  // a record_latency() rather than a record()
   };
-  static constexpr std::size_t pending_capacity = std::size_t{1} << 14;
+  static constexpr std::size_t pending_capacity = batch_samples;
 
   series& of(std::uint16_t locate);
   // Hands the pending samples to their series, symbol by symbol, each in the order recorded.
