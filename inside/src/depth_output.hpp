@@ -1,6 +1,6 @@
 // The depth output of a run (inside_options::depth): every book event in the time range of a wanted symbol
-// records its event depth and book depth to `Sink` (stats::depth_statistics, or shard_samples on a book
-// thread of the sharded run). An output of observer.hpp; asks the engine for book depths.
+// records its event depth and book depth to `Sink` (sample_thread, or shard_samples on a book thread of
+// the sharded run). An output of observer.hpp; asks the engine for book depths.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,7 @@
 #include <itch5/inside/inside_options.hpp>
 #include <itch5/inside/inside_result.hpp>
 
+#include "sample_thread.hpp"
 #include "symbol_filter.hpp"
 
 namespace itch5::inside {
@@ -24,6 +25,13 @@ inline void finish_depth_table(const stats::depth_statistics& depth, const insid
   stats::depth_table t = depth.table(name_of);
   if (opt.depth) r.depth_csv = stats::depth_csv(t);
   if (opt.histograms) r.histograms.depth = std::move(t);
+}
+
+/// The same, from the depth statistics behind `samples`, once it has recorded every sample.
+inline void finish_depth_table(sample_thread& samples, const inside_options& opt,
+                               const name_function& name_of, inside_result& r) {
+  samples.finish();
+  finish_depth_table(*samples.depth(), opt, name_of, r);
 }
 
 template <class Sink>

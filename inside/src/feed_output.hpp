@@ -1,7 +1,7 @@
 // The feed statistics output of a run (inside_options::stats): a timed message that made a sampled event
 // (an inside change, or any event with stats_all_events) of a wanted symbol in the time range records its
-// timestamp, processing time and feed latency to `Sink` (stats::feed_statistics, or shard_samples on a book
-// thread of the sharded run), once the message is done. An output of observer.hpp.
+// timestamp, processing time and feed latency to `Sink` (sample_thread, or shard_samples on a book thread of
+// the sharded run), once the message is done. An output of observer.hpp.
 #pragma once
 
 #include <chrono>
@@ -19,6 +19,7 @@
 #include <itch5/inside/inside_options.hpp>
 #include <itch5/inside/inside_result.hpp>
 
+#include "sample_thread.hpp"
 #include "symbol_filter.hpp"
 
 namespace itch5::inside {
@@ -30,6 +31,13 @@ inline void finish_feed_table(stats::feed_statistics& feed, const inside_options
   stats::feed_table t = feed.finish(name_of);
   if (opt.stats) r.stats_csv = stats::feed_csv(t);
   if (opt.histograms) r.histograms.feed = std::move(t);
+}
+
+/// The same, from the feed statistics behind `samples`, once it has recorded every sample.
+inline void finish_feed_table(sample_thread& samples, const inside_options& opt, const name_function& name_of,
+                              inside_result& r) {
+  samples.finish();
+  finish_feed_table(*samples.feed(), opt, name_of, r);
 }
 
 template <class Sink>

@@ -1,6 +1,7 @@
 // The outputs of a run, listed once: what each book event of a wanted symbol is fanned out to, in this
 // order (observer.hpp), per runner and statistics configuration. An output that is off is no_output.
-//   one book thread (run_loop, run_decoded): the lines to `Out`, the samples to stats:: tables;
+//   one book thread (run_loop, run_decoded): the lines to `Out`, the samples to a sample_thread, which
+//   records them in the stats:: tables on a thread of its own;
 //   a book thread of the sharded run (shard): the lines to its batch's buffer, the samples to its
 //   shard_samples, merged into the stats:: tables in message order by shard_merger.
 // To add an output: a type with the hooks of observer.hpp, one entry in each list below, its constructor
@@ -18,16 +19,17 @@
 #include "line_formatter.hpp"
 #include "lines_output.hpp"
 #include "observer.hpp"
+#include "sample_thread.hpp"
 #include "shard_samples.hpp"
 
 namespace itch5::inside {
 
 /// The observer of one book thread that writes its lines to `Out` (line_formatter or line_thread).
-/// Built as observer_type(opt, {out}, {depth statistics*}, {opt, feed statistics*}).
+/// Built as observer_type(opt, {out}, {sample_thread*}, {opt, sample_thread*}).
 template <class Book, bool Timed, bool Depth, class Out>
-using single_observer = observer<Book, true, lines_output<Out>,
-                                 std::conditional_t<Depth, depth_output<stats::depth_statistics>, no_output>,
-                                 std::conditional_t<Timed, feed_output<stats::feed_statistics>, no_output>>;
+using single_observer =
+    observer<Book, true, lines_output<Out>, std::conditional_t<Depth, depth_output<sample_thread>, no_output>,
+             std::conditional_t<Timed, feed_output<sample_thread>, no_output>>;
 
 /// The observer of a book thread of the sharded run. Built as observer_type(opt, {lines}, {&samples},
 /// {opt, &samples}).

@@ -7,7 +7,8 @@
 // Timed (feed statistics): the books' thread reads event_clock once per record, just before replaying it,
 // and a message's processing time is the books' thread's time from its record to the next one: replaying
 // it into the books, detecting inside changes, handing a change to the line thread (or formatting it), the
-// prefetch stages for the records ahead, and recording the statistics sample of the message before. The
+// prefetch stages for the records ahead, and storing the statistics sample of the message before for the
+// sample thread (sample_thread.hpp; the statistics are computed there, outside the time). The
 // last record of a chunk ends with one more reading before the chunk is handed back, so that waiting for
 // the decode thread never counts. Decoding (on the decode thread) and formatting on the line thread are not
 // in the time; docs/formats.md, "Processing".
@@ -15,6 +16,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <type_traits>
 
 #include <itch5/message_reader.hpp>
@@ -61,11 +63,12 @@ void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_
     Out out;
     observer_type obs;
     book::book_engine<Book, observer_type> engine;
-    books_state(line_sink& sink, const inside_options& opt, stats::depth_statistics* d,
-                stats::feed_statistics* f)
-        : out(sink, opt.books.output_buffer_bytes), obs(opt, {out}, {d}, {opt, f}), engine(opt.books, obs) {}
+    books_state(line_sink& sink, const inside_options& opt, sample_thread* s)
+        : out(sink, opt.books.output_buffer_bytes), obs(opt, {out}, {s}, {opt, s}), engine(opt.books, obs) {}
   };
-  const auto state = std::make_unique<books_state>(sink, opt, depth.get(), feed.get());
+  std::optional<sample_thread> samples;  // the statistics' own thread (Timed or Depth)
+  if (Timed || Depth) samples.emplace(feed.get(), depth.get());
+  const auto state = std::make_unique<books_state>(sink, opt, samples ? &*samples : nullptr);
   Out& out = state->out;
   observer_type& obs = state->obs;
   book::book_engine<Book, observer_type>& engine = state->engine;

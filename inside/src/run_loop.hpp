@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <type_traits>
 
@@ -43,9 +44,14 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   std::unique_ptr<stats::feed_statistics> feed = Timed ? std::make_unique<stats::feed_statistics>() : nullptr;
   std::unique_ptr<stats::depth_statistics> depth =
       Depth ? std::make_unique<stats::depth_statistics>() : nullptr;
+  itch5::io::latency_queue* const latencies = Timed ? opt.latencies : nullptr;
+  if (feed && latencies != nullptr) feed->enable_latency();
+  std::optional<sample_thread> samples;  // the statistics' own thread (Timed or Depth)
+  if (Timed || Depth) samples.emplace(feed.get(), depth.get());
   Out out(sink, opt.books.output_buffer_bytes);
   using observer_type = single_observer<Book, Timed, Depth, Out>;
-  observer_type obs(opt, {out}, {depth.get()}, {opt, feed.get()});
+  sample_thread* const s = samples ? &*samples : nullptr;
+  observer_type obs(opt, {out}, {s}, {opt, s});
   book::book_engine<Book, observer_type> engine(opt.books, obs);
 
   // Two-stage software prefetch: 16 messages ahead the order slot and the book of the message's locate
@@ -57,8 +63,6 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   // level distances of 5 and 8 were alike and 3 slower, far distances of 12-24 alike.)
   frame_cursor<prefetch_far_distance> far;
   frame_cursor<prefetch_level_distance> level;
-  itch5::io::latency_queue* const latencies = Timed ? opt.latencies : nullptr;
-  if (feed && latencies != nullptr) feed->enable_latency();
   std::uint64_t latencies_taken = 0;  // one per framed message, unknown types (skipped by next()) included
   slowest_messages slow(opt.slowest);
   const bool timing = opt.slowest > 0;  // time each message for `slow` (always when Timed)
