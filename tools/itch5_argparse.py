@@ -211,8 +211,8 @@ def apply_config(parser, argv, extra_keys=None):
                                      f"got '{text}'")
                 converted.append(v)
             value = converted if many else converted[0]
+            action.required = False  # the file gave it (--symbol of itch5plot inside, a positional)
             if not action.option_strings:  # a positional: now optional, the file's value its default
-                action.required = False
                 action.nargs = "*" if many else "?"
             action.default = value
             parser.set_defaults(**{action.dest: value})
@@ -238,4 +238,6 @@ def print_config(parser, args, formatters=None, extra=None):
         (out if action.option_strings else positionals)[key] = value
     out.update(extra or {})
     out.update(positionals)
-    return yaml.safe_dump(out, sort_keys=False, default_flow_style=None, width=1000)
+    # One key a line, lists in flow style ([a, b]), as the C++ tools print them.
+    return "".join(yaml.safe_dump({k: v}, default_flow_style=None if isinstance(v, list) else False,
+                                  width=100000) for k, v in out.items())
