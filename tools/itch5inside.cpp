@@ -193,8 +193,12 @@ int run(const config& cfg) {
   if (stats_out) stats_out->write(r.stats_csv);
   if (depth_out) depth_out->write(r.depth_csv);
   if (histograms_out) {
+    itch5::stats::feed_time_range range{static_cast<std::uint64_t>(cfg.range.from.count()), std::nullopt};
+    if (cfg.range.to != std::chrono::nanoseconds::max())
+      range.to = static_cast<std::uint64_t>(cfg.range.to.count());
     r.histograms.meta = {{"stats_events", cfg.stats_events},
-                         {"time_range", cfg.range.whole_day() ? "whole day" : cfg.range.describe()}};
+                         {"time_range", cfg.range.whole_day() ? "whole day" : cfg.range.describe()},
+                         {"time_ranges", itch5::stats::format_time_ranges({range})}};
     histograms_out->write(itch5::stats::encode_histograms(r.histograms));
   }
 

@@ -64,13 +64,15 @@ int merge(const merge_config& cfg) {
   std::vector<std::string> files{cfg.first};
   files.insert(files.end(), cfg.more.begin(), cfg.more.end());
   itch5::stats::statistics_histograms all;
+  std::string before;  // the files merged so far, for messages
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::string name = files[i] == "-" ? "standard input" : files[i];
     itch5::stats::statistics_histograms h = itch5::stats::decode_histograms(read_all(files[i]), name);
     if (i == 0) {
       all = std::move(h);
+      before = name;
     } else {
-      itch5::stats::merge(all, h, name);
+      itch5::stats::merge(all, h, name, i == 1 ? before : "the " + std::to_string(i) + " files before it");
     }
   }
   const itch5::io::output_options out_opts = cfg.compression.output();
@@ -101,8 +103,11 @@ int run_merge(int argc, char** argv) {
   opts.positional(
       "FILE", cfg.first,
       "Histogram files (itch5inside --histograms; a .gz is read as such, detected from its bytes), "
-      "or - for standard input (once). Every further FILE is merged too. Files whose statistics "
-      "sample different events (--stats-events) cannot be merged.");
+      "or - for standard input (once). Every further FILE is merged too; each file once (the same file "
+      "twice, under any name, is a usage error: it would be counted twice). Files whose statistics sample "
+      "different events (--stats-events) cannot be merged, nor files whose time ranges (--from, --to, "
+      "--session) differ and overlap, such as a whole day and its regular session: merge files of one "
+      "range (e.g. whole days), or the disjoint parts of a day.");
   opts.more_positionals(cfg.more);
   opts.add(
           "stats", cfg.stats,
@@ -133,8 +138,8 @@ int run_merge(int argc, char** argv) {
     }
     itch5::cli::path_guard paths;
     for (const auto& c : opts.config_files()) paths.input(c, "--config");
-    paths.input(cfg.first, "FILE");
-    for (const auto& f : cfg.more) paths.input(f, "FILE");
+    paths.distinct_input(cfg.first, "FILE");
+    for (const auto& f : cfg.more) paths.distinct_input(f, "FILE");
     paths.output(cfg.stats, "--stats");
     paths.output(cfg.depth, "--depth");
     paths.output(cfg.histograms, "--histograms");

@@ -7,6 +7,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -221,8 +222,10 @@ void reject_extras(const std::vector<std::string>& rest, std::vector<std::string
 
 const std::string options_group =
     "Options (each also a key of the YAML file given to --config; flags override the file)";
-const std::string config_help = "Read options from a YAML file (keys as above).";
-const std::string print_config_help = "Print the effective configuration as YAML and exit.";
+const std::string config_help =
+    "Read options from a YAML file (keys as above; the arguments are keys too, in lower case, e.g. input).";
+const std::string print_config_help =
+    "Print the effective configuration as YAML, the arguments given included, and exit.";
 const std::string help_help = "Print this help and exit.";
 const std::string version_help = "Print the version, git commit, compiler and build options, and exit.";
 
@@ -390,14 +393,44 @@ void options::set_from(option& o, const std::string& value, const std::string& o
   }
 }
 
+options::positional_arg* options::find_positional(std::string_view key) {
+  for (auto& p : positionals_) {
+    std::string lower = p.name;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (lower == key) return &p;
+  }
+  return nullptr;
+}
+
 void options::apply_yaml(const std::string& yaml_text, const std::string& origin) {
   const YAML::Node root = load_mapping(yaml_text, origin);
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
     const std::string where = origin + ": key '" + key + "'";
     option* o = find(key);
-    if (o == nullptr) throw std::invalid_argument(where + ": unknown option (see --help)");
-    set_from(*o, yaml_value_text(kv.second, o->is_list, where), where);
+    if (o != nullptr) {
+      set_from(*o, yaml_value_text(kv.second, o->is_list, where), where);
+      continue;
+    }
+    positional_arg* p = find_positional(key);
+    if (p == nullptr) throw std::invalid_argument(where + ": unknown option (see --help)");
+    // The last positional argument of a program that takes more (FILE...) is a list.
+    const bool takes_list = more_positionals_ != nullptr && p == &positionals_.back();
+    if (takes_list && kv.second.IsSequence()) {
+      std::vector<std::string> items;
+      for (const auto& item : kv.second) {
+        if (!item.IsScalar()) throw std::invalid_argument(where + ": list items must be scalars");
+        items.push_back(item.as<std::string>());
+      }
+      if (items.empty()) throw std::invalid_argument(where + ": has no value");
+      *p->target = items.front();
+      more_positionals_->assign(items.begin() + 1, items.end());
+    } else {
+      *p->target = yaml_value_text(kv.second, false, where);
+      if (takes_list) more_positionals_->clear();
+    }
+    p->from_file = true;
   }
 }
 
@@ -498,16 +531,29 @@ std::optional<int> options::parse(int argc, char** argv) {
 
 // Defaults < --config files (in order) < the command line (in order), then the required arguments.
 void options::apply(const CLI::App& app) {
-  reject_extras(app.remaining(), more_positionals_);
+  std::vector<std::string> extra;  // positional arguments beyond the declared ones
+  reject_extras(app.remaining(), more_positionals_ != nullptr ? &extra : nullptr);
+  std::vector<std::string> defaults;
+  for (const auto& p : positionals_) defaults.push_back(*p.target);
   for (const std::string& file : app.get_option("--config")->results()) {
     config_files_.push_back(file);
     apply_yaml(read_config_file(file), "config file " + file);
+  }
+  // Positional arguments on the command line replace all of the files'.
+  bool on_command_line = !extra.empty();
+  for (const auto& p : positionals_) on_command_line = on_command_line || app.count(p.name) != 0;
+  if (on_command_line) {
+    for (std::size_t i = 0; i < positionals_.size(); ++i) {
+      *positionals_[i].target = defaults[i];
+      positionals_[i].from_file = false;
+    }
+    if (more_positionals_ != nullptr) *more_positionals_ = extra;
   }
   std::map<const CLI::Option*, std::size_t> taken;  // values of each option applied so far
   for (const CLI::Option* o : app.parse_order()) set_from_command_line(*o, o->results().at(taken[o]++));
   if (app.count("--print-config") != 0) return;  // prints the configuration, does not run
   for (const auto& p : positionals_) {
-    if (p.required && app.count(p.name) == 0) {
+    if (p.required && app.count(p.name) == 0 && !p.from_file) {
       throw std::invalid_argument("missing " + p.name + " (see --help)");
     }
   }
@@ -542,6 +588,21 @@ std::string options::to_yaml() const {
       out << o->get_bool();
     } else {
       out << o->get();
+    }
+  }
+  // The positional arguments given (INPUT: input), the last with the further ones as a list (FILE...).
+  for (const auto& p : positionals_) {
+    if (p.target->empty()) continue;
+    std::string key = p.name;
+    std::transform(key.begin(), key.end(), key.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    out << YAML::Key << key << YAML::Value;
+    if (more_positionals_ != nullptr && &p == &positionals_.back() && !more_positionals_->empty()) {
+      out << YAML::Flow << YAML::BeginSeq << *p.target;
+      for (const auto& item : *more_positionals_) out << item;
+      out << YAML::EndSeq;
+    } else {
+      out << *p.target;
     }
   }
   out << YAML::EndMap;

@@ -128,6 +128,10 @@ void path_guard::input(std::string path, std::string role) {
   entries_.push_back({std::move(path), std::move(role), use::in});
 }
 
+void path_guard::distinct_input(std::string path, std::string role) {
+  entries_.push_back({std::move(path), std::move(role), use::in, true});
+}
+
 void path_guard::output(std::string path, std::string role) {
   if (!path.empty()) entries_.push_back({std::move(path), std::move(role), use::out});
 }
@@ -156,6 +160,17 @@ void path_guard::check() const {
         stdin_user = &e;
       }
       inputs.push_back({&e, of_input(e.path), std::nullopt});
+      if (e.distinct) {
+        const resolved& r = inputs.back();
+        for (std::size_t i = 0; i + 1 < inputs.size(); ++i) {
+          const resolved& other = inputs[i];
+          if (other.e->distinct && other.id == r.id && r.id.what != identity::kind::stream) {
+            throw path_error(path_error::kind::conflict, describe(e.role, e.path) + " is the same file as " +
+                                                             describe(other.e->role, other.e->path) +
+                                                             ": each is read once, not twice");
+          }
+        }
+      }
       continue;
     }
     if (e.path == "-") {

@@ -281,14 +281,155 @@ statistics_histograms decode_histograms(std::string_view bytes, const std::strin
   return h;
 }
 
-void merge(statistics_histograms& into, const statistics_histograms& from, const std::string& from_name) {
+std::string format_time_ranges(const std::vector<feed_time_range>& ranges) {
+  std::string out;
+  for (const auto& r : ranges) {
+    if (!out.empty()) out += ',';
+    out += std::to_string(r.from) + '-' + (r.to ? std::to_string(*r.to) : std::string("end"));
+  }
+  return out;
+}
+
+namespace {
+
+std::optional<std::uint64_t> parse_ns(std::string_view s) {
+  if (s.empty() || s.size() > 19) return std::nullopt;
+  std::uint64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return v;
+}
+
+// HH:MM[:SS[.fraction]] as itch5inside's time_range text prints it (format_time_of_day).
+std::optional<std::uint64_t> parse_clock(std::string_view s) {
+  std::uint64_t fields[3] = {0, 0, 0};
+  int n = 0;
+  std::uint64_t fraction = 0;
+  std::size_t i = 0;
+  while (n < 3) {
+    const std::size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    if (i == start || i - start > 2) return std::nullopt;
+    fields[n++] = *parse_ns(s.substr(start, i - start));
+    if (i == s.size() || s[i] != ':') break;
+    ++i;
+  }
+  if (n < 2) return std::nullopt;
+  if (i < s.size() && s[i] == '.' && n == 3) {
+    const std::size_t start = ++i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    if (i == start || i - start > 9) return std::nullopt;
+    std::string digits(s.substr(start, i - start));
+    digits.resize(9, '0');
+    fraction = *parse_ns(digits);
+  }
+  if (i != s.size()) return std::nullopt;
+  return ((fields[0] * 60 + fields[1]) * 60 + fields[2]) * 1'000'000'000 + fraction;
+}
+
+std::string describe(const std::optional<std::vector<feed_time_range>>& ranges, const std::string& text) {
+  if (!ranges) return "'" + text + "'";
+  return format_time_ranges(*ranges) + " ns";
+}
+
+bool overlap(const std::vector<feed_time_range>& a, const std::vector<feed_time_range>& b) {
+  for (const auto& x : a) {
+    for (const auto& y : b) {
+      const bool x_before_y = x.to && *x.to <= y.from;
+      const bool y_before_x = y.to && *y.to <= x.from;
+      if (!x_before_y && !y_before_x) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<feed_time_range> normalised(std::vector<feed_time_range> v) {
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.from < b.from; });
+  std::vector<feed_time_range> out;
+  for (const auto& r : v) {
+    if (!out.empty() && out.back().to && *out.back().to >= r.from) {
+      if (!r.to || *r.to > *out.back().to) out.back().to = r.to;
+    } else if (out.empty() || out.back().to) {
+      out.push_back(r);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::vector<feed_time_range>> time_ranges_of(const statistics_histograms& h) {
+  const std::string ranges = h.meta_value("time_ranges");
+  if (!ranges.empty()) {
+    std::vector<feed_time_range> out;
+    std::string_view rest = ranges;
+    while (!rest.empty()) {
+      const std::size_t comma = rest.find(',');
+      const std::string_view item = rest.substr(0, comma);
+      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+      const std::size_t dash = item.find('-');
+      if (dash == std::string_view::npos) return std::nullopt;
+      const auto from = parse_ns(item.substr(0, dash));
+      const std::string_view to_text = item.substr(dash + 1);
+      const auto to = to_text == "end" ? std::optional<std::uint64_t>{} : parse_ns(to_text);
+      if (!from || (to_text != "end" && (!to || *to <= *from))) return std::nullopt;
+      out.push_back({*from, to});
+    }
+    return normalised(std::move(out));
+  }
+  // Files written before time_ranges: the human-readable time_range.
+  const std::string text = h.meta_value("time_range");
+  if (text.empty() || text == "whole day" || text == "the whole input")
+    return std::vector<feed_time_range>{{0, std::nullopt}};
+  const std::size_t sep = text.find(" to ");
+  if (sep == std::string::npos) return std::nullopt;
+  const std::string_view a = std::string_view(text).substr(0, sep);
+  const std::string_view b = std::string_view(text).substr(sep + 4);
+  const auto from = a == "the start" ? std::optional<std::uint64_t>{0} : parse_clock(a);
+  const auto to = b == "the end" ? std::optional<std::uint64_t>{} : parse_clock(b);
+  if (!from || (b != "the end" && (!to || *to <= *from))) return std::nullopt;
+  return std::vector<feed_time_range>{{*from, to}};
+}
+
+void merge(statistics_histograms& into, const statistics_histograms& from, const std::string& from_name,
+           const std::string& into_name) {
   if (into.meta_value("stats_events") != from.meta_value("stats_events")) {
     throw histogram_file_error(from_name + ": its statistics sample '" + from.meta_value("stats_events") +
-                               "' events, the files before it '" + into.meta_value("stats_events") +
+                               "' events, " + into_name + " '" + into.meta_value("stats_events") +
                                "' (itch5inside --stats-events): they cannot be merged");
   }
-  // Keep the facts every merged file agrees on.
+  const auto into_ranges = time_ranges_of(into);
+  const auto from_ranges = time_ranges_of(from);
+  std::optional<std::vector<feed_time_range>> merged_ranges = into_ranges;
+  const bool same_text = into.meta_value("time_range") == from.meta_value("time_range") &&
+                         into.meta_value("time_ranges") == from.meta_value("time_ranges");
+  if (into_ranges && from_ranges) {
+    if (*into_ranges != *from_ranges) {
+      if (overlap(*into_ranges, *from_ranges)) {
+        throw histogram_file_error(
+            from_name + ": its time range " + describe(from_ranges, from.meta_value("time_range")) + " and " +
+            into_name + "'s " + describe(into_ranges, into.meta_value("time_range")) +
+            " overlap without being the same (itch5inside --from/--to/--session): they cannot be merged "
+            "(merge files of one range, or the disjoint parts of a day)");
+      }
+      auto both = *into_ranges;
+      both.insert(both.end(), from_ranges->begin(), from_ranges->end());
+      merged_ranges = normalised(std::move(both));
+    }
+  } else if (!same_text) {
+    throw histogram_file_error(from_name + ": its time range " +
+                               describe(from_ranges, from.meta_value("time_range")) + " and " + into_name +
+                               "'s " + describe(into_ranges, into.meta_value("time_range")) +
+                               " cannot be compared: they cannot be merged");
+  }
+  // Keep the facts every merged file agrees on; the time ranges are the union.
   std::erase_if(into.meta, [&from](const auto& kv) { return from.meta_value(kv.first) != kv.second; });
+  if (merged_ranges) {
+    std::erase_if(into.meta, [](const auto& kv) { return kv.first == "time_ranges"; });
+    into.meta.emplace_back("time_ranges", format_time_ranges(*merged_ranges));
+  }
   merge(into.feed, from.feed);
   merge(into.depth, from.depth);
 }

@@ -479,6 +479,55 @@ TEST(Options, FlagsOverrideTheFile) {
   EXPECT_EQ(p.block, 65536u);    // default
 }
 
+// A positional argument is the YAML key of its name in lower case; the last takes a list when the program
+// takes more (FILE...). --print-config shows them, and the command line's replace all of the file's.
+TEST(Options, PositionalArgumentsAreYamlKeysAndPrinted) {
+  struct files {
+    std::string input, second;
+    std::vector<std::string> more;
+    std::uint64_t seed = 1;
+    itch5::cli::options opts{"prog", "INPUT SECOND...", "Test program."};
+    files() {
+      opts.add("seed", seed, "Seed.", 0, 100);
+      opts.positional("INPUT", input, "Input.");
+      opts.positional("SECOND", second, "Second.", false);
+      opts.more_positionals(more);
+    }
+  };
+  itch5_test::temp_dir dir;
+  write_text(dir.file("cfg.yaml"), "input: day.itch\nsecond: [b.itch, c.itch, d.itch]\nseed: 3\n");
+  {
+    files f;
+    const outcome r = parse(f.opts, {"prog", "--config", dir.file("cfg.yaml")});
+    EXPECT_FALSE(r.code.has_value()) << r.err;
+    EXPECT_EQ(f.input, "day.itch");
+    EXPECT_EQ(f.second, "b.itch");
+    EXPECT_EQ(f.more, (std::vector<std::string>{"c.itch", "d.itch"}));
+  }
+  {
+    files f;
+    const outcome r = parse(f.opts, {"prog", "--config", dir.file("cfg.yaml"), "--print-config"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "seed: 3\ninput: day.itch\nsecond: [b.itch, c.itch, d.itch]\n");
+  }
+  {
+    files f;  // the command line's positional arguments replace the file's, all of them
+    const outcome r = parse(f.opts, {"prog", "x.itch", "--config", dir.file("cfg.yaml"), "--print-config"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "seed: 3\ninput: x.itch\n");
+  }
+  {
+    files f;
+    const outcome r = parse(f.opts, {"prog", "a", "b", "c", "--print-config"});
+    EXPECT_EQ(r.out, "seed: 1\ninput: a\nsecond: [b, c]\n");
+  }
+  write_text(dir.file("seed-only.yaml"), "seed: 3\n");
+  files f;
+  const outcome r = parse(f.opts, {"prog", "--config", dir.file("seed-only.yaml")});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "prog: error: missing INPUT (see --help)\n");
+}
+
 TEST(Options, PrintConfigRoundTrips) {
   program p;
   const outcome r = parse(p.opts, {"prog", "--messages", "1.001M", "--hop", "16.384ms", "--block-size",

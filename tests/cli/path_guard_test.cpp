@@ -58,6 +58,28 @@ TEST_F(PathGuard, DistinctFilesPass) {
   EXPECT_EQ(check(g).message, "");
 }
 
+// Distinct inputs (the files itch5stats merge adds up) must be different files under any name; ordinary
+// inputs may repeat (itch5tde compares a file with itself).
+TEST_F(PathGuard, ADistinctInputGivenTwiceUnderAnyNameIsRefused) {
+  fs::create_symlink(input_, dir_.file("link"));
+  fs::create_hard_link(input_, dir_.file("hard"));
+  const std::string dotted = (dir_.path() / "." / "day.itch").string();
+  for (const std::string& name : {input_, dotted, dir_.file("link"), dir_.file("hard")}) {
+    itch5::cli::path_guard g;
+    g.distinct_input(input_, "FILE");
+    g.distinct_input(name, "FILE");
+    const auto o = check(g);
+    EXPECT_TRUE(has(o, "FILE '" + name + "' is the same file as FILE '" + input_ + "'"))
+        << name << ": " << o.message;
+    EXPECT_EQ(o.status, 2);
+  }
+  itch5::cli::path_guard g;
+  g.input(input_, "A");
+  g.input(dir_.file("hard"), "B");
+  g.distinct_input(input_, "FILE");
+  EXPECT_EQ(check(g).message, "");
+}
+
 TEST_F(PathGuard, OutputThatIsTheInputUnderAnyNameIsRefused) {
   fs::create_symlink(input_, dir_.file("link"));
   fs::create_hard_link(input_, dir_.file("hard"));

@@ -214,11 +214,79 @@ TEST(HistogramFile, MergeMatchesSymbolsByNameWhateverTheLocates) {
 TEST(HistogramFile, MergeRefusesDifferentSampledEventsAndKeepsCommonMeta) {
   itch5::stats::statistics_histograms a, b, c;
   a.meta = {{"stats_events", "inside"}, {"time_range", "whole day"}};
-  b.meta = {{"stats_events", "inside"}, {"time_range", "09:30 to 16:00"}};
-  c.meta = {{"stats_events", "all"}};
+  b.meta = {{"stats_events", "inside"}, {"time_range", "whole day"}, {"host", "x"}};
+  c.meta = {{"stats_events", "all"}, {"time_range", "whole day"}};
   itch5::stats::merge(a, b, "b");
-  EXPECT_EQ(a.meta, (std::vector<std::pair<std::string, std::string>>{{"stats_events", "inside"}}));
-  EXPECT_THROW(itch5::stats::merge(a, c, "c"), itch5::stats::histogram_file_error);
+  EXPECT_EQ(a.meta, (std::vector<std::pair<std::string, std::string>>{
+                        {"stats_events", "inside"}, {"time_range", "whole day"}, {"time_ranges", "0-end"}}));
+  try {
+    itch5::stats::merge(a, c, "c", "a");
+    FAIL() << "merged different stats_events";
+  } catch (const itch5::stats::histogram_file_error& e) {
+    EXPECT_EQ(
+        std::string(e.what()),
+        "c: its statistics sample 'all' events, a 'inside' (itch5inside --stats-events): they cannot be "
+        "merged");
+  }
+}
+
+// The ranges of files written before time_ranges (version 1 files of older builds) come from their
+// time_range text; a file without either is a whole day.
+TEST(HistogramFile, TimeRangesComeFromTheMetaOrTheOlderText) {
+  using itch5::stats::feed_time_range;
+  using ranges = std::vector<feed_time_range>;
+  auto of = [](std::vector<std::pair<std::string, std::string>> meta) {
+    itch5::stats::statistics_histograms h;
+    h.meta = std::move(meta);
+    return itch5::stats::time_ranges_of(h);
+  };
+  const std::uint64_t h930 = 34'200'000'000'000, h16 = 57'600'000'000'000;
+  EXPECT_EQ(of({}), (ranges{{0, std::nullopt}}));
+  EXPECT_EQ(of({{"time_range", "whole day"}}), (ranges{{0, std::nullopt}}));
+  EXPECT_EQ(of({{"time_range", "09:30:00 to 16:00:00"}}), (ranges{{h930, h16}}));
+  EXPECT_EQ(of({{"time_range", "09:30:00.5 to the end"}}), (ranges{{h930 + 500'000'000, std::nullopt}}));
+  EXPECT_EQ(of({{"time_range", "the start to 09:30"}}), (ranges{{0, h930}}));
+  EXPECT_EQ(of({{"time_range", "sometime"}}), std::nullopt);
+  EXPECT_EQ(of({{"time_range", "anything"}, {"time_ranges", "5-9,0-5,20-end"}}),
+            (ranges{{0, 9}, {20, std::nullopt}}));
+  EXPECT_EQ(of({{"time_ranges", "9-5"}}), std::nullopt);
+  EXPECT_EQ(itch5::stats::format_time_ranges({{0, 9}, {20, std::nullopt}}), "0-9,20-end");
+}
+
+// A whole day and its regular session overlap: their sum would count 09:30-16:00 twice. The disjoint parts
+// of a day merge, into their union; equal ranges (days) merge.
+TEST(HistogramFile, MergeRefusesOverlappingRangesAndJoinsDisjointOnes) {
+  itch5::stats::statistics_histograms whole, regular, early, late, other_day;
+  whole.meta = {{"stats_events", "inside"}, {"time_range", "whole day"}, {"time_ranges", "0-end"}};
+  regular.meta = {{"stats_events", "inside"},
+                  {"time_range", "09:30:00 to 16:00:00"},
+                  {"time_ranges", "34200000000000-57600000000000"}};
+  early.meta = {{"stats_events", "inside"}, {"time_range", "the start to 09:30:00"}};  // an older file
+  late.meta = {{"stats_events", "inside"}, {"time_ranges", "34200000000000-end"}};
+  other_day = whole;
+  try {
+    itch5::stats::merge(whole, regular, "mon-regular.hist", "mon.hist");
+    FAIL() << "merged a whole day with its regular session";
+  } catch (const itch5::stats::histogram_file_error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.find('\n'), std::string::npos);
+    EXPECT_NE(
+        what.find("mon-regular.hist: its time range 34200000000000-57600000000000 ns and mon.hist's 0-end ns "
+                  "overlap"),
+        std::string::npos)
+        << what;
+  }
+  EXPECT_THROW(itch5::stats::merge(regular, late, "late"), itch5::stats::histogram_file_error);
+  itch5::stats::merge(early, late, "late");
+  EXPECT_EQ(early.meta_value("time_ranges"), "0-end");
+  EXPECT_EQ(early.meta_value("time_range"), "");       // the two texts differ: dropped
+  itch5::stats::merge(early, other_day, "other day");  // the joined parts are a whole day
+  EXPECT_EQ(early.meta_value("time_ranges"), "0-end");
+  itch5::stats::statistics_histograms unknown, unknown2;
+  unknown.meta = {{"stats_events", "inside"}, {"time_range", "sometime"}};
+  unknown2 = unknown;
+  itch5::stats::merge(unknown, unknown2, "u2");  // the same text: the same range
+  EXPECT_THROW(itch5::stats::merge(unknown, whole, "whole"), itch5::stats::histogram_file_error);
 }
 
 // A stream cut in two at an event: what is exactly true of merge(part 1, part 2) against the whole

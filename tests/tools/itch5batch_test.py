@@ -4,7 +4,9 @@ outputs of sequential itch5inside runs plus itch5stats merge, byte for byte (the
 their wall-clock Processing columns; the merged CSVs also against itch5stats merge of the batch's own
 per-day histograms, byte for byte); a worker killed mid-task is retried and its day completes once; a
 second run skips every day without touching a file; a truncated day fails alone, is named on the last
-line and left out of the merge; usage errors are one line with status 2.
+line and left out of the merge; usage errors are one line with status 2; a day made with other itch5inside
+options is refused (or redone with --redo), never merged with days made otherwise; the same day given twice
+runs once; --version, --config and --print-config.
 
 Run by CTest (tests/tools/CMakeLists.txt) with /usr/bin/python3, the interpreter with Debian's
 python3-distributed. Environment:
@@ -183,12 +185,18 @@ class Itch5BatchTest(unittest.TestCase):
     def test_5_usage_errors(self):
         day = self.days[0]
         out = os.path.join(self.tmp, "out-usage")
+        os.makedirs(os.path.join(self.tmp, "copy"), exist_ok=True)
+        shutil.copy(day, os.path.join(self.tmp, "copy", os.path.basename(day)))
+        with open(os.path.join(self.tmp, "a-file"), "w") as f:
+            f.write("not a directory\n")
         for args, fragment in (([day], "--out"),
                                (["--out", out], "no DAY"),
                                (["--out", out, "--workers", "0", day], "--workers"),
                                (["--out", out, "--workers", "2", "--scheduler", "tcp://x:1", day], "--scheduler"),
                                (["--out", out, os.path.join(self.tmp, "missing.itch")], "missing.itch"),
-                               (["--out", out, day, day], "would both write"),
+                               (["--out", out, day, os.path.join(self.tmp, "copy", os.path.basename(day))],
+                                "would both write"),
+                               (["--out", os.path.join(self.tmp, "a-file"), day], "not a directory"),
                                (["--out", out, "--", "--stats", "x.csv", day], "--stats"),
                                (["--out", out, "--", "--no-such-option", day], "--no-such-option"),
                                (["--out", out, "--", "--book"], "--book"),
@@ -202,7 +210,8 @@ class Itch5BatchTest(unittest.TestCase):
         self.assertFalse(os.path.exists(out))
         r = batch("--help")
         self.assertEqual(r.returncode, 0)
-        for flag in ("--out", "--workers", "--scheduler", "--tools", "--retries", "--no-progress"):
+        for flag in ("--out", "--workers", "--scheduler", "--tools", "--retries", "--no-progress", "--redo",
+                     "--config", "--print-config", "--version"):
             self.assertIn(flag, r.stdout)
 
     def test_6_inside_options_pass_through(self):
@@ -217,6 +226,97 @@ class Itch5BatchTest(unittest.TestCase):
             got = [line for line in f]
         self.assertEqual(got, [line for line in ref if line.split()[2] in chosen])
         self.assertGreater(len(got), 0)
+
+    def test_7_changed_options_are_refused_or_redone_never_merged(self):
+        out = os.path.join(self.tmp, "out-changed")
+        first = batch("--out", out, "--workers", "1", "--", "--session", "regular", *self.days[:2])
+        self.assertEqual(first.returncode, 0, first.stderr)
+        summary = json.loads(read(f"{out}/d1.itch/summary.json"))
+        self.assertEqual(summary["itch5inside_options"], ["--session", "regular"])
+        version = subprocess.run([tool("itch5inside"), "--version"], capture_output=True, text=True,
+                                 check=True).stdout.splitlines()[0]
+        self.assertEqual(summary["itch5inside_version"], version)
+        self.assertEqual(json.loads(read(f"{out}/all/record.json"))["itch5inside_options"],
+                         ["--session", "regular"])
+        merged = read(f"{out}/all/stats.csv")
+
+        def files():
+            return {os.path.join(r, f): read(os.path.join(r, f)) for r, _d, fs in os.walk(out) for f in fs}
+
+        before = files()
+        # Other options: refused before anything runs, naming the day and both records; nothing changes.
+        for args in (["--", "--symbols", "AACQ", "--book", "map", *self.days[:2]],
+                     self.days[:3]):  # a new day without options, beside the regular-session ones
+            r = batch("--out", out, "--workers", "1", *args)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
+            self.assertIn("itch5batch: error: ", r.stderr)
+            self.assertIn(os.path.join(out, "d1.itch"), r.stderr)
+            self.assertIn("'--session regular'", r.stderr)
+            self.assertIn("--redo", r.stderr)
+            self.assertEqual(files(), before)
+        # --redo runs them again with the new options and merges only days made so.
+        r = batch("--out", out, "--workers", "1", "--redo", *self.days[:3])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("3 days: 3 ok, 0 failed, 0 skipped", r.stderr)
+        for name in self.names()[:3]:
+            self.assertEqual(json.loads(read(f"{out}/{name}/summary.json"))["itch5inside_options"], [])
+            self.assertEqual(read(f"{out}/{name}/depth.csv"), read(f"{self.ref}/{name}/depth.csv"))
+        self.assertNotEqual(read(f"{out}/all/stats.csv"), merged)
+        self.assertEqual(json.loads(read(f"{out}/all/record.json"))["itch5inside_options"], [])
+        self.assertEqual(sorted(os.listdir(out)), ["all", "d1.itch", "d2.itch", "d3.itch"])  # no leftovers
+
+    def test_8_same_day_twice_runs_once(self):
+        out = os.path.join(self.tmp, "out-twice")
+        link = os.path.join(self.tmp, "link-to-d2.itch.gz")
+        os.symlink(self.days[1], link)
+        r = batch("--out", out, "--workers", "1", self.days[1], self.days[1], link)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("1 days: 1 ok, 0 failed, 0 skipped", r.stderr)
+        self.assertEqual(sorted(os.listdir(out)), ["all", "d2.itch"])
+        self.assertEqual(read(f"{out}/all/days.txt").decode().split(), ["d2.itch"])
+        self.assertEqual(read(f"{out}/all/depth.csv"), read(f"{self.ref}/d2.itch/depth.csv"))
+
+    def test_9_version_config_and_print_config(self):
+        r = batch("--version")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout.splitlines()[0], r"^itch5batch \d+\.\d+\.\d+ \(commit \w+\)$")
+        self.assertIn("dask distributed", r.stdout)
+        out = os.path.join(self.tmp, "out-config")
+        cfg = os.path.join(self.tmp, "batch.yaml")
+        with open(cfg, "w") as f:
+            f.write(f"out: {out}\nworkers: 2\nno-progress: true\ninside-options: [--book, map]\n"
+                    f"days: [{self.days[0]}, {self.days[1]}]\n")
+        r = batch("--config", cfg, "--workers", "1", "--print-config")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        import yaml
+        printed = yaml.safe_load(r.stdout)
+        self.assertEqual(printed["out"], out)
+        self.assertEqual(printed["workers"], 1)  # the flag overrides the file
+        self.assertIs(printed["no-progress"], True)
+        self.assertEqual(printed["inside-options"], ["--book", "map"])
+        self.assertEqual(printed["days"], self.days[:2])
+        self.assertFalse(os.path.exists(out))
+        # What it printed is a config file with the same effect.
+        again = os.path.join(self.tmp, "printed.yaml")
+        with open(again, "w") as f:
+            f.write(r.stdout)
+        self.assertEqual(batch("--config", again, "--print-config").stdout, r.stdout)
+        # Days and itch5inside options on the command line replace the file's.
+        r = batch("--config", cfg, "--print-config", "--", "--symbols", "AAA", self.days[2])
+        printed = yaml.safe_load(r.stdout)
+        self.assertEqual(printed["inside-options"], ["--symbols", "AAA"])
+        self.assertEqual(printed["days"], [self.days[2]])
+        for text, fragment in (("bogus: 1\n", "key 'bogus': unknown option"),
+                               ("workers: 0\n", "key 'workers'"),
+                               ("out: a\nout: b\n", "key 'out' is repeated"),
+                               ("inside-options: --book\n", "key 'inside-options'")):
+            with open(cfg, "w") as f:
+                f.write(text)
+            r = batch("--config", cfg, self.days[0])
+            self.assertEqual(r.returncode, 2, (text, r.stderr))
+            self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
+            self.assertIn(fragment, r.stderr)
 
 
 if __name__ == "__main__":

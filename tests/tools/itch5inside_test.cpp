@@ -739,6 +739,15 @@ TEST_F(Itch5Inside, ConfigFileSetsOptionsAndFlagsOverrideIt) {
   EXPECT_EQ(again.code, 0) << again.err;
   EXPECT_EQ(again.out, p.out);
   EXPECT_EQ(run("--config printed.yaml in.itch").out, join(hand_lines, "BB"));
+
+  // The input is the YAML key input, and --print-config shows it: the printed file runs the same.
+  const result with_input = run("--config cfg.yaml in.itch --print-config");
+  ASSERT_EQ(with_input.code, 0) << with_input.err;
+  EXPECT_EQ(YAML::Load(with_input.out)["input"].as<std::string>(), "in.itch");
+  write_bytes(path("with-input.yaml"), with_input.out);
+  const result from_yaml = run("--config with-input.yaml");
+  EXPECT_EQ(from_yaml.code, 0) << from_yaml.err;
+  EXPECT_EQ(from_yaml.out, join(hand_lines, "BB"));
 }
 
 TEST_F(Itch5Inside, ConfigFileErrorsNameTheKey) {

@@ -44,8 +44,8 @@ def tool(name, *args, **kw):
     return subprocess.run([os.path.join(TOOLS, name), *args], check=True, capture_output=True, **kw)
 
 
-def plot(*args):
-    return subprocess.run([PLOT, *args], capture_output=True, timeout=300)
+def plot(*args, stdin=None):
+    return subprocess.run([PLOT, *args], capture_output=True, timeout=300, stdin=stdin)
 
 
 def bench_dump(path, cases, seed, scale):
@@ -87,6 +87,13 @@ class Itch5PlotTest(unittest.TestCase):
              "--smooth", "2us")
         tool("itch5tde", d("inside.txt"), d("inside.txt"), "-o", d("tde-self.csv"), "--symbols", symbols,
              "--signal", "events,mid")
+        # A capture of a generated day: its statistics CSV has the Latency columns.
+        tool("itch5synth", "--messages", "30k", "--seed", "4", "-o", d("cap.itch"), "--pcap", d("cap.pcap"))
+        tool("itch5inside", d("cap.pcap"), "-o", "/dev/null", "--stats", d("stats-cap.csv"))
+        # The inside file with tabs and runs of blanks between the fields, as itch5tde reads them.
+        with open(d("inside.txt"), "rb") as f, open(d("inside.tsv"), "wb") as g:
+            for k, line in enumerate(f):
+                g.write(line.replace(b" ", b"\t" if k % 2 else b" \t  "))
         bench_dump(d("before.csv"), ["array/buy", "map/buy"], 1, 1.0)
         bench_dump(d("after.csv"), ["array/buy", "map/buy"], 2, 0.7)
         with open(d("itch.csv"), "wb") as f, gzip.open(SAMPLE, "rb") as g:  # an ITCH file named .csv
@@ -95,6 +102,7 @@ class Itch5PlotTest(unittest.TestCase):
         jobs = {
             "stats": ["stats", d("stats.csv"), "-o", d("stats.png"), *SIZE_ARGS],
             "stats3": ["stats", d("stats3.csv"), "-o", d("stats3.png"), *SIZE_ARGS],
+            "stats-cap": ["stats", d("stats-cap.csv"), "-o", d("stats-cap.png"), *SIZE_ARGS],
             "depth": ["depth", d("depth.csv"), "-o", d("depth.png"), *SIZE_ARGS],
             "depth3": ["depth", d("depth3.csv"), "-o", d("depth3.png"), *SIZE_ARGS],
             "tde": ["tde", d("tde.csv"), "-o", d("tde.png"), *SIZE_ARGS],
@@ -151,6 +159,69 @@ class Itch5PlotTest(unittest.TestCase):
 
     # ---------------------------------------------------------------------------------------------
     # Pictures
+
+    def test_the_statistics_of_a_capture_draw_its_feed_latency(self):
+        with open(self.path("stats-cap.csv")) as f:
+            self.assertIn(",minLatency,", f.readline())  # the capture's columns
+        err = self.drawn("stats-cap")
+        self.assertIn("with the feed latency of a capture", err)
+        self.assert_picture("stats-cap.png")
+        self.assert_different("stats.png", "stats-cap.png")
+
+    def test_standard_input(self):
+        d = self.path
+        for sub, name, extra in (("stats", "stats.csv", []), ("depth", "depth3.csv", []),
+                                 ("inside", "inside.txt", ["--symbol", self.busiest[0], "--from", "09:30",
+                                                           "--to", "09:30:05"])):
+            with self.subTest(sub=sub), open(d(name), "rb") as f:
+                r = plot(sub, "-", *extra, "-o", d(f"stdin-{sub}.png"), *SIZE_ARGS, stdin=f)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assert_picture(f"stdin-{sub}.png")
+        with open(d("inside.png"), "rb") as f, open(d("stdin-inside.png"), "rb") as g:
+            self.assertEqual(f.read(), g.read())  # the same picture as from the file
+        with open(SAMPLE, "rb") as f:  # gzip on standard input, and its kind still checked
+            r = plot("stats", "-", "-o", d("refused.png"), stdin=f)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(b"ITCH 5.0 binary data", r.stderr)
+        self.assert_refused(["latency", "-", "-"], 2, "standard input (-) is given twice")
+
+    def test_tab_separated_inside_files(self):
+        self.drawn("inside")
+        r = plot("inside", self.path("inside.tsv"), "--symbol", self.busiest[0], "--from", "09:30",
+                 "--to", "09:30:05", "-o", self.path("inside-tsv.png"), *SIZE_ARGS)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr.decode().split(" -> ")[0], self.drawn("inside").split(" -> ")[0])
+        with open(self.path("inside.png"), "rb") as f, open(self.path("inside-tsv.png"), "rb") as g:
+            self.assertEqual(f.read(), g.read())
+        self.assert_refused(["inside", self.path("inside.tsv"), "--symbol", "NOPE"], 1, "313 symbols",
+                            self.busiest[0])
+
+    def test_config_and_print_config(self):
+        d = self.path
+        with open(d("plot.yaml"), "w") as f:
+            f.write(f"input: {d('stats.csv')}\nsymbols: [{self.busiest[0]}, {self.busiest[1]}]\n"
+                    "size: 1000x600\ntitle: 'from: yaml'\nquiet: true\n")
+        r = plot("stats", "--config", d("plot.yaml"), "--size", "900x560", "--print-config")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        text = r.stdout.decode()
+        self.assertIn(f"symbols: [{self.busiest[0]}, {self.busiest[1]}]\n", text)
+        self.assertIn("size: 900x560\n", text)  # the flag overrides the file
+        self.assertIn(f"input: {d('stats.csv')}\n", text)
+        self.assertIn("quiet: true\n", text)
+        with open(d("printed.yaml"), "w") as f:
+            f.write(text)
+        self.assertEqual(plot("stats", "--config", d("printed.yaml"), "--print-config").stdout.decode(), text)
+        r = plot("stats", "--config", d("printed.yaml"), "-o", d("from-config.png"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr, b"")  # quiet: true
+        self.assert_picture("from-config.png")
+        for text, fragment in (("bogus: 1\n", "key 'bogus': unknown option"),
+                               ("top: 0\n", "key 'top'"),
+                               ("dpi: 1\ndpi: 2\n", "key 'dpi' is repeated"),
+                               ("format: gif\n", "key 'format': expected one of")):
+            with open(d("bad.yaml"), "w") as f:
+                f.write(text)
+            self.assert_refused(["stats", d("stats.csv"), "--config", d("bad.yaml")], 2, fragment)
 
     def test_each_subcommand_draws_a_picture_of_the_size_asked(self):
         for job in ("stats", "stats3", "depth", "depth3", "tde", "tde-self", "inside", "inside2", "latency",
@@ -325,7 +396,8 @@ class Itch5PlotTest(unittest.TestCase):
                 r = plot(sub, "--help")
                 self.assertEqual(r.returncode, 0)
                 text = r.stdout.decode()
-                for flag in ("-o FILE", "--format", "--size", "--dpi", "--title", "--quiet"):
+                for flag in ("-o FILE", "--format", "--size", "--dpi", "--title", "--quiet", "--config",
+                             "--print-config"):
                     self.assertIn(flag, text)
                 self.assertNotIn("==SUPPRESS==", text)
         r = plot("--help")

@@ -289,6 +289,50 @@ TEST_F(Itch5Stats, BadFilesAreReportedWithTheirNameAndExitOne) {
   EXPECT_NE(r.err.find("all.hist: its statistics sample 'all' events"), std::string::npos) << r.err;
 }
 
+// The same file twice would count every sample twice (NSamples doubled): refused under any name, before
+// anything is read or written.
+TEST_F(Itch5Stats, TheSameFileTwiceIsRefused) {
+  ASSERT_EQ(run(inside + " -q " + sample + " -o /dev/null --histograms mon.hist").code, 0);
+  ASSERT_EQ(run("ln mon.hist hard.hist && ln -s mon.hist soft.hist").code, 0);
+  for (const std::string second : {"mon.hist", "./mon.hist", "hard.hist", "soft.hist"}) {
+    const result r = run(stats_tool + " merge mon.hist " + second + " --stats m.csv");
+    EXPECT_EQ(r.code, 2) << second;
+    EXPECT_EQ(r.err, "itch5stats merge: error: FILE '" + second +
+                         "' is the same file as FILE 'mon.hist': "
+                         "each is read once, not twice\n");
+    EXPECT_FALSE(std::ifstream(file("m.csv")).good());
+  }
+  EXPECT_EQ(run(stats_tool + " merge - mon.hist --stats m.csv < mon.hist").code, 2);  // stdin is mon.hist
+}
+
+// A whole day and its regular session (or any two ranges that overlap without being equal) are refused
+// with one line naming both files; the two disjoint halves of a day merge.
+TEST_F(Itch5Stats, OverlappingTimeRangesAreRefused) {
+  ASSERT_EQ(run(inside + " -q " + sample + " -o /dev/null --histograms whole.hist").code, 0);
+  ASSERT_EQ(run(inside + " -q " + sample + " -o /dev/null --session regular --histograms regular.hist").code,
+            0);
+  ASSERT_EQ(run(inside + " -q " + sample + " -o /dev/null --to 09:31 --histograms early.hist").code, 0);
+  ASSERT_EQ(run(inside + " -q " + sample + " -o /dev/null --from 09:31 --histograms late.hist").code, 0);
+  EXPECT_EQ(load("regular.hist").meta_value("time_ranges"), "34200000000000-57600000000000");
+  EXPECT_EQ(load("whole.hist").meta_value("time_ranges"), "0-end");
+  for (const auto& [a, b] : {std::pair{"whole.hist", "regular.hist"}, std::pair{"regular.hist", "whole.hist"},
+                             std::pair{"early.hist", "regular.hist"}}) {
+    const result r = run(stats_tool + " merge " + a + " " + b + " --stats m.csv");
+    EXPECT_EQ(r.code, 1) << a << " " << b;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("itch5stats merge: error: " + std::string(b) + ": its time range ", 0), 0u)
+        << r.err;
+    EXPECT_NE(r.err.find(std::string(a) + "'s "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("overlap"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::ifstream(file("m.csv")).good());
+  }
+  const result r = run(stats_tool + " merge early.hist late.hist --histograms day.hist");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(load("day.hist").meta_value("time_ranges"), "0-end");
+  // The joined halves are a whole day again: they merge with another whole day.
+  EXPECT_EQ(run(stats_tool + " merge whole.hist day.hist --stats m.csv").code, 0);
+}
+
 TEST_F(Itch5Stats, UsageErrorsExitTwoAndHelpExplainsEveryFlag) {
   ASSERT_EQ(run(inside + " -q " + sample + " -o /dev/null --histograms h.hist").code, 0);
   EXPECT_EQ(run(stats_tool).code, 2);
@@ -308,9 +352,10 @@ TEST_F(Itch5Stats, UsageErrorsExitTwoAndHelpExplainsEveryFlag) {
   r = run(stats_tool + " --help");
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("merge FILE..."), std::string::npos);
-  // Several FILEs, options before or after them.
-  EXPECT_EQ(run(stats_tool + " merge --stats a.csv h.hist h.hist").code, 0);
-  EXPECT_EQ(run(stats_tool + " merge h.hist --stats b.csv h.hist").code, 0);
+  // Several FILEs, options before or after them (a copy: the same file twice is refused, see below).
+  ASSERT_EQ(run("cp h.hist h2.hist").code, 0);
+  EXPECT_EQ(run(stats_tool + " merge --stats a.csv h.hist h2.hist").code, 0);
+  EXPECT_EQ(run(stats_tool + " merge h.hist --stats b.csv h2.hist").code, 0);
   EXPECT_EQ(read_text(file("a.csv")), read_text(file("b.csv")));
 }
 

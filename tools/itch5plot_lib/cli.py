@@ -10,7 +10,8 @@ import sys
 import tempfile
 import textwrap
 
-from itch5_argparse import Formatter, Parser, UsageError, positive_int  # tools/, beside itch5plot
+from itch5_argparse import (CONFIG_HELP, PRINT_CONFIG_HELP, Formatter, Parser, UsageError,  # tools/
+                            apply_config, positive_int, print_config)
 
 from . import inputs
 from .inputs import InputError
@@ -30,7 +31,9 @@ Draws the project's outputs as pictures (matplotlib, headless):
 
 'itch5plot SUBCOMMAND --help' explains each one's flags. The image goes to -o FILE: PNG, or SVG / PDF
 by the extension (.svg, .pdf); with -o - (the default) it goes to standard output, which must not be a
-terminal. Inputs may be gzip (detected from the bytes)."""
+terminal. Inputs may be gzip (detected from the bytes), and - is standard input (once).
+--config FILE (YAML: the long flags' names as keys, the input as 'input', 'inputs' for latency) and
+--print-config work as in the C++ tools; they follow the subcommand."""
 
 EPILOG = """\
 Exit status: 0 success; 1 an input that is missing, unreadable, of the wrong kind (an ITCH file, another
@@ -79,6 +82,9 @@ def name_list(text):
     return items
 
 
+name_list.takes_list = True  # a YAML list for --config
+
+
 def symbol_name(text):
     s = text.strip().upper()
     if not re.fullmatch(r"[!-~]{1,8}", s):
@@ -88,6 +94,9 @@ def symbol_name(text):
 
 def symbol_list(text):
     return [symbol_name(x) for x in name_list(text)]
+
+
+symbol_list.takes_list = True
 
 
 def add_output_options(p, default_size):
@@ -107,6 +116,9 @@ def add_output_options(p, default_size):
     g.add_argument("--title", metavar="TEXT", help="title instead of the one made from the data.")
     g.add_argument("-q", "--quiet", action="store_true",
                    help="no summary line on standard error (errors are still reported).")
+    g = p.add_argument_group("configuration")
+    g.add_argument("--config", metavar="FILE", action="append", help=CONFIG_HELP)
+    g.add_argument("--print-config", action="store_true", help=PRINT_CONFIG_HELP)
 
 
 def build_parser():
@@ -125,7 +137,9 @@ def build_parser():
                                    "ranked. Axes are log where the values span two decades or more.\n\n"
                                    "  itch5inside day.itch.gz -o inside.txt --stats stats.csv\n"
                                    "  itch5plot stats stats.csv -o stats.png --top 20"))
-    p.add_argument("input", metavar="STATS.csv", help="itch5inside --stats output (plain or gzip).")
+    p.add_argument("input", metavar="STATS.csv", help="itch5inside --stats output (plain or gzip; - for "
+                                                      "standard input); a capture's, with the Latency "
+                                                      "columns, adds a panel of the feed latency.")
     p.add_argument("--top", type=positive_int, default=20,
                    help="draw the N symbols with the most events (ties in file order). Default: 20.")
     p.add_argument("--symbols", type=symbol_list, metavar="A,B,...",
@@ -140,7 +154,8 @@ def build_parser():
                                    "bold, the busiest thin) and as one quantile strip per symbol.\n\n"
                                    "  itch5inside day.itch.gz -o inside.txt --depth depth.csv\n"
                                    "  itch5plot depth depth.csv -o depth.png"))
-    p.add_argument("input", metavar="DEPTH.csv", help="itch5inside --depth output (plain or gzip).")
+    p.add_argument("input", metavar="DEPTH.csv", help="itch5inside --depth output (plain or gzip; - for "
+                                                      "standard input).")
     p.add_argument("--top", type=positive_int, default=20,
                    help="draw the N symbols with the most book events. Default: 20.")
     p.add_argument("--symbols", type=symbol_list, metavar="A,B,...",
@@ -158,7 +173,7 @@ def build_parser():
                                    "streamed; only passing windows are kept.\n\n"
                                    "  itch5tde a.txt b.txt --sampling-period 1us --smooth 2us -o tde.csv\n"
                                    "  itch5plot tde tde.csv -o tde.png --top 3"))
-    p.add_argument("input", metavar="TDE.csv", help="itch5tde output (plain or gzip).")
+    p.add_argument("input", metavar="TDE.csv", help="itch5tde output (plain or gzip; - for standard input).")
     p.add_argument("--top", type=positive_int, default=4,
                    help="draw the N symbol/signal series with the most passing windows. Default: 4.")
     p.add_argument("--symbols", type=symbol_list, metavar="A,B,...",
@@ -180,7 +195,9 @@ def build_parser():
                                    "pixel column. An empty side (bid 0 0, offer 2000000000 0) leaves a gap. "
                                    "Times are since midnight, New York time, as in ITCH.\n\n"
                                    "  itch5plot inside inside.txt --symbol AAPL --from 09:30 --to 09:35 -o aapl.png"))
-    p.add_argument("input", metavar="INSIDE.txt", help="itch5inside output (plain or gzip).")
+    p.add_argument("input", metavar="INSIDE.txt", help="itch5inside output (plain or gzip; - for standard "
+                                                       "input); fields separated by runs of spaces or tabs, "
+                                                       "as itch5tde reads them.")
     p.add_argument("--symbol", type=symbol_name, required=True,
                    help="the symbol to draw (lower case is upper-cased, as ITCH symbols are).")
     p.add_argument("--from", dest="t_from", type=time_of_day, metavar="TIME",
@@ -201,8 +218,9 @@ def build_parser():
                                    "  bm_order_book --verbose > before.csv    # ... change, rebuild ...\n"
                                    "  bm_order_book --verbose > after.csv\n"
                                    "  itch5plot latency before.csv after.csv -o latency.png"))
-    p.add_argument("inputs", metavar="FILE", nargs="+", help="--verbose dumps (plain or gzip); the first "
-                                                               "is the baseline of the ratio panel.")
+    p.add_argument("inputs", metavar="FILE", nargs="+", help="--verbose dumps (plain or gzip; - for standard "
+                                                               "input, once); the first is the baseline of "
+                                                               "the ratio panel.")
     p.add_argument("--testcase", type=name_list, metavar="A,B,...",
                    help="only these test cases (each must occur in some file). Default: all.")
     p.add_argument("--label", type=name_list, metavar="A,B,...",
@@ -236,8 +254,21 @@ def same_file(a, b):
 
 
 def check_output(out, input_paths):
-    """Refuses an output that is an input (exit 2) or cannot be written (exit 1), before any reading."""
-    input_stats = [(p, os.stat(p)) for p in input_paths]
+    """Refuses an output that is an input (exit 2) or cannot be written (exit 1), before any reading;
+    standard input (-) given twice (exit 2)."""
+    if input_paths.count(inputs.STDIN) > 1:
+        raise UsageError("standard input (-) is given twice; it can be read only once")
+    input_stats = []
+    for p in input_paths:
+        if p != inputs.STDIN:
+            input_stats.append((p, os.stat(p)))
+            continue
+        try:
+            st = os.fstat(sys.stdin.fileno())
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISREG(st.st_mode):
+            input_stats.append(("(standard input)", st))
     if out == "-":
         if sys.stdout.isatty():
             raise UsageError("refusing to write an image to a terminal: give -o FILE (or redirect)")
@@ -423,6 +454,26 @@ def default_labels(paths):
     return list(paths)
 
 
+def subcommand_parser(parser, argv):
+    """The parser of the subcommand `argv` names (its first argument that is one), or None."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for a in argv:
+                if a in action.choices:
+                    return action.choices[a]
+                if not a.startswith("-"):
+                    return None
+    return None
+
+
+# --print-config: values whose text is not str() of the parsed value.
+CONFIG_FORMATTERS = {
+    "size": lambda v: f"{v[0]}x{v[1]}",
+    "t_from": lambda ns: plots_time(ns),
+    "t_to": lambda ns: plots_time(ns),
+}
+
+
 def _raise_interrupted(signum, _frame):
     raise Interrupted(signum)
 
@@ -431,11 +482,15 @@ def main(argv=None):
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _raise_interrupted)
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        try:
-            args = parser.parse_args(argv)
-        except UsageError:
-            raise
+        sub = subcommand_parser(parser, argv)
+        if sub is not None:
+            apply_config(sub, argv)
+        args = parser.parse_args(argv)
+        if getattr(args, "print_config", False):
+            sys.stdout.write(print_config(sub, args, CONFIG_FORMATTERS))
+            return 0
         if args.version:
             print(version_text())
             return 0

@@ -24,8 +24,26 @@ class InputError(Exception):
 # Opening and sniffing
 
 
+STDIN = "-"
+_stdin_bytes = None
+
+
+def stdin_bytes():
+    """Standard input, read once (the readers go over a file more than once: a sniff, then the data)."""
+    global _stdin_bytes
+    if _stdin_bytes is None:
+        import sys
+        try:
+            _stdin_bytes = sys.stdin.buffer.read()
+        except OSError as e:
+            raise InputError(f"cannot read standard input: {e.strerror}") from None
+    return _stdin_bytes
+
+
 def check_readable(path):
-    """Raises InputError unless `path` is a readable regular file (or a FIFO)."""
+    """Raises InputError unless `path` is a readable regular file (or a FIFO); - is standard input."""
+    if path == STDIN:
+        return None
     try:
         st = os.stat(path)
     except OSError as e:
@@ -38,7 +56,14 @@ def check_readable(path):
 
 
 def open_binary(path):
-    """The file's bytes, decompressed when it starts with the gzip magic number."""
+    """The file's bytes, decompressed when it starts with the gzip magic number; - is standard input."""
+    if path == STDIN:
+        import io
+        data = stdin_bytes()
+        f = io.BufferedReader(io.BytesIO(data))
+        if data[:2] == GZIP_MAGIC:
+            return gzip.GzipFile(fileobj=f, mode="rb")
+        return f
     try:
         f = open(path, "rb")
     except OSError as e:
@@ -66,7 +91,8 @@ KINDS = {
     "latency": ("a microbenchmark --verbose dump", "itch5plot latency"),
 }
 
-INSIDE_LINE = re.compile(rb"^\d+ \d+ [!-~]{1,8} \d+ \d+ \d+ \d+\r?$")
+# Runs of spaces or tabs between the fields, as itch5tde reads them (itch5::parse_inside_line).
+INSIDE_LINE = re.compile(rb"^\d+[ \t]+\d+[ \t]+[!-~]{1,8}[ \t]+\d+[ \t]+\d+[ \t]+\d+[ \t]+\d+[ \t]*\r?$")
 
 
 def looks_like_itch(head):
@@ -167,6 +193,10 @@ STATS_COLUMNS = (
     + [f"{q}Processing" for q in ("min", "p10", "p25", "p50", "p75", "p90", "p99", "p999", "p9999", "max")]
 )
 
+# Appended after the Processing columns when itch5inside read a pcap/pcapng capture (docs/formats.md,
+# "Statistics CSV", Latency): the feed latency, capture clock - exchange clock, in ns.
+LATENCY_COLUMNS = [f"{q}Latency" for q in ("min", "p25", "p50", "p75", "p90", "p99", "p999", "max")]
+
 DEPTH_COLUMNS = (
     ["Name", "NSamples"]
     + [f"{q}EventDepth" for q in ("min", "p25", "p50", "p75", "p90", "p99", "p999", "p9999", "max")]
@@ -228,12 +258,16 @@ def read_symbol_table(path, kind):
     expect_kind(path, kind)
     columns = STATS_COLUMNS if kind == "stats" else DEPTH_COLUMNS
     table = SymbolTable(path, columns)
+    table.has_latency = False
     header_seen = False
     for n, line in text_lines(path):
         if not line.strip() or line.startswith("#"):
             continue
         fields = line.split(",")
         if not header_seen:
+            if kind == "stats" and fields == STATS_COLUMNS + LATENCY_COLUMNS:  # a capture's
+                columns = table.columns = fields
+                table.has_latency = True
             if fields != columns:
                 extra = [c for c in fields if c not in columns]
                 missing = [c for c in columns if c not in fields]
@@ -413,6 +447,7 @@ def inside_symbols(path, max_bytes=1 << 24):
             complete = False
     if not complete:
         data = data[: data.rfind(b"\n") + 1]
+    data = spaced(data)
     for line in data.split(b"\n"):
         fields = line.split(b" ", 3)
         if len(fields) >= 3:
@@ -420,6 +455,15 @@ def inside_symbols(path, max_bytes=1 << 24):
             counts[name] = counts.get(name, 0) + 1
     names = sorted(counts, key=lambda k: (-counts[k], k))
     return names, complete
+
+BLANKS = re.compile(rb"[ \t]+")
+
+
+def spaced(data):
+    """Lines whose fields are separated by runs of spaces or tabs (as itch5tde reads them) with one space
+    between fields, the form itch5inside writes and the block search below expects."""
+    return BLANKS.sub(b" ", data) if b"\t" in data or b"  " in data else data
+
 
 TIME_RE = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$")
 DAY_NS = 24 * 3600 * 10**9
@@ -528,6 +572,7 @@ def read_inside(path, symbol, t_from=None, t_to=None, block_size=1 << 23):
                     carry = data
                     continue
                 data, carry = data[:cut], data[cut:]
+            data = spaced(data)
             space = data.find(b" ")
             if 0 < space < 24 and data[:space].isdigit():
                 t_block = int(data[:space])

@@ -288,7 +288,8 @@ def draw_stats(table, top, symbols, size, dpi, title=None):
     rows = [table.aggregate] + [table.rows[i] for i in chosen]
     labels = row_labels(table, chosen)
     fig = new_figure(size, dpi)
-    gs = fig.add_gridspec(2, 3)
+    latency = getattr(table, "has_latency", False)  # a capture's CSV: a third row, the feed latency
+    gs = fig.add_gridspec(3, 3) if latency else fig.add_gridspec(2, 3)
     agg_events = int(table.aggregate[1])
     fig.suptitle(fit(fig, title or f"Feed statistics of {table.path}: {agg_events:,} events, "
                      f"{selection_text(table, chosen, symbols)} and all symbols together", 12, bold=True),
@@ -347,7 +348,30 @@ def draw_stats(table, top, symbols, size, dpi, title=None):
     ax.set_xlabel("symbol rank (busiest first, log)")
     ax.set_ylabel("events per symbol")
     ax.set_title(f"Events per symbol, all {len(counts):,} symbols ranked")
-    return fig, f"{len(chosen)} of {len(table.names):,} symbols and the aggregate"
+    if latency:
+        ax = fig.add_subplot(gs[2, 0:2])
+        curves = quantile_rows(table, rows, "Latency")
+        values, x_max = [], 10
+        for k, (q, row) in enumerate(zip(curves[1:], rows[1:])):
+            xs, ys = percentile_curve(ax, q, row[1], color=COLORS[k % 10], lw=0.8, alpha=0.6)
+            values += ys
+            x_max = max(x_max, xs[-1])
+        xs, ys = percentile_curve(ax, curves[0], rows[0][1], color="black", lw=2.2, marker="o", ms=3.5)
+        values += ys
+        x_max = max(x_max, xs[-1])
+        percentile_axis(ax, x_max)
+        set_scale(ax, values, "y", "duration")
+        ax.set_ylabel("capture time - exchange time")
+        ax.set_title("Feed latency of each event's message (capture clock - exchange clock)")
+        ax.legend(handles=[Line2D([], [], color="black", lw=2.2, marker="o", ms=3.5, label=AGG_LABEL),
+                           Line2D([], [], color=COLORS[0], lw=0.8, label=f"each of the {len(chosen)} symbols "
+                                  "at the left")], loc="upper left")
+        ax = fig.add_subplot(gs[2, 2])
+        strip_plot(ax, labels, curves, COLORS[3], kind="duration")
+        ax.set_title("Feed latency per symbol")
+        ax.set_xlabel("capture time - exchange time")
+    what = f"{len(chosen)} of {len(table.names):,} symbols and the aggregate"
+    return fig, what + (", with the feed latency of a capture" if latency else "")
 
 
 # --------------------------------------------------------------------------------------------------

@@ -6,7 +6,10 @@
 //   if (auto exit_code = opts.parse(argc, argv)) return *exit_code;
 //
 // Every option is a long flag (--book array, --book=array) and the YAML key of the same name in a file
-// given with --config FILE (a directory, an unreadable file or a key given twice is an error). Defaults
+// given with --config FILE (a directory, an unreadable file or a key given twice is an error). A
+// positional argument is the YAML key of its name in lower case (INPUT: input); the last one takes a list
+// when the program takes more (FILE...: file: [a, b]); positional arguments on the command line replace
+// all of the file's. Defaults
 // come from the targets' initial values; the file overrides them and flags override the file. --help
 // explains every option, --print-config writes the effective configuration as YAML, --version the build
 // (itch5::cli::build_info). A bad value raises a message naming the flag or the key and what was expected;
@@ -93,7 +96,7 @@ class options {
   /// The files given with --config, in order (read by parse()): inputs of the run like any other.
   [[nodiscard]] const std::vector<std::string>& config_files() const noexcept { return config_files_; }
 
-  /// The effective configuration as YAML.
+  /// The effective configuration as YAML: the options, then the positional arguments given.
   [[nodiscard]] std::string to_yaml() const;
   [[nodiscard]] std::string help_text() const;
 
@@ -118,7 +121,9 @@ class options {
     std::string help;
     std::string* target;
     bool required;
+    bool from_file = false;  // set by a --config file (apply_yaml)
   };
+  positional_arg* find_positional(std::string_view key);
 
   std::string program_;
   std::string usage_;

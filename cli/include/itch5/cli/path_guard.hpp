@@ -17,6 +17,8 @@
 // - an output's directory must exist and be writable (it is written as a temporary file there, then
 //   renamed); an existing output must be a regular file the user may write, or a device or FIFO (written in
 //   place; a character device such as /dev/null may be given more than once).
+// - a distinct input (distinct_input: e.g. the files itch5stats merge adds up) must not be the same file
+//   as another distinct input, under any name: reading it twice would count it twice.
 // An input-and-output (a cache such as an FFTW wisdom file) is read at the start and replaced at the end:
 // it must not be any other input or output.
 //
@@ -50,6 +52,8 @@ class path_guard {
  public:
   /// A file the run reads; "-" is standard input. `role` names it in messages ("INPUT", "A", "--config").
   void input(std::string path, std::string role);
+  /// An input as input(), which must moreover not be the same file as any other distinct input.
+  void distinct_input(std::string path, std::string role);
   /// A file the run writes; "-" is standard output. Empty paths are ignored (the output is off).
   void output(std::string path, std::string role);
   /// A file read at the start if it exists and replaced at the end. Empty paths are ignored.
@@ -64,6 +68,7 @@ class path_guard {
     std::string path;
     std::string role;
     use how;
+    bool distinct = false;
   };
   std::vector<entry> entries_;
 };

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -34,8 +35,8 @@ inline constexpr std::string_view histogram_file_magic = "ITCH5HST";
 inline constexpr std::uint64_t histogram_file_version = 1;
 
 struct statistics_histograms {
-  /// Facts about the run, as key=value (itch5inside writes stats_events, from, to). Merging refuses files
-  /// whose stats_events differ: their samples are not the same kind of event.
+  /// Facts about the run, as key=value (itch5inside writes stats_events, time_range and time_ranges).
+  /// Merging refuses files whose stats_events differ or whose time ranges overlap without being equal.
   std::vector<std::pair<std::string, std::string>> meta;
   feed_table feed;
   depth_table depth;
@@ -54,9 +55,29 @@ class histogram_file_error : public std::runtime_error {
 /// Parses `bytes`; `name` (the file's name) starts every error message.
 [[nodiscard]] statistics_histograms decode_histograms(std::string_view bytes, const std::string& name);
 
+/// A half-open range of feed times, ns since midnight; `to` nullopt: to the end of the input.
+struct feed_time_range {
+  std::uint64_t from = 0;
+  std::optional<std::uint64_t> to;
+  friend bool operator==(const feed_time_range&, const feed_time_range&) = default;
+};
+
+/// "FROM-TO[,FROM-TO...]" in ns, TO "end" when open: the meta value time_ranges.
+[[nodiscard]] std::string format_time_ranges(const std::vector<feed_time_range>& ranges);
+
+/// The feed-time ranges whose events `h` holds, sorted and with adjacent ranges joined: from its meta
+/// time_ranges; in a file without it (written before time_ranges was added), from its time_range text
+/// ("whole day", "HH:MM:SS to HH:MM:SS", "HH:MM:SS to the end", "the start to HH:MM:SS"), a file without
+/// either being a whole day. nullopt when neither can be read.
+[[nodiscard]] std::optional<std::vector<feed_time_range>> time_ranges_of(const statistics_histograms& h);
+
 /// Adds `from` to `into` (tables merged per symbol name, see statistics_tables.hpp). Throws
-/// histogram_file_error, naming `from_name`, when the stats_events of the two differ. The meta of `into`
-/// is kept.
-void merge(statistics_histograms& into, const statistics_histograms& from, const std::string& from_name);
+/// histogram_file_error, one line naming `from_name` and `into_name`, when the two cannot be added up: their
+/// stats_events differ (the samples are not the same kind of event), or their time ranges differ and
+/// overlap (a whole day and its regular session: the overlap would be counted twice). Equal ranges (the
+/// same range of several days) and disjoint ones (the parts of a day) merge; the meta of `into` keeps the
+/// pairs both agree on, and time_ranges becomes the union.
+void merge(statistics_histograms& into, const statistics_histograms& from, const std::string& from_name,
+           const std::string& into_name = "the files before it");
 
 }  // namespace itch5::stats
