@@ -42,8 +42,13 @@ read_status message_reader::fail(read_errc code, std::uint64_t offset, std::stri
 
 bool message_reader::classify_irregular(std::size_t len, std::span<const std::byte>& msg) {
   if (len == 0) {
+    zero_offset_ = offset_of(cur_);
+    if (!count_rest_of_input()) return true;
     status_ = read_status::end_of_session;
-    if (source_->compressed()) check_rest_of_compressed_input();
+    if (after_zero_.count != 0 && (!allow_zero_tail_ || messages_ == 0)) {
+      fail(read_errc::zero_length_before_end, zero_offset_,
+           after_zero_.describe() + " after it not read (a zero-filled tail?)");
+    }
     return true;
   }
   const std::byte* body = cur_ + 2;
@@ -136,42 +141,48 @@ read_status message_reader::refill() {
   return status_;
 }
 
-// Compressed input proves its integrity only at the end of each gzip member (CRC-32 and length), and a
-// corrupt member can inflate to anything, two zero bytes included: a zero length prefix read from it must
-// not end the run as a clean end of session with the rest unchecked. The rest is inflated and discarded
-// (not framed): a corrupt member is reported as the error it is, named at the zero length prefix. This
-// costs an inflate of what follows, which a clean compressed file does not have.
-void message_reader::check_rest_of_compressed_input() {
+// A zero length prefix ends a session only at the very end of the input: what follows it is counted here,
+// by reading on without framing. Compressed input proves its integrity only at the end of each gzip member
+// (CRC-32 and length), and a corrupt member can inflate to anything, two zero bytes included: the rest of
+// it is inflated to the end, so that a corrupt member is reported as the error it is, named at the zero
+// length prefix. An uncompressed input is read up to zero_tail_read_limit bytes (a regular file's size
+// gives the rest; /dev/zero or a pipe has none: the count is then a lower bound). This is once per run.
+bool message_reader::count_rest_of_input() {
   const std::uint64_t at = offset_of(cur_);
   const std::uint64_t after = offset_of(end_);
-  bool data_after = end_ - cur_ > 2;
+  after_zero_ = {static_cast<std::uint64_t>(end_ - cur_) - 2, true};
   // The block under cur_ may be reused by the source from the second call on: nothing reads it again.
-  end_ = cur_;
-  std::uint64_t inflated = 0;
+  end_ = cur_;  // next() calls again find nothing to frame and return the status
+  const bool compressed = source_->compressed();
+  std::uint64_t read = 0;
   try {
-    for (std::span<std::byte> block = source_->next_block(); !block.empty(); block = source_->next_block()) {
-      data_after = true;
-      inflated += block.size();
+    for (;;) {
+      if (!compressed && read >= zero_tail_read_limit) {
+        const std::uint64_t total = source_->total();
+        const std::uint64_t consumed = source_->consumed();
+        if (total != 0) {  // a regular file: its size says how much is left
+          after_zero_.count += total > consumed ? total - consumed : 0;
+        } else {
+          after_zero_.exact = false;
+        }
+        break;
+      }
+      const std::span<std::byte> block = source_->next_block();
+      if (block.empty()) break;
+      read += block.size();
+      after_zero_.count += block.size();
     }
   } catch (const std::exception&) {
-    fail_reading(at, after + inflated,
+    fail_reading(at, after + read,
                  "; found after a zero length prefix, which marks the end of the session but may itself come "
                  "from the corrupt data");
-    return;
+    return false;
   }
-  rest_checked_ = true;
-  data_after_rest_ = data_after;
+  return true;
 }
 
-bool message_reader::data_after_end_of_session() {
-  if (status_ != read_status::end_of_session) return false;
-  if (rest_checked_) return data_after_rest_;
-  if (end_ - cur_ > 2) return true;
-  try {
-    return !source_->next_block().empty();
-  } catch (const std::exception&) {
-    return true;
-  }
+std::string bytes_after_zero_length::describe() const {
+  return (exact ? "" : "at least ") + std::to_string(count) + (count == 1 ? " byte" : " bytes");
 }
 
 }  // namespace itch5

@@ -11,6 +11,7 @@ std::string_view to_string(read_errc e) noexcept {
     case read_errc::truncated_message: return "truncated message";
     case read_errc::message_too_short: return "corrupt message (shorter than its type's fixed size)";
     case read_errc::input_failure: return "cannot read input";
+    case read_errc::zero_length_before_end: return "zero length prefix before the end of the input";
     case read_errc::corrupt_capture: return "corrupt capture";
   }
   return "unknown error";

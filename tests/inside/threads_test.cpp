@@ -268,6 +268,36 @@ TEST(BookThreads, InputCutInAMessageGivesTheSameLinesAndError) {
   }
 }
 
+// A copy that stopped: the day's size, but zeros from a message boundary at about 60% on. Every strategy
+// (the books' thread reading itself, the decode thread, book threads) stops at the first zero length with
+// the same lines and the same error, naming its offset and the bytes after it.
+TEST(BookThreads, ZeroFilledTailIsTheSameErrorForEveryStrategy) {
+  const auto day = generated_day(28, itch5::synth::reference_pattern::sequential);
+  std::size_t boundary = 0;
+  while (boundary < day.size() * 3 / 5) boundary += 2 + itch5::detail::load_be16(day.data() + boundary);
+  std::vector<std::byte> damaged(day.begin(), day.begin() + static_cast<std::ptrdiff_t>(boundary));
+  damaged.resize(day.size());
+  itch5::inside::inside_options opt;
+  opt.depth = true;
+  opt.decode_thread = false;
+  const outcome one = run(damaged, opt, 1);
+  ASSERT_EQ(one.result.status, itch5::read_status::error);
+  EXPECT_EQ(one.result.error.code, itch5::read_errc::zero_length_before_end);
+  EXPECT_EQ(one.result.error.offset, boundary);
+  EXPECT_EQ(one.result.error.detail,
+            std::to_string(day.size() - boundary - 2) + " bytes after it not read (a zero-filled tail?)");
+  ASSERT_GT(one.result.lines, 10'000u);
+  opt.decode_thread = true;
+  {
+    SCOPED_TRACE("decode thread");
+    expect_same(run(damaged, opt, 1), one);
+  }
+  for (unsigned threads : {2u, 3u}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    expect_same(run(damaged, opt, threads), one);
+  }
+}
+
 TEST(BookThreads, CancelledRunStopsAtTheSameMessage) {
   const auto day = generated_day(25, itch5::synth::reference_pattern::sequential);
   std::atomic<bool> cancel{true};  // stops at the first check, after 64 Ki messages

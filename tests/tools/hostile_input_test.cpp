@@ -122,6 +122,7 @@ struct hostile_case {
   std::string name;
   /// Writes the input into `dir` and returns the path to give the program.
   std::function<std::string(const fs::path& dir)> make_input;
+  std::string flags;  ///< given to every run of the row
   int exit_code = 0;
   /// Text stderr must contain after "itch5inside: error: <input>: " (empty: no error expected).
   std::string error;
@@ -138,6 +139,10 @@ struct hostile_case {
   hostile_case& fails(std::string e) {
     exit_code = 1;
     error = std::move(e);
+    return *this;
+  }
+  hostile_case& with(std::string f) {
+    flags = std::move(f);
     return *this;
   }
   hostile_case& warns(std::string w) {
@@ -246,10 +251,33 @@ std::vector<hostile_case> table() {
                                       w.write(add(5000, 1, 3, 'B', 50, 100100,
                                                   "AAA"));  // after the end: not read
                                     })))
-          .warns("itch5inside: warning: {input}: the session ended (zero length prefix) before the end of "
-                 "the input; the bytes after it were not read")
+          .fails("byte offset 131 (message #5): zero length prefix before the end of the input: 38 bytes "
+                 "after it not read (a zero-filled tail?)")
           .prints(prefix_lines)
           .reads(4));
+  t.push_back(
+      row("ZeroLengthMidFileAllowed", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
+                                             w.write_end_of_session();
+                                             w.write(add(5000, 1, 3, 'B', 50, 100100, "AAA"));
+                                           })))
+          .with("--allow-zero-tail")
+          .warns("itch5inside: warning: {input}: zero length prefix at byte offset 131 ended the input "
+                 "(--allow-zero-tail); 38 bytes after it not read")
+          .prints(prefix_lines)
+          .reads(4));
+  // A copy that stopped: the file's size is right but its end is zeros.
+  t.push_back(
+      row("ZeroFilledTail", file("in.itch", cat({valid_prefix(), bytes(100'000, std::byte{0})})))
+          .fails("byte offset 131 (message #5): zero length prefix before the end of the input: 99998 "
+                 "bytes after it not read (a zero-filled tail?)")
+          .prints(prefix_lines)
+          .reads(4));
+  // Nothing but zeros is no day, whatever the flag.
+  t.push_back(row("ZerosOnly", file("zeros.itch", bytes(4096, std::byte{0})))
+                  .with("--allow-zero-tail")
+                  .fails("byte offset 0 (message #1): zero length prefix before the end of the input: 4094 "
+                         "bytes after it not read (a zero-filled tail?)")
+                  .reads(0));
 
   // ---- not ITCH at all. "Th" is a length of 0x5468 = 21608, and 'i' is no ITCH type.
   t.push_back(
@@ -294,10 +322,16 @@ std::vector<hostile_case> table() {
                   .fails("byte offset 131 (message #5): cannot read input: corrupt gzip data")
                   .prints(prefix_lines)
                   .reads(4));
+  t.push_back(row("GzipZeroLengthInSoundMember", file("ended.gz", stored_gzip(ended_mid_file)))
+                  .fails("byte offset 131 (message #5): zero length prefix before the end of the input: 38 "
+                         "bytes after it not read (a zero-filled tail?)")
+                  .prints(prefix_lines)
+                  .reads(4));
   t.push_back(
-      row("GzipZeroLengthInSoundMember", file("ended.gz", stored_gzip(ended_mid_file)))
-          .warns("itch5inside: warning: {input}: the session ended (zero length prefix) before the end of "
-                 "the input; the bytes after it were not read")
+      row("GzipZeroLengthInSoundMemberAllowed", file("ended.gz", stored_gzip(ended_mid_file)))
+          .with("--allow-zero-tail")
+          .warns("itch5inside: warning: {input}: zero length prefix at byte offset 131 ended the input "
+                 "(--allow-zero-tail); 38 bytes after it not read")
           .prints(prefix_lines)
           .reads(4));
   // Two members split inside message #3 (offset 70): the same lines as the raw stream.
@@ -573,7 +607,7 @@ TEST_P(HostileInput, ExactExpectation) {
   books.push_back("--book array --window-levels 64");
   for (const std::string& book_args : books) {
     SCOPED_TRACE(book_args);
-    const result r = run(dir_.path(), book_args + " " + itch5_test::sh_quote(input));
+    const result r = run(dir_.path(), book_args + " " + c.flags + " " + itch5_test::sh_quote(input));
     EXPECT_EQ(r.code, c.exit_code) << r.err;
     EXPECT_EQ(r.out, c.out);
     expect_complete_lines(r.out);
@@ -604,8 +638,8 @@ TEST_P(HostileInput, ExactExpectation) {
 
   // With -o FILE: on success FILE holds the lines; on failure there is no FILE, and FILE.partial holds the
   // complete lines when the input could be opened at all (the output is created after the input).
-  const result o = run(dir_.path(), "-q -o " + itch5_test::sh_quote(dir_.file("lines.txt")) + " " +
-                                        itch5_test::sh_quote(input));
+  const result o = run(dir_.path(), "-q " + c.flags + " -o " + itch5_test::sh_quote(dir_.file("lines.txt")) +
+                                        " " + itch5_test::sh_quote(input));
   EXPECT_EQ(o.code, c.exit_code) << o.err;
   EXPECT_EQ(o.out, "");
   std::vector<std::string> expected_files = inputs_only;

@@ -15,6 +15,7 @@ enum class read_errc {
   truncated_message,        ///< The input ends inside a message.
   message_too_short,        ///< A known type whose length is below its fixed size.
   input_failure,            ///< The input could not be read (I/O error, corrupt or truncated gzip).
+  zero_length_before_end,   ///< A zero length prefix (end of session) with more bytes after it.
   corrupt_capture,  ///< A pcap/pcapng capture or a MoldUDP64 packet in it is corrupt (offset in the capture).
 };
 
