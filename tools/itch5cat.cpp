@@ -219,7 +219,9 @@ void write_counts(itch5::io::line_writer& lines, const config& cfg, const scan_t
 int report_end(itch5::message_reader& reader, const config& cfg, const scan_totals& t, bool filtered,
                const itch5::io::capture_stats& capture_stats) {
   const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
-  if (capture_stats.is_capture && !cfg.quiet)
+  // A capture that failed before its first message: the error line alone (it says what was read).
+  const bool failed_at_once = reader.status() == itch5::read_status::error && reader.messages() == 0;
+  if (capture_stats.is_capture && !cfg.quiet && !failed_at_once)
     std::cerr << "itch5cat: capture: " << capture_stats.describe() << "\n";
   switch (reader.status()) {
     case itch5::read_status::error:

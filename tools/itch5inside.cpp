@@ -138,6 +138,12 @@ void report_unfinished(const config& cfg, const itch5::inside::inside_result& r,
     std::string k = f->abandon();
     if (!f->is_stdout()) tables_kept.push_back(k);
   }
+  // An input that failed before its first message (not ITCH at all, a capture of no message of the filter)
+  // has nothing to summarise and no line kept: the reason alone says it all, on one line.
+  if (r.messages == 0 && r.status == itch5::read_status::error && reason.rfind("error: ", 0) == 0) {
+    std::cerr << "itch5inside: " << reason << "\n";
+    return;
+  }
   if (!cfg.quiet) print_summary(cfg, r, seconds, capture);
   if (!out.is_stdout()) {
     std::cerr << "itch5inside: the " << r.lines << " lines written before it are in " << kept << "\n";

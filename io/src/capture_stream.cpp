@@ -221,9 +221,15 @@ class capture_stream final : public byte_stream {
         flush_all();
         finished_ = true;
         if (stats_->messages.load(std::memory_order_relaxed) == 0 && out_.empty()) {
-          throw capture_error("no MoldUDP64 message in the capture: " + stats_->describe() +
-                                  (filtering_ ? " (--filter '" + options_.filter + "')" : ""),
-                              position(), packet_);
+          if (filtering_ && matched_ == 0) {
+            throw empty_capture_error("no packet of the capture matches the filter (--filter/--port: '" +
+                                          options_.filter + "'): " + std::to_string(packet_) +
+                                          " packets read, none matched",
+                                      position(), packet_);
+          }
+          throw empty_capture_error("no MoldUDP64 message in the capture: " + stats_->describe() +
+                                        (filtering_ ? " (--filter/--port: '" + options_.filter + "')" : ""),
+                                    position(), packet_);
         }
         return;
       }
@@ -233,9 +239,12 @@ class capture_stream final : public byte_stream {
         fail(std::string("truncated or corrupt capture record: ") + pcap_geterr(pcap_), record_offset_);
       }
       bump(stats_->packets);
-      if (filtering_ && pcap_offline_filter(&program_, hdr, data) == 0) {
-        bump(stats_->skipped);
-        continue;
+      if (filtering_) {
+        if (pcap_offline_filter(&program_, hdr, data) == 0) {
+          bump(stats_->skipped);
+          continue;
+        }
+        ++matched_;
       }
       if (options_.stamp_arrival || options_.latencies != nullptr) {
         const auto sec = static_cast<std::uint64_t>(hdr->ts.tv_sec);
@@ -488,6 +497,7 @@ class capture_stream final : public byte_stream {
   int link_ = 0;
   bpf_program program_{};
   bool filtering_ = false;
+  std::uint64_t matched_ = 0;  // packets the filter let through
 
   std::uint64_t packet_ = 0;         // records read
   std::uint64_t arrival_ = 0;        // the current packet's arrival, ns since local midnight (when stamping)

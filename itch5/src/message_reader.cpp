@@ -2,6 +2,7 @@
 
 #include <itch5/io/capture.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -27,6 +28,42 @@ std::string type_name(std::byte b) {
 constexpr std::size_t first_message_slack = 64;
 
 }  // namespace
+
+std::string_view known_file_kind(std::span<const std::byte> head) noexcept {
+  struct kind {
+    std::string_view magic;
+    std::string_view name;
+  };
+  using namespace std::string_view_literals;
+  static constexpr kind kinds[] = {
+      {"\x28\xb5\x2f\xfd"sv,
+       "zstd-compressed (magic 28 b5 2f fd): only gzip is decompressed; decompress it first (zstd -dc FILE | "
+       "... -)"},
+      {"BZh"sv,
+       "bzip2-compressed (magic 'BZh'): only gzip is decompressed; decompress it first (bzip2 -dc "
+       "FILE | ... -)"},
+      {"\xfd"
+       "7zXZ\x00"sv,
+       "xz-compressed (magic fd 37 7a 58 5a 00): only gzip is decompressed; decompress it "
+       "first (xz -dc FILE | ... -)"},
+      {"PK\x03\x04"sv, "a zip archive (magic 'PK'): extract the ITCH file first (unzip -p FILE | ... -)"},
+      {"ITCH5HST"sv,
+       "an itch5 histogram file (itch5inside --histograms; magic 'ITCH5HST'), not ITCH data: "
+       "'itch5stats merge' reads it"},
+      {"\xd4\xc3\xb2\xa1"sv, "a pcap capture"},
+      {"\xa1\xb2\xc3\xd4"sv, "a pcap capture"},
+      {"\x4d\x3c\xb2\xa1"sv, "a pcap capture"},
+      {"\xa1\xb2\x3c\x4d"sv, "a pcap capture"},
+      {"\x0a\x0d\x0d\x0a"sv, "a pcapng capture"},
+  };
+  // Short heads (tiny blocks) match on the bytes there are, at least 3.
+  if (head.size() < 3) return {};
+  for (const kind& k : kinds) {
+    const std::size_t n = std::min(head.size(), k.magic.size());
+    if (std::memcmp(head.data(), k.magic.data(), n) == 0) return k.name;
+  }
+  return {};
+}
 
 message_reader::message_reader(std::unique_ptr<io::block_source> source) : source_(std::move(source)) {}
 
@@ -77,6 +114,11 @@ bool message_reader::check_format() {
   if (len == 0) return true;  // an immediate end-of-session marker is well-formed
   std::size_t need = message_size[static_cast<unsigned char>(cur_[2])];
   if (need != 0 && len >= need && len <= need + first_message_slack) return true;
+  if (const std::string_view kind = known_file_kind({cur_, static_cast<std::size_t>(end_ - cur_)});
+      !kind.empty()) {
+    fail(read_errc::not_itch, offset_of(cur_), "the input is " + std::string(kind));
+    return false;
+  }
   fail(read_errc::not_itch, offset_of(cur_),
        "the first length prefix is " + std::to_string(len) + " and the type byte is " + type_name(cur_[2]) +
            "; ITCH 5.0 BinaryFILE data starts with a 2-byte big-endian length and a known message type of "
@@ -92,6 +134,8 @@ read_status message_reader::fail_reading(std::uint64_t at, std::uint64_t input_e
                                          std::string_view note) {
   try {
     throw;
+  } catch (const io::empty_capture_error& e) {
+    return fail(read_errc::empty_capture, e.offset(), e.what());
   } catch (const io::capture_error& e) {
     return fail(read_errc::corrupt_capture, e.offset(), e.what());
   } catch (const std::exception& e) {

@@ -295,6 +295,19 @@ TEST(capture, a_capture_without_mold_messages_says_so) {
       << r.error.describe("x");
 }
 
+// A sound capture whose packets the filter all excludes is not corrupt: it says that nothing matched.
+TEST(capture, a_filter_that_matches_nothing_says_so) {
+  itch5_test::pcap_file f;
+  f.add(udp_frame(itch5_test::mold_packet("S", 1, {}), port));
+  f.add(udp_frame(itch5_test::mold_packet("S", 1, {}), port));
+  const result r = read_capture(f.data, nullptr, "udp port 9");
+  ASSERT_EQ(r.status, itch5::read_status::error);
+  EXPECT_EQ(r.error.code, itch5::read_errc::empty_capture);
+  EXPECT_EQ(r.error.describe("x"),
+            "x: no packet of the capture matches the filter (--filter/--port: 'udp port 9'): 2 packets read, "
+            "none matched");
+}
+
 }  // namespace
 
 // ---- the writer (itch5synth --pcap) ---------------------------------------------------------------------

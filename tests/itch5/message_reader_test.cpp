@@ -146,6 +146,30 @@ TEST_P(ReaderAllConfigs, ZeroLengthBeforeTheEndIsAnErrorUnlessAllowed) {
   }
 }
 
+// Files of another kind are named by their first bytes, in one error.
+TEST_P(ReaderAllConfigs, OtherKindsOfFileAreNamed) {
+  const bytes day = builder().frame(itch5_test::system_event_bytes('O')).get();
+  struct kind {
+    std::string head;
+    std::string says;
+  };
+  for (const kind& k : {kind{"\x28\xb5\x2f\xfd", "the input is zstd-compressed (magic 28 b5 2f fd)"},
+                        kind{"BZh9", "the input is bzip2-compressed (magic 'BZh')"},
+                        kind{std::string("\xfd"
+                                         "7zXZ\x00",
+                                         6),
+                             "the input is xz-compressed (magic fd 37 7a 58 5a 00)"},
+                        kind{"ITCH5HST", "the input is an itch5 histogram file"}}) {
+    bytes in = itch5_test::to_bytes(k.head);
+    in.insert(in.end(), day.begin(), day.end());
+    auto r = itch5_test::read_memory(in, GetParam());
+    ASSERT_EQ(r.status, read_status::error) << k.says;
+    EXPECT_EQ(r.error.code, read_errc::not_itch);
+    EXPECT_EQ(r.error.offset, 0u);
+    EXPECT_EQ(r.error.detail.rfind(k.says, 0), 0u) << r.error.detail;
+  }
+}
+
 TEST_P(ReaderAllConfigs, ZeroLengthFirstIsAnEmptySession) {
   auto r = itch5_test::read_memory(builder().u16(0).get(), GetParam());
   EXPECT_EQ(r.status, read_status::end_of_session);

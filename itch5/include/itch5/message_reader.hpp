@@ -56,6 +56,11 @@ struct bytes_after_zero_length {
   [[nodiscard]] std::string describe() const;
 };
 
+/// What a file that is not ITCH 5.0 BinaryFILE data is, when its first bytes say so (zstd, bzip2, xz, zip,
+/// an itch5 histogram file, a pcap or pcapng capture), as words for an error message ("zstd-compressed
+/// (...)"); empty when they do not. At least 3 bytes of `head` are needed; fewer match nothing.
+[[nodiscard]] std::string_view known_file_kind(std::span<const std::byte> head) noexcept;
+
 class message_reader {
  public:
   explicit message_reader(std::unique_ptr<io::block_source> source);

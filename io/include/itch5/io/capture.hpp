@@ -67,6 +67,13 @@ class capture_error : public input_error {
   std::uint64_t packet_;
 };
 
+/// A sound capture that holds no MoldUDP64 message (of the filter): nothing is wrong with its bytes, it is
+/// not the feed asked for. The message says whether --filter/--port matched no packet at all.
+class empty_capture_error : public capture_error {
+ public:
+  using capture_error::capture_error;
+};
+
 /// What a capture stream saw; updated while it reads.
 struct capture_stats {
   std::atomic<bool> is_capture{false};    ///< The input was a capture (the rest is meaningful).
