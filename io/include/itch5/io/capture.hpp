@@ -84,9 +84,12 @@ struct capture_stats {
   std::atomic<std::uint64_t> heartbeats{0};      ///< Count 0.
   std::atomic<std::uint64_t> end_of_session{0};  ///< Count 0xFFFF.
   std::atomic<std::uint64_t> reordered{0};       ///< Late packets (after later ones) handed on in order.
-  std::atomic<std::uint64_t> gaps{0};            ///< Sequence ranges never seen.
-  std::atomic<std::uint64_t> missing{0};         ///< Messages in those ranges.
-  std::atomic<std::uint64_t> messages{0};        ///< Messages handed on.
+  /// Late packets that came after their sequence numbers had been reported as a gap (beyond the reorder
+  /// window): not handed on, and not duplicates (their messages had never been seen).
+  std::atomic<std::uint64_t> too_late{0};
+  std::atomic<std::uint64_t> gaps{0};      ///< Sequence ranges never seen.
+  std::atomic<std::uint64_t> missing{0};   ///< Messages in those ranges.
+  std::atomic<std::uint64_t> messages{0};  ///< Messages handed on.
 
   /// "N packets, K skipped, D duplicates, G gaps (M messages missing), ..." for summaries.
   [[nodiscard]] std::string describe() const;
