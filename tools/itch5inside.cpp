@@ -82,6 +82,8 @@ void print_summary(const config& cfg, const itch5::inside::inside_result& r, dou
     std::fprintf(stderr, "\n  time range: %s (lines, statistics and depth; the books read every message)",
                  cfg.range.describe().c_str());
   }
+  std::fprintf(stderr, "\n  system events: start of messages (S 'O') %s, end of messages (S 'C') %s",
+               r.start_of_messages ? "seen" : "missing", r.end_of_messages ? "seen" : "missing");
   std::fprintf(stderr, "\n  book events: %llu, inside changes: %llu, lines written: %llu\n",
                static_cast<unsigned long long>(r.book_events),
                static_cast<unsigned long long>(r.inside_changes), static_cast<unsigned long long>(r.lines));
@@ -231,6 +233,15 @@ int run(const config& cfg) {
     std::cerr << "itch5inside: warning: " << input_name << ": zero length prefix at byte offset "
               << r.end_of_session_offset << " ended the input (--allow-zero-tail); "
               << r.bytes_after_end_of_session.describe() << " after it not read\n";
+  }
+  // A day cut at a message boundary frames cleanly: only its missing End of Messages event tells.
+  if (!r.start_of_messages) {
+    std::cerr << "itch5inside: warning: " << input_name
+              << ": no Start of Messages system event (S 'O'): the start of the day is missing\n";
+  }
+  if (!r.end_of_messages) {
+    std::cerr << "itch5inside: warning: " << input_name
+              << ": no End of Messages system event (S 'C'): the day is incomplete (cut short?)\n";
   }
   if (!r.symbols_not_seen.empty()) {
     std::cerr << "itch5inside: warning: --symbols " << joined(r.symbols_not_seen) << ": no message of "

@@ -40,6 +40,10 @@ struct inside_result {
   itch5::bytes_after_zero_length bytes_after_end_of_session;
   /// When options.histograms: the histograms the two CSVs are formatted from (meta left empty).
   stats::statistics_histograms histograms;
+  /// Whether the input held the System Events that start and end a day: Start of Messages (S 'O') and End
+  /// of Messages (S 'C'). A day without its End of Messages is incomplete, however cleanly it ends.
+  bool start_of_messages = false;
+  bool end_of_messages = false;
   bool cancelled = false;  ///< options.cancel stopped the run before the end of the input
   /// Requested symbols (upper case, as matched) that no message of the input named: neither a stock
   /// directory message nor an order.
