@@ -748,4 +748,22 @@ TEST(HostileInputChecks, WholeGzipInputsMatchTheRawStream) {
   EXPECT_EQ(valid_prefix().size(), prefix_size);
 }
 
+// /dev/zero is no day: an endless zero-filled tail, read up to a limit, whatever the flags and the threads.
+TEST(HostileInputChecks, DevZeroFails) {
+  itch5_test::temp_dir dir;
+  for (const char* args : {"", "--allow-zero-tail", "--threads 2", "--no-read-ahead"}) {
+    SCOPED_TRACE(args);
+    const result r = run(dir.path(), std::string(args) + " /dev/zero");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(
+        r.err.rfind("itch5inside: error: /dev/zero: byte offset 0 (message #1): zero length prefix before "
+                    "the end of the input: at least ",
+                    0),
+        0u)
+        << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
 }  // namespace
