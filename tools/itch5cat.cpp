@@ -38,6 +38,7 @@ struct config {
   bool market_wide = false;
   std::uint64_t limit = 0;
   bool quiet = false;
+  bool allow_zero_tail = false;
   itch5::cli::inflate_flag inflate;
   itch5::cli::capture_flags capture;
 };
@@ -218,7 +219,9 @@ void write_counts(itch5::io::line_writer& lines, const config& cfg, const scan_t
 int report_end(itch5::message_reader& reader, const config& cfg, const scan_totals& t, bool filtered,
                const itch5::io::capture_stats& capture_stats) {
   const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
-  if (capture_stats.is_capture && !cfg.quiet)
+  // A capture that failed before its first message: the error line alone (it says what was read).
+  const bool failed_at_once = reader.status() == itch5::read_status::error && reader.messages() == 0;
+  if (capture_stats.is_capture && !cfg.quiet && !failed_at_once)
     std::cerr << "itch5cat: capture: " << capture_stats.describe() << "\n";
   switch (reader.status()) {
     case itch5::read_status::error:
@@ -226,10 +229,10 @@ int report_end(itch5::message_reader& reader, const config& cfg, const scan_tota
                 << itch5::cli::capture_flags::framing_note_for(capture_stats, reader.error()) << "\n";
       return 1;
     case itch5::read_status::end_of_session:
-      if (reader.data_after_end_of_session()) {
-        std::cerr << "itch5cat: warning: " << input_name
-                  << ": end-of-session marker (zero length) at byte offset " << reader.offset()
-                  << "; the bytes after it were not read\n";
+      if (reader.data_after_end_of_session()) {  // --allow-zero-tail
+        std::cerr << "itch5cat: warning: " << input_name << ": zero length prefix at byte offset "
+                  << reader.end_of_session_offset() << " ended the input; "
+                  << reader.bytes_after_end_of_session().describe() << " after it not read\n";
       }
       break;
     default: break;
@@ -266,6 +269,7 @@ int run(const config& cfg) {
                                      cfg.capture.make("itch5cat", input_name, &capture_stats));
   cfg.capture.check_input(capture_stats, input_name);
   itch5::message_reader reader(itch5::io::make_block_source(std::move(input)));
+  reader.allow_zero_tail(cfg.allow_zero_tail);
   itch5::io::output_file out("-");
   itch5::io::line_writer lines(out);
   itch5::cli::progress progress(!cfg.quiet);
@@ -315,6 +319,12 @@ int main(int argc, char** argv) {
   opts.add("limit", cfg.limit, "Stop after printing this many messages (0: no limit; not with --counts).", 0,
            UINT64_MAX);
   cfg.capture.add_to(opts);
+  opts.add(
+      "allow-zero-tail", cfg.allow_zero_tail,
+      "A zero length prefix followed by more bytes (a zero-filled tail: a copy that stopped, a disk that "
+      "lost blocks) ends the input with a warning naming its byte offset and how many bytes were not "
+      "read, instead of an error (exit 1). A zero length as the last two bytes of the input always ends "
+      "it quietly; one before any message, with bytes after it, is always an error.");
   opts.add("quiet", cfg.quiet, "No progress line and no notes on stderr.").alias('q');
   cfg.inflate.add_to(opts);
   opts.epilog(

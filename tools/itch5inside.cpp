@@ -39,6 +39,7 @@ struct config {
   std::string depth;
   std::string histograms;
   bool quiet = false;
+  bool allow_zero_tail = false;
   bool read_ahead = true;
   std::uint64_t threads = 1;
   std::uint64_t slowest = 0;
@@ -81,6 +82,8 @@ void print_summary(const config& cfg, const itch5::inside::inside_result& r, dou
     std::fprintf(stderr, "\n  time range: %s (lines, statistics and depth; the books read every message)",
                  cfg.range.describe().c_str());
   }
+  std::fprintf(stderr, "\n  system events: start of messages (S 'O') %s, end of messages (S 'C') %s",
+               r.start_of_messages ? "seen" : "missing", r.end_of_messages ? "seen" : "missing");
   std::fprintf(stderr, "\n  book events: %llu, inside changes: %llu, lines written: %llu\n",
                static_cast<unsigned long long>(r.book_events),
                static_cast<unsigned long long>(r.inside_changes), static_cast<unsigned long long>(r.lines));
@@ -137,6 +140,12 @@ void report_unfinished(const config& cfg, const itch5::inside::inside_result& r,
     std::string k = f->abandon();
     if (!f->is_stdout()) tables_kept.push_back(k);
   }
+  // An input that failed before its first message (not ITCH at all, a capture of no message of the filter)
+  // has nothing to summarise and no line kept: the reason alone says it all, on one line.
+  if (r.messages == 0 && r.status == itch5::read_status::error && reason.rfind("error: ", 0) == 0) {
+    std::cerr << "itch5inside: " << reason << "\n";
+    return;
+  }
   if (!cfg.quiet) print_summary(cfg, r, seconds, capture);
   if (!out.is_stdout()) {
     std::cerr << "itch5inside: the " << r.lines << " lines written before it are in " << kept << "\n";
@@ -176,6 +185,7 @@ int run(const config& cfg) {
   if (opt.stats && capture_stats.is_capture) opt.latencies = &latencies;
   cfg.capture.check_input(capture_stats, input_name);
   itch5::message_reader reader(itch5::io::make_block_source(std::move(input), blocks));
+  reader.allow_zero_tail(cfg.allow_zero_tail);
   const itch5::io::output_options out_opts = cfg.compression.output();
   itch5::io::output_file out(cfg.output, out_opts);
   std::unique_ptr<itch5::io::output_file> stats_out, depth_out, histograms_out;
@@ -224,9 +234,18 @@ int run(const config& cfg) {
   if (!cfg.quiet) print_summary(cfg, r, seconds, capture_stats);
   if (cfg.slowest > 0) print_slowest(r);
   if (r.status == itch5::read_status::end_of_session && r.data_after_end_of_session) {
+    std::cerr << "itch5inside: warning: " << input_name << ": zero length prefix at byte offset "
+              << r.end_of_session_offset << " ended the input (--allow-zero-tail); "
+              << r.bytes_after_end_of_session.describe() << " after it not read\n";
+  }
+  // A day cut at a message boundary frames cleanly: only its missing End of Messages event tells.
+  if (!r.start_of_messages) {
     std::cerr << "itch5inside: warning: " << input_name
-              << ": the session ended (zero length prefix) before the end of the input; the bytes after it "
-                 "were not read\n";
+              << ": no Start of Messages system event (S 'O'): the start of the day is missing\n";
+  }
+  if (!r.end_of_messages) {
+    std::cerr << "itch5inside: warning: " << input_name
+              << ": no End of Messages system event (S 'C'): the day is incomplete (cut short?)\n";
   }
   if (!r.symbols_not_seen.empty()) {
     std::cerr << "itch5inside: warning: --symbols " << joined(r.symbols_not_seen) << ": no message of "
@@ -316,6 +335,13 @@ int main(int argc, char** argv) {
            "regular: the regular trading session, --from 09:30 --to 16:00 (not combined with them).")
       .value_name("NAME");
   cfg.capture.add_to(opts);
+  opts.add(
+      "allow-zero-tail", cfg.allow_zero_tail,
+      "A zero length prefix followed by more bytes (a zero-filled tail: a copy that stopped, a disk that "
+      "lost blocks) ends the input with a warning naming its byte offset and how many bytes were not "
+      "read, and the run completes (exit 0), instead of an error (exit 1, lines kept as on any corrupt "
+      "input). A zero length as the last two bytes of the input always ends it quietly; one before any "
+      "message, with bytes after it, is always an error.");
   opts.add("quiet", cfg.quiet, "No progress line and no summary on stderr (errors are still reported).")
       .alias('q');
   opts.add("read-ahead", cfg.read_ahead,

@@ -60,7 +60,8 @@ itch5::io::capture_options capture_flags::make(const std::string& tool, const st
 const char* capture_flags::framing_note_for(const itch5::io::capture_stats& stats,
                                             const itch5::read_error& e) noexcept {
   using itch5::read_errc;
-  const bool framing = e.code != read_errc::corrupt_capture && e.code != read_errc::input_failure;
+  const bool framing = e.code != read_errc::corrupt_capture && e.code != read_errc::empty_capture &&
+                       e.code != read_errc::input_failure;
   return stats.is_capture && framing ? framing_note : "";
 }
 

@@ -21,6 +21,7 @@ void decode_thread::finish(inside_result& r) {
   stop();
   if (error_) std::rethrow_exception(error_);
   for (std::size_t t = 0; t < by_type_.size(); ++t) r.messages_by_type[t] += by_type_[t];
+  events_.add_to(r);
   if (cancelled_) r.cancelled = true;
 }
 
@@ -28,6 +29,7 @@ void decode_thread::produce() {
   // Counted here, on the decode thread's own stack, and handed over at the end: the object lives on the
   // books' thread's stack, whose lines a write per message would take from that thread's core.
   std::array<std::uint64_t, 256> by_type{};
+  day_events events;
   bool last = false;
   while (!last) {
     chunk* const c = chunks_.to_fill();
@@ -40,7 +42,7 @@ void decode_thread::produce() {
           last = true;
           break;
         }
-        ++by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
+        count_message(by_type, events, msg);
         book::detail::record_encoder encode{&c->records[n++]};
         itch5::dispatch_unchecked(msg.data(), encode);
         if ((reader_.messages() & 0xffff) == 0) [[unlikely]] {
@@ -60,7 +62,8 @@ void decode_thread::produce() {
     c->last = last;
     chunks_.publish(last);
   }
-  by_type_ = by_type;  // finish() reads it after joining this thread
+  by_type_ = by_type;  // finish() reads them after joining this thread
+  events_ = events;
 }
 
 }  // namespace itch5::inside

@@ -27,6 +27,8 @@
 #include <itch5/inside/inside_result.hpp>
 #include <itch5/inside/run_inside.hpp>
 
+#include "day_events.hpp"
+
 namespace itch5::inside {
 
 class decode_thread {
@@ -67,6 +69,7 @@ class decode_thread {
   io::chunk_ring<chunk, ring> chunks_;
   // Set by the decode thread as it ends (finish() reads them after joining it).
   std::array<std::uint64_t, 256> by_type_{};
+  day_events events_;
   bool cancelled_ = false;
   std::exception_ptr error_;
   std::thread thread_;  // last: starts once everything above is constructed

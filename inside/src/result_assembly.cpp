@@ -9,6 +9,8 @@ void reader_counts(itch5::message_reader& reader, inside_result& r) {
   if (r.status == itch5::read_status::error) r.error = reader.error();
   if (r.status == itch5::read_status::end_of_session) {
     r.data_after_end_of_session = reader.data_after_end_of_session();
+    r.end_of_session_offset = reader.end_of_session_offset();
+    r.bytes_after_end_of_session = reader.bytes_after_end_of_session();
   }
   r.messages = reader.messages();
   r.unknown_types = reader.unknown_total();

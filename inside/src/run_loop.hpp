@@ -26,6 +26,7 @@
 #include <itch5/inside/run_inside.hpp>
 #include <itch5/inside/slowest_messages.hpp>
 
+#include "day_events.hpp"
 #include "event_clock.hpp"
 #include "feed_latency.hpp"
 #include "frame_cursor.hpp"
@@ -67,6 +68,7 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   slowest_messages slow(opt.slowest);
   const bool timing = opt.slowest > 0;  // time each message for `slow` (always when Timed)
   const event_clock clock = Timed || timing ? event_clock::calibrated() : event_clock::steady();
+  day_events events;
   std::span<const std::byte> msg;
   while (reader.next(msg) == itch5::read_status::message) {
     if constexpr (Timed) {
@@ -76,7 +78,7 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
     }
     far.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_far(f); });
     level.advance(reader, [&](std::span<const std::byte> f) { engine.prefetch_level(f); });
-    ++r.messages_by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
+    count_message(r.messages_by_type, events, msg);
     if (Timed || timing) {
       const std::uint64_t t0 = clock.now();
       itch5::dispatch_unchecked(msg.data(), engine);
@@ -97,6 +99,7 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
       }
     }
   }
+  events.add_to(r);
   obs.finish(opt, r);  // the lines (rethrowing a line thread's sink error), the statistics tables
   r.slowest = slow.sorted();
   finish_single(reader, engine, opt, r);

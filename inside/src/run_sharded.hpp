@@ -38,6 +38,7 @@
 #include <itch5/inside/run_inside.hpp>
 
 #include "batch_exchange.hpp"
+#include "day_events.hpp"
 #include "depth_output.hpp"
 #include "feed_latency.hpp"
 #include "feed_output.hpp"
@@ -96,6 +97,7 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
   };
 
   std::uint64_t latencies_taken = 0;
+  day_events events;
   std::span<const std::byte> msg;
   while (reader.next(msg) == itch5::read_status::message) {
     if constexpr (Timed) {
@@ -103,7 +105,7 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
         b->latencies.push_back(take_latency(*latencies, latencies_taken, reader.messages()));
       }
     }
-    ++r.messages_by_type[static_cast<unsigned char>(itch5::peek_type(msg))];
+    count_message(r.messages_by_type, events, msg);
     timestamps(msg.data());
     balancer.charge_read();
     if (b->append(msg, balancer.owner_of(msg))) publish();
@@ -120,6 +122,7 @@ void run_sharded(itch5::message_reader& reader, const inside_options& opt, line_
   merger.finish();
 
   reader_counts(reader, r);
+  events.add_to(r);
   r.anomalies = timestamps.anomalies;
   std::unordered_set<std::string> seen;
   for (const auto& sh : shards) {

@@ -221,9 +221,15 @@ class capture_stream final : public byte_stream {
         flush_all();
         finished_ = true;
         if (stats_->messages.load(std::memory_order_relaxed) == 0 && out_.empty()) {
-          throw capture_error("no MoldUDP64 message in the capture: " + stats_->describe() +
-                                  (filtering_ ? " (--filter '" + options_.filter + "')" : ""),
-                              position(), packet_);
+          if (filtering_ && matched_ == 0) {
+            throw empty_capture_error("no packet of the capture matches the filter (--filter/--port: '" +
+                                          options_.filter + "'): " + std::to_string(packet_) +
+                                          " packets read, none matched",
+                                      position(), packet_);
+          }
+          throw empty_capture_error("no MoldUDP64 message in the capture: " + stats_->describe() +
+                                        (filtering_ ? " (--filter/--port: '" + options_.filter + "')" : ""),
+                                    position(), packet_);
         }
         return;
       }
@@ -233,9 +239,12 @@ class capture_stream final : public byte_stream {
         fail(std::string("truncated or corrupt capture record: ") + pcap_geterr(pcap_), record_offset_);
       }
       bump(stats_->packets);
-      if (filtering_ && pcap_offline_filter(&program_, hdr, data) == 0) {
-        bump(stats_->skipped);
-        continue;
+      if (filtering_) {
+        if (pcap_offline_filter(&program_, hdr, data) == 0) {
+          bump(stats_->skipped);
+          continue;
+        }
+        ++matched_;
       }
       if (options_.stamp_arrival || options_.latencies != nullptr) {
         const auto sec = static_cast<std::uint64_t>(hdr->ts.tv_sec);
@@ -363,7 +372,7 @@ class capture_stream final : public byte_stream {
       return;
     }
     if (seq + count <= expected_) {
-      bump(stats_->duplicates);
+      bump(reported_missing(seq, count) ? stats_->too_late : stats_->duplicates);
       return;
     }
     if (!held_.empty()) bump(stats_->reordered);  // late: packets after it came first
@@ -457,7 +466,28 @@ class capture_stream final : public byte_stream {
     while (!held_.empty()) skip_to_first_held();
   }
 
+  // Whether sequence numbers seq..seq+count-1 (all below expected_) overlap a range reported as a gap: then
+  // the packet is late, not a duplicate. Its overlap is taken out of the ranges, so that a second copy of
+  // it is a duplicate. Per packet behind expected_ only; gaps are few.
+  bool reported_missing(std::uint64_t seq, std::uint64_t count) {
+    const std::uint64_t last = seq + count - 1;
+    auto it = missing_.upper_bound(last);  // the first range starting after the packet
+    bool overlap = false;
+    while (it != missing_.begin()) {
+      --it;
+      const std::uint64_t first = it->first, end = it->second;  // end: the range's last number
+      if (end < seq) break;
+      overlap = true;
+      it = missing_.erase(it);
+      if (first < seq) missing_.emplace(first, seq - 1);
+      if (end > last) missing_.emplace(last + 1, end);
+      it = missing_.lower_bound(first);
+    }
+    return overlap;
+  }
+
   void gap(std::uint64_t first, std::uint64_t last, std::uint64_t packet) {
+    missing_.emplace(first, last);
     bump(stats_->gaps);
     bump(stats_->missing, last - first + 1);
     if (!options_.report) return;
@@ -488,6 +518,7 @@ class capture_stream final : public byte_stream {
   int link_ = 0;
   bpf_program program_{};
   bool filtering_ = false;
+  std::uint64_t matched_ = 0;  // packets the filter let through
 
   std::uint64_t packet_ = 0;         // records read
   std::uint64_t arrival_ = 0;        // the current packet's arrival, ns since local midnight (when stamping)
@@ -496,6 +527,7 @@ class capture_stream final : public byte_stream {
   char session_[10] = {};
   std::uint64_t expected_ = 0;  // next sequence number to hand on
   std::map<std::uint64_t, held_packet> held_;
+  std::map<std::uint64_t, std::uint64_t> missing_;  // ranges reported as gaps and not seen since: first, last
   std::size_t reports_ = 0;
 
   std::vector<std::byte> out_;           // BinaryFILE bytes ready for read()
@@ -597,6 +629,8 @@ std::string capture_stats::describe() const {
                   " duplicates, " + n(gaps) + " gaps (" + n(missing) + " messages missing)";
   if (reordered.load(std::memory_order_relaxed) != 0)
     s += ", " + n(reordered) + " late packets put back in order";
+  if (too_late.load(std::memory_order_relaxed) != 0)
+    s += ", " + n(too_late) + " packets too late (after their gap was reported)";
   s += ", " + n(heartbeats) + " heartbeats";
   if (end_of_session.load(std::memory_order_relaxed) != 0) s += ", end of session";
   return s;

@@ -2,6 +2,7 @@
 
 #include <itch5/io/capture.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -28,6 +29,42 @@ constexpr std::size_t first_message_slack = 64;
 
 }  // namespace
 
+std::string_view known_file_kind(std::span<const std::byte> head) noexcept {
+  struct kind {
+    std::string_view magic;
+    std::string_view name;
+  };
+  using namespace std::string_view_literals;
+  static constexpr kind kinds[] = {
+      {"\x28\xb5\x2f\xfd"sv,
+       "zstd-compressed (magic 28 b5 2f fd): only gzip is decompressed; decompress it first (zstd -dc FILE | "
+       "... -)"},
+      {"BZh"sv,
+       "bzip2-compressed (magic 'BZh'): only gzip is decompressed; decompress it first (bzip2 -dc "
+       "FILE | ... -)"},
+      {"\xfd"
+       "7zXZ\x00"sv,
+       "xz-compressed (magic fd 37 7a 58 5a 00): only gzip is decompressed; decompress it "
+       "first (xz -dc FILE | ... -)"},
+      {"PK\x03\x04"sv, "a zip archive (magic 'PK'): extract the ITCH file first (unzip -p FILE | ... -)"},
+      {"ITCH5HST"sv,
+       "an itch5 histogram file (itch5inside --histograms; magic 'ITCH5HST'), not ITCH data: "
+       "'itch5stats merge' reads it"},
+      {"\xd4\xc3\xb2\xa1"sv, "a pcap capture"},
+      {"\xa1\xb2\xc3\xd4"sv, "a pcap capture"},
+      {"\x4d\x3c\xb2\xa1"sv, "a pcap capture"},
+      {"\xa1\xb2\x3c\x4d"sv, "a pcap capture"},
+      {"\x0a\x0d\x0d\x0a"sv, "a pcapng capture"},
+  };
+  // Short heads (tiny blocks) match on the bytes there are, at least 3.
+  if (head.size() < 3) return {};
+  for (const kind& k : kinds) {
+    const std::size_t n = std::min(head.size(), k.magic.size());
+    if (std::memcmp(head.data(), k.magic.data(), n) == 0) return k.name;
+  }
+  return {};
+}
+
 message_reader::message_reader(std::unique_ptr<io::block_source> source) : source_(std::move(source)) {}
 
 std::uint64_t message_reader::unknown_total() const noexcept {
@@ -42,8 +79,13 @@ read_status message_reader::fail(read_errc code, std::uint64_t offset, std::stri
 
 bool message_reader::classify_irregular(std::size_t len, std::span<const std::byte>& msg) {
   if (len == 0) {
+    zero_offset_ = offset_of(cur_);
+    if (!count_rest_of_input()) return true;
     status_ = read_status::end_of_session;
-    if (source_->compressed()) check_rest_of_compressed_input();
+    if (after_zero_.count != 0 && (!allow_zero_tail_ || messages_ == 0)) {
+      fail(read_errc::zero_length_before_end, zero_offset_,
+           after_zero_.describe() + " after it not read (a zero-filled tail?)");
+    }
     return true;
   }
   const std::byte* body = cur_ + 2;
@@ -72,6 +114,11 @@ bool message_reader::check_format() {
   if (len == 0) return true;  // an immediate end-of-session marker is well-formed
   std::size_t need = message_size[static_cast<unsigned char>(cur_[2])];
   if (need != 0 && len >= need && len <= need + first_message_slack) return true;
+  if (const std::string_view kind = known_file_kind({cur_, static_cast<std::size_t>(end_ - cur_)});
+      !kind.empty()) {
+    fail(read_errc::not_itch, offset_of(cur_), "the input is " + std::string(kind));
+    return false;
+  }
   fail(read_errc::not_itch, offset_of(cur_),
        "the first length prefix is " + std::to_string(len) + " and the type byte is " + type_name(cur_[2]) +
            "; ITCH 5.0 BinaryFILE data starts with a 2-byte big-endian length and a known message type of "
@@ -87,6 +134,8 @@ read_status message_reader::fail_reading(std::uint64_t at, std::uint64_t input_e
                                          std::string_view note) {
   try {
     throw;
+  } catch (const io::empty_capture_error& e) {
+    return fail(read_errc::empty_capture, e.offset(), e.what());
   } catch (const io::capture_error& e) {
     return fail(read_errc::corrupt_capture, e.offset(), e.what());
   } catch (const std::exception& e) {
@@ -136,42 +185,48 @@ read_status message_reader::refill() {
   return status_;
 }
 
-// Compressed input proves its integrity only at the end of each gzip member (CRC-32 and length), and a
-// corrupt member can inflate to anything, two zero bytes included: a zero length prefix read from it must
-// not end the run as a clean end of session with the rest unchecked. The rest is inflated and discarded
-// (not framed): a corrupt member is reported as the error it is, named at the zero length prefix. This
-// costs an inflate of what follows, which a clean compressed file does not have.
-void message_reader::check_rest_of_compressed_input() {
+// A zero length prefix ends a session only at the very end of the input: what follows it is counted here,
+// by reading on without framing. Compressed input proves its integrity only at the end of each gzip member
+// (CRC-32 and length), and a corrupt member can inflate to anything, two zero bytes included: the rest of
+// it is inflated to the end, so that a corrupt member is reported as the error it is, named at the zero
+// length prefix. An uncompressed input is read up to zero_tail_read_limit bytes (a regular file's size
+// gives the rest; /dev/zero or a pipe has none: the count is then a lower bound). This is once per run.
+bool message_reader::count_rest_of_input() {
   const std::uint64_t at = offset_of(cur_);
   const std::uint64_t after = offset_of(end_);
-  bool data_after = end_ - cur_ > 2;
+  after_zero_ = {static_cast<std::uint64_t>(end_ - cur_) - 2, true};
   // The block under cur_ may be reused by the source from the second call on: nothing reads it again.
-  end_ = cur_;
-  std::uint64_t inflated = 0;
+  end_ = cur_;  // next() calls again find nothing to frame and return the status
+  const bool compressed = source_->compressed();
+  std::uint64_t read = 0;
   try {
-    for (std::span<std::byte> block = source_->next_block(); !block.empty(); block = source_->next_block()) {
-      data_after = true;
-      inflated += block.size();
+    for (;;) {
+      if (!compressed && read >= zero_tail_read_limit) {
+        const std::uint64_t total = source_->total();
+        const std::uint64_t consumed = source_->consumed();
+        if (total != 0) {  // a regular file: its size says how much is left
+          after_zero_.count += total > consumed ? total - consumed : 0;
+        } else {
+          after_zero_.exact = false;
+        }
+        break;
+      }
+      const std::span<std::byte> block = source_->next_block();
+      if (block.empty()) break;
+      read += block.size();
+      after_zero_.count += block.size();
     }
   } catch (const std::exception&) {
-    fail_reading(at, after + inflated,
+    fail_reading(at, after + read,
                  "; found after a zero length prefix, which marks the end of the session but may itself come "
                  "from the corrupt data");
-    return;
+    return false;
   }
-  rest_checked_ = true;
-  data_after_rest_ = data_after;
+  return true;
 }
 
-bool message_reader::data_after_end_of_session() {
-  if (status_ != read_status::end_of_session) return false;
-  if (rest_checked_) return data_after_rest_;
-  if (end_ - cur_ > 2) return true;
-  try {
-    return !source_->next_block().empty();
-  } catch (const std::exception&) {
-    return true;
-  }
+std::string bytes_after_zero_length::describe() const {
+  return (exact ? "" : "at least ") + std::to_string(count) + (count == 1 ? " byte" : " bytes");
 }
 
 }  // namespace itch5

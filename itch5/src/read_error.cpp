@@ -11,6 +11,8 @@ std::string_view to_string(read_errc e) noexcept {
     case read_errc::truncated_message: return "truncated message";
     case read_errc::message_too_short: return "corrupt message (shorter than its type's fixed size)";
     case read_errc::input_failure: return "cannot read input";
+    case read_errc::zero_length_before_end: return "zero length prefix before the end of the input";
+    case read_errc::empty_capture: return "no MoldUDP64 message";
     case read_errc::corrupt_capture: return "corrupt capture";
   }
   return "unknown error";
@@ -18,6 +20,7 @@ std::string_view to_string(read_errc e) noexcept {
 
 std::string read_error::describe(std::string_view input_name) const {
   std::string s(input_name);
+  if (code == read_errc::empty_capture) return s + ": " + detail;
   if (code == read_errc::corrupt_capture) {
     s += ": corrupt capture: ";
     s += detail;

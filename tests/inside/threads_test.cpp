@@ -115,6 +115,8 @@ void expect_same(const outcome& got, const outcome& one) {
   EXPECT_EQ(g.error.detail, e.error.detail);
   EXPECT_EQ(g.data_after_end_of_session, e.data_after_end_of_session);
   EXPECT_EQ(g.cancelled, e.cancelled);
+  EXPECT_EQ(g.start_of_messages, e.start_of_messages);
+  EXPECT_EQ(g.end_of_messages, e.end_of_messages);
   EXPECT_EQ(g.symbols_not_seen, e.symbols_not_seen);
   EXPECT_EQ(first_difference(without_processing(g.stats_csv), without_processing(e.stats_csv)), "");
   EXPECT_EQ(first_difference(g.depth_csv, e.depth_csv), "");
@@ -265,6 +267,69 @@ TEST(BookThreads, InputCutInAMessageGivesTheSameLinesAndError) {
   for (unsigned threads : {2u, 3u}) {
     SCOPED_TRACE(std::to_string(threads) + " threads");
     expect_same(run(cut, opt, threads), one);
+  }
+}
+
+// A copy that stopped: the day's size, but zeros from a message boundary at about 60% on. Every strategy
+// (the books' thread reading itself, the decode thread, book threads) stops at the first zero length with
+// the same lines and the same error, naming its offset and the bytes after it.
+TEST(BookThreads, ZeroFilledTailIsTheSameErrorForEveryStrategy) {
+  const auto day = generated_day(28, itch5::synth::reference_pattern::sequential);
+  std::size_t boundary = 0;
+  while (boundary < day.size() * 3 / 5) boundary += 2 + itch5::detail::load_be16(day.data() + boundary);
+  std::vector<std::byte> damaged(day.begin(), day.begin() + static_cast<std::ptrdiff_t>(boundary));
+  damaged.resize(day.size());
+  itch5::inside::inside_options opt;
+  opt.depth = true;
+  opt.decode_thread = false;
+  const outcome one = run(damaged, opt, 1);
+  ASSERT_EQ(one.result.status, itch5::read_status::error);
+  EXPECT_EQ(one.result.error.code, itch5::read_errc::zero_length_before_end);
+  EXPECT_EQ(one.result.error.offset, boundary);
+  EXPECT_EQ(one.result.error.detail,
+            std::to_string(day.size() - boundary - 2) + " bytes after it not read (a zero-filled tail?)");
+  ASSERT_GT(one.result.lines, 10'000u);
+  opt.decode_thread = true;
+  {
+    SCOPED_TRACE("decode thread");
+    expect_same(run(damaged, opt, 1), one);
+  }
+  for (unsigned threads : {2u, 3u}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    expect_same(run(damaged, opt, threads), one);
+  }
+}
+
+// A generated day holds the Start (S 'O') and End of Messages (S 'C') system events; the same day cut at a
+// message boundary half way reads cleanly but lacks the end, and the day without its first message lacks
+// the start. Every strategy notes them alike.
+TEST(BookThreads, StartAndEndOfMessagesAreNotedByEveryStrategy) {
+  const auto day = generated_day(29, itch5::synth::reference_pattern::sequential);
+  const std::size_t first = 2 + itch5::detail::load_be16(day.data());
+  ASSERT_EQ(static_cast<char>(day[2]), 'S');
+  ASSERT_EQ(static_cast<char>(day[2 + 11]), 'O');
+  std::size_t half = 0;
+  while (half < day.size() / 2) half += 2 + itch5::detail::load_be16(day.data() + half);
+  struct expected {
+    std::string name;
+    std::span<const std::byte> bytes;
+    bool start;
+    bool end;
+  };
+  for (const expected& e :
+       {expected{"day", day, true, true},
+        expected{"cut at a message boundary", {day.data(), half}, true, false},
+        expected{"without its first message", {day.data() + first, day.size() - first}, false, true}}) {
+    SCOPED_TRACE(e.name);
+    itch5::inside::inside_options opt;
+    opt.decode_thread = false;
+    const outcome one = run(e.bytes, opt, 1);
+    EXPECT_NE(one.result.status, itch5::read_status::error);
+    EXPECT_EQ(one.result.start_of_messages, e.start);
+    EXPECT_EQ(one.result.end_of_messages, e.end);
+    opt.decode_thread = true;
+    expect_same(run(e.bytes, opt, 1), one);
+    expect_same(run(e.bytes, opt, 2), one);
   }
 }
 

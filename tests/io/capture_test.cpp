@@ -156,14 +156,47 @@ TEST(capture, late_packets_are_put_back_in_order_within_the_window) {
   EXPECT_NE(stats.describe().find("1 late packets put back in order"), std::string::npos) << stats.describe();
   EXPECT_TRUE(r.reports.empty());
 
-  // Without a window, the first early packet makes a gap at once and the late one is then a duplicate.
+  // Without a window, the first early packet makes a gap at once and the late ones are then too late, but
+  // not duplicates: their messages were never seen.
   itch5::io::capture_stats none;
   r = read_capture(pcap_of(packets), &none, "", 0);
-  // 1-10, 11-20, then 51-60 arrives: 21-50 are given up at once; 31-40, 41-50 and 21-30 are then old.
+  // 1-10, 11-20, then 51-60 arrives: 21-50 are given up at once; 31-40, 41-50 and 21-30 then come too late.
   EXPECT_EQ(none.gaps, 1u);
   EXPECT_EQ(none.missing, 30u);
-  EXPECT_EQ(none.duplicates, 3u);
+  EXPECT_EQ(none.too_late, 3u);
+  EXPECT_EQ(none.duplicates, 0u);
   EXPECT_EQ(r.frames.size(), sample_messages().size() - 30);
+  EXPECT_NE(
+      none.describe().find("0 duplicates, 1 gaps (30 messages missing), 3 packets too late (after their "
+                           "gap was reported)"),
+      std::string::npos)
+      << none.describe();
+}
+
+// A late packet (its range reported as a gap) seen twice, and one overlapping the gap's end: the first copy
+// is too late, the second a duplicate; a packet that is partly in the gap and partly handed on before is
+// too late.
+TEST(capture, a_late_packet_seen_twice_is_late_once_then_a_duplicate) {
+  auto packets = mold_packets(sample_messages(), 10);
+  // 1-10, then 21-30 (11-20 a gap at once with no window), 11-20 late, 11-20 again, 1-10 again.
+  std::vector<itch5_test::mold_stream_packet> order{packets[0], packets[2], packets[1], packets[1],
+                                                    packets[0]};
+  itch5::io::capture_stats stats;
+  const result r = read_capture(pcap_of(order), &stats, "", 0);
+  EXPECT_EQ(stats.gaps, 1u);
+  EXPECT_EQ(stats.too_late, 1u);
+  EXPECT_EQ(stats.duplicates, 2u);
+  // A packet of 5-14 after the gap 11-20: late (11-14 were reported missing), the rest 15-20 still missing.
+  const auto& m = sample_messages();
+  itch5_test::pcap_file f;
+  for (const auto& p : {packets[0], packets[2]}) f.add(udp_frame(p.payload, port));
+  f.add(udp_frame(itch5_test::mold_packet("SESSION001", 5, {m.begin() + 4, m.begin() + 14}), port));
+  f.add(udp_frame(itch5_test::mold_packet("SESSION001", 15, {m.begin() + 14, m.begin() + 20}), port));
+  f.add(udp_frame(itch5_test::mold_packet("SESSION001", 15, {m.begin() + 14, m.begin() + 20}), port));
+  itch5::io::capture_stats overlap;
+  (void)read_capture(f.data, &overlap, "", 0);
+  EXPECT_EQ(overlap.too_late, 2u);
+  EXPECT_EQ(overlap.duplicates, 1u);
 }
 
 TEST(capture, heartbeats_end_of_session_and_other_traffic) {
@@ -293,6 +326,19 @@ TEST(capture, a_capture_without_mold_messages_says_so) {
   EXPECT_NE(r.error.describe("x").find("no MoldUDP64 message in the capture: 1 packets read"),
             std::string::npos)
       << r.error.describe("x");
+}
+
+// A sound capture whose packets the filter all excludes is not corrupt: it says that nothing matched.
+TEST(capture, a_filter_that_matches_nothing_says_so) {
+  itch5_test::pcap_file f;
+  f.add(udp_frame(itch5_test::mold_packet("S", 1, {}), port));
+  f.add(udp_frame(itch5_test::mold_packet("S", 1, {}), port));
+  const result r = read_capture(f.data, nullptr, "udp port 9");
+  ASSERT_EQ(r.status, itch5::read_status::error);
+  EXPECT_EQ(r.error.code, itch5::read_errc::empty_capture);
+  EXPECT_EQ(r.error.describe("x"),
+            "x: no packet of the capture matches the filter (--filter/--port: 'udp port 9'): 2 packets read, "
+            "none matched");
 }
 
 }  // namespace

@@ -88,26 +88,85 @@ TEST_P(ReaderAllConfigs, UnknownTypesAreSkippedByLengthAndCounted) {
   EXPECT_EQ(r.offset, input.size());
 }
 
-TEST_P(ReaderAllConfigs, ZeroLengthEndsTheSession) {
+TEST_P(ReaderAllConfigs, ZeroLengthAtTheEndEndsTheSession) {
+  bytes s = itch5_test::system_event_bytes('C');
+  bytes a = itch5_test::add_order_bytes(1, 'S', 5, "MSFT", 3'000'000);
+  // S (14) + A (38): the zero length prefix is at offset 52, the last two bytes.
+  auto r = itch5_test::read_memory(builder().frame(s).frame(a).u16(0).get(), GetParam());
+  EXPECT_EQ(r.status, read_status::end_of_session);
+  EXPECT_EQ(r.messages, (std::vector<bytes>{s, a}));
+  EXPECT_EQ(r.offset, 52u);
+  EXPECT_FALSE(r.data_after_session);
+}
+
+// A zero length prefix with bytes after it is damage (a zero-filled tail), not an end of session: an
+// error naming its offset and the bytes after it; allow_zero_tail() makes it an end of session.
+TEST_P(ReaderAllConfigs, ZeroLengthBeforeTheEndIsAnErrorUnlessAllowed) {
   bytes s = itch5_test::system_event_bytes('C');
   bytes a = itch5_test::add_order_bytes(1, 'S', 5, "MSFT", 3'000'000);
   bytes d = itch5_test::order_delete_bytes(1);
-  // S (14) + A (38): the zero length prefix is at offset 52.
+  // S (14) + A (38): the zero length prefix is at offset 52; D framed is 21 bytes.
   const bytes with_more = builder().frame(s).frame(a).u16(0).frame(d).get();
   const bytes one_more_byte = builder().frame(s).frame(a).u16(0).u8(0).get();
-  const bytes at_end = builder().frame(s).frame(a).u16(0).get();
-
-  for (const bytes* in : {&with_more, &one_more_byte, &at_end}) {
-    itch5::message_reader reader(itch5_test::memory_source(*in, GetParam()));
+  bytes zero_tail = builder().frame(s).frame(a).get();
+  zero_tail.resize(zero_tail.size() + 5000);  // zeros: a copy that stopped
+  struct expected {
+    const bytes* in;
+    std::uint64_t after;
+  };
+  for (const expected& e :
+       {expected{&with_more, 21}, expected{&one_more_byte, 1}, expected{&zero_tail, 4998}}) {
+    {
+      itch5::message_reader reader(itch5_test::memory_source(*e.in, GetParam()));
+      auto r = itch5_test::read_all(reader);
+      ASSERT_EQ(r.status, read_status::error);
+      EXPECT_EQ(r.messages, (std::vector<bytes>{s, a}));
+      EXPECT_EQ(r.error.code, read_errc::zero_length_before_end);
+      EXPECT_EQ(r.error.describe("day.itch"),
+                "day.itch: byte offset 52 (message #3): zero length prefix before the end of the input: " +
+                    std::to_string(e.after) + (e.after == 1 ? " byte" : " bytes") +
+                    " after it not read (a zero-filled tail?)");
+      std::span<const std::byte> msg;
+      EXPECT_EQ(reader.next(msg), read_status::error);  // it stays an error
+    }
+    itch5::message_reader reader(itch5_test::memory_source(*e.in, GetParam()));
+    reader.allow_zero_tail(true);
     auto r = itch5_test::read_all(reader);
     EXPECT_EQ(r.status, read_status::end_of_session);
     EXPECT_EQ(r.messages, (std::vector<bytes>{s, a}));
     EXPECT_EQ(r.framed, 2u);
     EXPECT_EQ(r.offset, 52u);
-    EXPECT_EQ(r.data_after_session, in != &at_end);
+    EXPECT_TRUE(r.data_after_session);
+    EXPECT_EQ(reader.end_of_session_offset(), 52u);
+    EXPECT_EQ(reader.bytes_after_end_of_session().count, e.after);
+    EXPECT_TRUE(reader.bytes_after_end_of_session().exact);
     // The session stays ended.
     std::span<const std::byte> msg;
     EXPECT_EQ(reader.next(msg), read_status::end_of_session);
+  }
+}
+
+// Files of another kind are named by their first bytes, in one error.
+TEST_P(ReaderAllConfigs, OtherKindsOfFileAreNamed) {
+  const bytes day = builder().frame(itch5_test::system_event_bytes('O')).get();
+  struct kind {
+    std::string head;
+    std::string says;
+  };
+  for (const kind& k : {kind{"\x28\xb5\x2f\xfd", "the input is zstd-compressed (magic 28 b5 2f fd)"},
+                        kind{"BZh9", "the input is bzip2-compressed (magic 'BZh')"},
+                        kind{std::string("\xfd"
+                                         "7zXZ\x00",
+                                         6),
+                             "the input is xz-compressed (magic fd 37 7a 58 5a 00)"},
+                        kind{"ITCH5HST", "the input is an itch5 histogram file"}}) {
+    bytes in = itch5_test::to_bytes(k.head);
+    in.insert(in.end(), day.begin(), day.end());
+    auto r = itch5_test::read_memory(in, GetParam());
+    ASSERT_EQ(r.status, read_status::error) << k.says;
+    EXPECT_EQ(r.error.code, read_errc::not_itch);
+    EXPECT_EQ(r.error.offset, 0u);
+    EXPECT_EQ(r.error.detail.rfind(k.says, 0), 0u) << r.error.detail;
   }
 }
 
@@ -116,6 +175,19 @@ TEST_P(ReaderAllConfigs, ZeroLengthFirstIsAnEmptySession) {
   EXPECT_EQ(r.status, read_status::end_of_session);
   EXPECT_TRUE(r.messages.empty());
   EXPECT_FALSE(r.data_after_session);
+}
+
+// Nothing but zeros (/dev/zero, a file of lost blocks) is no session, even with allow_zero_tail().
+TEST_P(ReaderAllConfigs, ZerosOnlyAreAnError) {
+  for (const bool allow : {false, true}) {
+    itch5::message_reader reader(itch5_test::memory_source(bytes(3000, std::byte{0}), GetParam()));
+    reader.allow_zero_tail(allow);
+    auto r = itch5_test::read_all(reader);
+    ASSERT_EQ(r.status, read_status::error);
+    EXPECT_EQ(r.error.describe("z"),
+              "z: byte offset 0 (message #1): zero length prefix before the end of the input: 2998 bytes "
+              "after it not read (a zero-filled tail?)");
+  }
 }
 
 TEST_P(ReaderAllConfigs, OversizedMessageIsDeliveredAndCounted) {

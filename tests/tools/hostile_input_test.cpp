@@ -122,6 +122,12 @@ struct hostile_case {
   std::string name;
   /// Writes the input into `dir` and returns the path to give the program.
   std::function<std::string(const fs::path& dir)> make_input;
+  std::string flags;  ///< given to every run of the row
+  /// The error is all of stderr: one line, no summary, no line about kept lines (a failure before the
+  /// first message). `error` is then the whole line after "itch5inside: error: <input>: ".
+  bool one_line = false;
+  /// The input holds an End of Messages system event (S 'C'); the others get a warning when read to the end.
+  bool end_of_messages = false;
   int exit_code = 0;
   /// Text stderr must contain after "itch5inside: error: <input>: " (empty: no error expected).
   std::string error;
@@ -138,6 +144,18 @@ struct hostile_case {
   hostile_case& fails(std::string e) {
     exit_code = 1;
     error = std::move(e);
+    return *this;
+  }
+  hostile_case& ends_day() {
+    end_of_messages = true;
+    return *this;
+  }
+  hostile_case& alone() {
+    one_line = true;
+    return *this;
+  }
+  hostile_case& with(std::string f) {
+    flags = std::move(f);
     return *this;
   }
   hostile_case& warns(std::string w) {
@@ -246,20 +264,81 @@ std::vector<hostile_case> table() {
                                       w.write(add(5000, 1, 3, 'B', 50, 100100,
                                                   "AAA"));  // after the end: not read
                                     })))
-          .warns("itch5inside: warning: {input}: the session ended (zero length prefix) before the end of "
-                 "the input; the bytes after it were not read")
+          .fails("byte offset 131 (message #5): zero length prefix before the end of the input: 38 bytes "
+                 "after it not read (a zero-filled tail?)")
           .prints(prefix_lines)
           .reads(4));
+  t.push_back(
+      row("ZeroLengthMidFileAllowed", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
+                                             w.write_end_of_session();
+                                             w.write(add(5000, 1, 3, 'B', 50, 100100, "AAA"));
+                                           })))
+          .with("--allow-zero-tail")
+          .warns("itch5inside: warning: {input}: zero length prefix at byte offset 131 ended the input "
+                 "(--allow-zero-tail); 38 bytes after it not read")
+          .prints(prefix_lines)
+          .reads(4));
+  // A copy that stopped: the file's size is right but its end is zeros.
+  t.push_back(
+      row("ZeroFilledTail", file("in.itch", cat({valid_prefix(), bytes(100'000, std::byte{0})})))
+          .fails("byte offset 131 (message #5): zero length prefix before the end of the input: 99998 "
+                 "bytes after it not read (a zero-filled tail?)")
+          .prints(prefix_lines)
+          .reads(4));
+  // Nothing but zeros is no day, whatever the flag.
+  t.push_back(row("ZerosOnly", file("zeros.itch", bytes(4096, std::byte{0})))
+                  .with("--allow-zero-tail")
+                  .fails("byte offset 0 (message #1): zero length prefix before the end of the input: 4094 "
+                         "bytes after it not read (a zero-filled tail?)")
+                  .alone()
+                  .reads(0));
 
-  // ---- not ITCH at all. "Th" is a length of 0x5468 = 21608, and 'i' is no ITCH type.
+  // ---- not ITCH at all: one line, naming what the file is when its first bytes say so. "Th" is a length
+  // of 0x5468 = 21608, and 'i' is no ITCH type.
   t.push_back(
       row("TextFile", file("notes.txt", itch5_test::to_bytes("This is not ITCH data, just text.\n")))
           .fails("byte offset 0 (message #1): not ITCH 5.0 BinaryFILE data: the first length prefix is 21608 "
-                 "and the type byte is 'i' (0x69)")
+                 "and the type byte is 'i' (0x69); ITCH 5.0 BinaryFILE data starts with a 2-byte big-endian "
+                 "length and a known message type of that length (e.g. 00 0c 53 for a System Event)")
+          .alone()
           .reads(0));
   t.push_back(row("EmptyFile", file("empty.itch", bytes{}))
                   .fails("byte offset 0 (message #1): empty input: the input has no bytes")
+                  .alone()
                   .reads(0));
+  const std::string not_itch = "byte offset 0 (message #1): not ITCH 5.0 BinaryFILE data: the input is ";
+  auto magic = [](std::string_view head) {  // a file starting with these bytes, then some of a day
+    return cat({itch5_test::to_bytes(head), five_messages()});
+  };
+  t.push_back(
+      row("ZstdFile", file("day.itch.zst", magic("\x28\xb5\x2f\xfd")))
+          .fails(not_itch +
+                 "zstd-compressed (magic 28 b5 2f fd): only gzip is decompressed; decompress it first "
+                 "(zstd -dc FILE | ... -)")
+          .alone()
+          .reads(0));
+  t.push_back(row("Bzip2File", file("day.itch.bz2", magic("BZh91AY&SY")))
+                  .fails(not_itch +
+                         "bzip2-compressed (magic 'BZh'): only gzip is decompressed; decompress it first "
+                         "(bzip2 -dc FILE | ... -)")
+                  .alone()
+                  .reads(0));
+  t.push_back(row("XzFile", file("day.itch.xz", magic(std::string_view("\xfd"
+                                                                       "7zXZ\x00",
+                                                                       6))))
+                  .fails(not_itch +
+                         "xz-compressed (magic fd 37 7a 58 5a 00): only gzip is decompressed; decompress it "
+                         "first (xz -dc FILE | ... -)")
+                  .alone()
+                  .reads(0));
+  // itch5inside --histograms output given as input (gzip-compressed, as itch5batch writes it).
+  t.push_back(
+      row("HistogramFile", file("day.hist.gz", itch5_test::gzip(magic("ITCH5HST"))))
+          .fails(not_itch +
+                 "an itch5 histogram file (itch5inside --histograms; magic 'ITCH5HST'), not ITCH data: "
+                 "'itch5stats merge' reads it")
+          .alone()
+          .reads(0));
 
   // ---- gzip.
   // Cut 150 bytes into the stored data (compressed offset 15 + 150): messages #1..#4 (131 bytes) inflate
@@ -294,10 +373,16 @@ std::vector<hostile_case> table() {
                   .fails("byte offset 131 (message #5): cannot read input: corrupt gzip data")
                   .prints(prefix_lines)
                   .reads(4));
+  t.push_back(row("GzipZeroLengthInSoundMember", file("ended.gz", stored_gzip(ended_mid_file)))
+                  .fails("byte offset 131 (message #5): zero length prefix before the end of the input: 38 "
+                         "bytes after it not read (a zero-filled tail?)")
+                  .prints(prefix_lines)
+                  .reads(4));
   t.push_back(
-      row("GzipZeroLengthInSoundMember", file("ended.gz", stored_gzip(ended_mid_file)))
-          .warns("itch5inside: warning: {input}: the session ended (zero length prefix) before the end of "
-                 "the input; the bytes after it were not read")
+      row("GzipZeroLengthInSoundMemberAllowed", file("ended.gz", stored_gzip(ended_mid_file)))
+          .with("--allow-zero-tail")
+          .warns("itch5inside: warning: {input}: zero length prefix at byte offset 131 ended the input "
+                 "(--allow-zero-tail); 38 bytes after it not read")
           .prints(prefix_lines)
           .reads(4));
   // Two members split inside message #3 (offset 70): the same lines as the raw stream.
@@ -336,6 +421,7 @@ std::vector<hostile_case> table() {
                   .prints(prefix_lines + "86399999999999 1 AAA 100100 50 100200 200\n" +
                           "86400000000000 1 AAA 100100 40 100200 200\n")
                   .reads(7)
+                  .ends_day()
                   .counts("timestamp_beyond_day", 2));
   t.push_back(
       row("TimestampsGoingBackwards", file("in.itch", valid_prefix([](itch5::frame_writer& w) {
@@ -573,7 +659,7 @@ TEST_P(HostileInput, ExactExpectation) {
   books.push_back("--book array --window-levels 64");
   for (const std::string& book_args : books) {
     SCOPED_TRACE(book_args);
-    const result r = run(dir_.path(), book_args + " " + itch5_test::sh_quote(input));
+    const result r = run(dir_.path(), book_args + " " + c.flags + " " + itch5_test::sh_quote(input));
     EXPECT_EQ(r.code, c.exit_code) << r.err;
     EXPECT_EQ(r.out, c.out);
     expect_complete_lines(r.out);
@@ -582,10 +668,24 @@ TEST_P(HostileInput, ExactExpectation) {
     } else {
       EXPECT_EQ(r.err.find("error"), std::string::npos) << r.err;
     }
+    // Most inputs hold no End of Messages system event (S 'C'): a run that reads them to the end says so.
+    std::string err = r.err;
+    if (c.exit_code == 0 && !c.end_of_messages) {
+      const std::string no_end =
+          "itch5inside: warning: " + input +
+          ": no End of Messages system event (S 'C'): the day is incomplete (cut short?)\n";
+      const std::size_t at = err.find(no_end);
+      EXPECT_NE(at, std::string::npos) << r.err;
+      if (at != std::string::npos) err.erase(at, no_end.size());
+    }
     if (!c.warning.empty()) {
-      EXPECT_NE(r.err.find(replace_input(c.warning, input) + "\n"), std::string::npos) << r.err;
+      EXPECT_NE(err.find(replace_input(c.warning, input) + "\n"), std::string::npos) << r.err;
     } else {
-      EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+      EXPECT_EQ(err.find("warning"), std::string::npos) << r.err;
+    }
+    if (c.one_line) {
+      EXPECT_EQ(r.err, "itch5inside: error: " + input + ": " + c.error + "\n");
+      continue;
     }
     const summary s = parse_summary(r.err);
     if (c.messages < 0) {
@@ -604,8 +704,8 @@ TEST_P(HostileInput, ExactExpectation) {
 
   // With -o FILE: on success FILE holds the lines; on failure there is no FILE, and FILE.partial holds the
   // complete lines when the input could be opened at all (the output is created after the input).
-  const result o = run(dir_.path(), "-q -o " + itch5_test::sh_quote(dir_.file("lines.txt")) + " " +
-                                        itch5_test::sh_quote(input));
+  const result o = run(dir_.path(), "-q " + c.flags + " -o " + itch5_test::sh_quote(dir_.file("lines.txt")) +
+                                        " " + itch5_test::sh_quote(input));
   EXPECT_EQ(o.code, c.exit_code) << o.err;
   EXPECT_EQ(o.out, "");
   std::vector<std::string> expected_files = inputs_only;
@@ -616,7 +716,11 @@ TEST_P(HostileInput, ExactExpectation) {
     EXPECT_FALSE(fs::exists(dir_.file("lines.txt")));
     if (c.messages >= 0) {
       EXPECT_EQ(itch5_test::read_text(dir_.file("lines.txt.partial")), c.out);
-      EXPECT_NE(o.err.find("lines.txt.partial"), std::string::npos) << o.err;
+      if (c.one_line) {
+        EXPECT_EQ(o.err, "itch5inside: error: " + input + ": " + c.error + "\n");
+      } else {
+        EXPECT_NE(o.err.find("lines.txt.partial"), std::string::npos) << o.err;
+      }
       expected_files.push_back("lines.txt.partial");
     }
   }
@@ -642,6 +746,24 @@ TEST(HostileInputChecks, WholeGzipInputsMatchTheRawStream) {
   }
   EXPECT_EQ(five_messages().size(), 169u);
   EXPECT_EQ(valid_prefix().size(), prefix_size);
+}
+
+// /dev/zero is no day: an endless zero-filled tail, read up to a limit, whatever the flags and the threads.
+TEST(HostileInputChecks, DevZeroFails) {
+  itch5_test::temp_dir dir;
+  for (const char* args : {"", "--allow-zero-tail", "--threads 2", "--no-read-ahead"}) {
+    SCOPED_TRACE(args);
+    const result r = run(dir.path(), std::string(args) + " /dev/zero");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(
+        r.err.rfind("itch5inside: error: /dev/zero: byte offset 0 (message #1): zero length prefix before "
+                    "the end of the input: at least ",
+                    0),
+        0u)
+        << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
 }
 
 }  // namespace

@@ -4,7 +4,8 @@ outputs of sequential itch5inside runs plus itch5stats merge, byte for byte (the
 their wall-clock Processing columns; the merged CSVs also against itch5stats merge of the batch's own
 per-day histograms, byte for byte); a worker killed mid-task is retried and its day completes once; a
 second run skips every day without touching a file; a truncated day fails alone, is named on the last
-line and left out of the merge; usage errors are one line with status 2; a day made with other itch5inside
+line and left out of the merge, and so does a day cut at a message boundary (no End of Messages event)
+unless --allow-partial; usage errors are one line with status 2; a day made with other itch5inside
 options is refused (or redone with --redo), never merged with days made otherwise; the same day given twice
 runs once; --version, --config and --print-config.
 
@@ -317,6 +318,38 @@ class Itch5BatchTest(unittest.TestCase):
             self.assertEqual(r.returncode, 2, (text, r.stderr))
             self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
             self.assertIn(fragment, r.stderr)
+
+    def test_10_day_without_end_of_messages(self):
+        # d3 (raw) cut exactly at a message boundary half way: it frames cleanly, but lacks its End of Messages
+        # system event (S 'C'). It fails (named with itch5inside's warning) unless --allow-partial.
+        data = read(self.days[2])
+        at = 0
+        while at < len(data) // 2:
+            at += 2 + int.from_bytes(data[at:at + 2], "big")
+        cut = os.path.join(self.tmp, "cut.itch")
+        with open(cut, "wb") as f:
+            f.write(data[:at])
+        out = os.path.join(self.tmp, "out-cut")
+        r = batch("--out", out, "--workers", "1", self.days[1], cut)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+        lines = r.stderr.splitlines()
+        self.assertEqual(lines[-1], "itch5batch: failed days: cut.itch")
+        self.assertIn(f"itch5batch: cut.itch: itch5inside: warning: {cut}: no End of Messages system event (S 'C'): "
+                      "the day is incomplete (cut short?); --allow-partial takes such days", lines)
+        self.assertIn("2 days: 1 ok, 1 failed, 0 skipped", r.stderr)
+        self.assertEqual(sorted(os.listdir(out)), ["all", "d2.itch"])
+        with open(f"{out}/d2.itch/summary.json") as f:
+            complete = json.load(f)
+        self.assertEqual((complete["start_of_messages"], complete["end_of_messages"]), (True, True))
+
+        r = batch("--out", out, "--workers", "1", "--allow-partial", self.days[1], cut)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("2 days: 1 ok, 0 failed, 1 skipped", r.stderr)
+        with open(f"{out}/cut.itch/summary.json") as f:
+            partial = json.load(f)
+        self.assertEqual((partial["start_of_messages"], partial["end_of_messages"]), (True, False))
+        self.assertEqual(read(f"{out}/all/days.txt").decode().split(), ["d2.itch", "cut.itch"])
 
 
 if __name__ == "__main__":

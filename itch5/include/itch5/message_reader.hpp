@@ -10,9 +10,13 @@
 // next() returns only messages of a known type whose length is at least the type's fixed size, so the
 // caller may decode them without further checks. Messages of unknown type are skipped by their length and
 // counted; messages longer than their type's size are returned (the extra bytes are ignored by decode) and
-// counted. A zero length ends the session; from compressed input the rest is then inflated (not framed) so
-// that a corrupt gzip member, whose garbage may inflate to a zero length, is an error and not an early end
-// of session. A length below the type's size, a truncated final message or length prefix, input that does
+// counted. A zero length at the very end of the input ends the session. A zero length followed by more
+// bytes (a zero-filled tail: a copy that stopped, a disk that lost blocks) is an error naming its offset
+// and the bytes after it, unless allow_zero_tail() says to end the session there (then
+// data_after_end_of_session() and bytes_after_end_of_session() say what was left). The bytes after a zero
+// length are counted by reading on (not framed); from compressed input they are all inflated, so that a
+// corrupt gzip member, whose garbage may inflate to a zero length, is reported as the error it is. A length
+// below the type's size, a truncated final message or length prefix, input that does
 // not start like ITCH, and read failures are errors carrying the byte offset and message number. The first
 // message must be a known type of about its fixed length, which rejects text files and other formats up
 // front.
@@ -27,6 +31,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include <itch5/io/block_source.hpp>
@@ -43,11 +48,32 @@ enum class read_status {
   error,           ///< See error().
 };
 
+/// What followed a zero length prefix: counted by reading the rest (not framed).
+struct bytes_after_zero_length {
+  std::uint64_t count = 0;  ///< Bytes after the 2-byte zero length prefix.
+  bool exact = true;        ///< False: the input went on past the count (an endless or huge stream).
+  /// "1234 bytes", "1 byte", or "at least 268435456 bytes".
+  [[nodiscard]] std::string describe() const;
+};
+
+/// What a file that is not ITCH 5.0 BinaryFILE data is, when its first bytes say so (zstd, bzip2, xz, zip,
+/// an itch5 histogram file, a pcap or pcapng capture), as words for an error message ("zstd-compressed
+/// (...)"); empty when they do not. At least 3 bytes of `head` are needed; fewer match nothing.
+[[nodiscard]] std::string_view known_file_kind(std::span<const std::byte> head) noexcept;
+
 class message_reader {
  public:
   explicit message_reader(std::unique_ptr<io::block_source> source);
   message_reader(const message_reader&) = delete;
   message_reader& operator=(const message_reader&) = delete;
+
+  /// A zero length prefix followed by more bytes ends the session (see data_after_end_of_session()) instead
+  /// of being an error. A zero length before any message stays an error (the input is no session at all).
+  void allow_zero_tail(bool allow) noexcept { allow_zero_tail_ = allow; }
+
+  /// Reading on past a zero length prefix (to count the bytes after it) stops after this many bytes of an
+  /// uncompressed input of unknown size (a pipe, /dev/zero); the count is then a lower bound.
+  static constexpr std::uint64_t zero_tail_read_limit = std::uint64_t{256} << 20;
 
   /// The next message (type byte first, `length` bytes as framed); see the header comment for the rules.
   [[nodiscard, gnu::always_inline]] read_status next(std::span<const std::byte>& msg) {
@@ -107,7 +133,13 @@ class message_reader {
   [[nodiscard]] bool compressed() const noexcept { return source_->compressed(); }
 
   /// After end_of_session: whether any bytes follow the zero length prefix (they are not framed).
-  [[nodiscard]] bool data_after_end_of_session();
+  [[nodiscard]] bool data_after_end_of_session() const noexcept { return after_zero_.count != 0; }
+  /// After end_of_session (or the error a zero length followed by bytes is): how many bytes followed it.
+  [[nodiscard]] const bytes_after_zero_length& bytes_after_end_of_session() const noexcept {
+    return after_zero_;
+  }
+  /// After end_of_session: the byte offset of the zero length prefix.
+  [[nodiscard]] std::uint64_t end_of_session_offset() const noexcept { return zero_offset_; }
 
  private:
   // Unknown type, oversized, too short or zero length at cur_ (a whole frame is available). Returns true
@@ -117,7 +149,9 @@ class message_reader {
   read_status fail(read_errc code, std::uint64_t offset, std::string detail);
   read_status fail_reading(std::uint64_t at, std::uint64_t input_ends_at, std::string_view note);
   bool check_format();
-  void check_rest_of_compressed_input();
+  // At a zero length prefix (cur_): counts the bytes after it into after_zero_; false on a read error
+  // (status_ is then error).
+  bool count_rest_of_input();
 
   std::unique_ptr<io::block_source> source_;
   const std::byte* cur_ = nullptr;
@@ -132,8 +166,9 @@ class message_reader {
   read_error error_;
   bool format_checked_ = false;
   bool seen_bytes_ = false;
-  bool rest_checked_ = false;     // end of session on compressed input, the rest inflated without error
-  bool data_after_rest_ = false;  // then: whether any byte followed the zero length prefix
+  bool allow_zero_tail_ = false;
+  std::uint64_t zero_offset_ = 0;       // where the zero length prefix was (end_of_session)
+  bytes_after_zero_length after_zero_;  // what followed it
 };
 
 }  // namespace itch5

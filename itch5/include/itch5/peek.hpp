@@ -96,6 +96,16 @@ static_assert(detail::layout_offset<add_order_mpid, 1> == add_side_offset &&
   return price4(detail::load_be32(frame.data() + add_price_offset));
 }
 
+/// Where a System Event (S) carries its event code ('O' start of messages ... 'C' end of messages).
+inline constexpr std::size_t system_event_code_offset = detail::layout_offset<system_event, 0>;
+
+/// The event code of a System Event (peek_type() == 'S'). Precondition: frame.size() >
+/// system_event_code_offset, which every S message of a checked length satisfies.
+[[nodiscard]] inline char peek_system_event_code(std::span<const std::byte> frame) noexcept {
+  assert(frame.size() > system_event_code_offset);
+  return static_cast<char>(frame[system_event_code_offset]);
+}
+
 /// The message length a BinaryFILE length prefix at `prefix` announces (type byte included, prefix not).
 /// Precondition: frame_length_size readable bytes at `prefix`.
 [[nodiscard]] inline std::size_t peek_frame_length(const std::byte* prefix) noexcept {

@@ -15,6 +15,8 @@ enum class read_errc {
   truncated_message,        ///< The input ends inside a message.
   message_too_short,        ///< A known type whose length is below its fixed size.
   input_failure,            ///< The input could not be read (I/O error, corrupt or truncated gzip).
+  zero_length_before_end,   ///< A zero length prefix (end of session) with more bytes after it.
+  empty_capture,    ///< A capture without a MoldUDP64 message (of the filter): not the feed asked for.
   corrupt_capture,  ///< A pcap/pcapng capture or a MoldUDP64 packet in it is corrupt (offset in the capture).
 };
 
@@ -27,7 +29,8 @@ struct read_error {
   std::string detail;                ///< Human-readable specifics.
 
   /// "FILE: byte offset N (message #M): <what>: <detail>"; for corrupt_capture, whose offset is in the
-  /// capture and whose detail names the packet: "FILE: corrupt capture: <detail> (after M-1 messages)".
+  /// capture and whose detail names the packet: "FILE: corrupt capture: <detail> (after M-1 messages)"; for
+  /// empty_capture, "FILE: <detail>".
   [[nodiscard]] std::string describe(std::string_view input_name) const;
 };
 

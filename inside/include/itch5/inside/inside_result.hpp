@@ -34,8 +34,16 @@ struct inside_result {
   bool data_after_end_of_session = false;  ///< when status == end_of_session
   std::string stats_csv;                   ///< when options.stats (also after an error: covers what was read)
   std::string depth_csv;                   ///< when options.depth
+  /// When status == end_of_session with bytes after the zero length prefix (allowed by
+  /// message_reader::allow_zero_tail): where the prefix was and what followed it.
+  std::uint64_t end_of_session_offset = 0;
+  itch5::bytes_after_zero_length bytes_after_end_of_session;
   /// When options.histograms: the histograms the two CSVs are formatted from (meta left empty).
   stats::statistics_histograms histograms;
+  /// Whether the input held the System Events that start and end a day: Start of Messages (S 'O') and End
+  /// of Messages (S 'C'). A day without its End of Messages is incomplete, however cleanly it ends.
+  bool start_of_messages = false;
+  bool end_of_messages = false;
   bool cancelled = false;  ///< options.cancel stopped the run before the end of the input
   /// Requested symbols (upper case, as matched) that no message of the input named: neither a stock
   /// directory message nor an order.

@@ -67,6 +67,13 @@ class capture_error : public input_error {
   std::uint64_t packet_;
 };
 
+/// A sound capture that holds no MoldUDP64 message (of the filter): nothing is wrong with its bytes, it is
+/// not the feed asked for. The message says whether --filter/--port matched no packet at all.
+class empty_capture_error : public capture_error {
+ public:
+  using capture_error::capture_error;
+};
+
 /// What a capture stream saw; updated while it reads.
 struct capture_stats {
   std::atomic<bool> is_capture{false};    ///< The input was a capture (the rest is meaningful).
@@ -77,9 +84,12 @@ struct capture_stats {
   std::atomic<std::uint64_t> heartbeats{0};      ///< Count 0.
   std::atomic<std::uint64_t> end_of_session{0};  ///< Count 0xFFFF.
   std::atomic<std::uint64_t> reordered{0};       ///< Late packets (after later ones) handed on in order.
-  std::atomic<std::uint64_t> gaps{0};            ///< Sequence ranges never seen.
-  std::atomic<std::uint64_t> missing{0};         ///< Messages in those ranges.
-  std::atomic<std::uint64_t> messages{0};        ///< Messages handed on.
+  /// Late packets that came after their sequence numbers had been reported as a gap (beyond the reorder
+  /// window): not handed on, and not duplicates (their messages had never been seen).
+  std::atomic<std::uint64_t> too_late{0};
+  std::atomic<std::uint64_t> gaps{0};      ///< Sequence ranges never seen.
+  std::atomic<std::uint64_t> missing{0};   ///< Messages in those ranges.
+  std::atomic<std::uint64_t> messages{0};  ///< Messages handed on.
 
   /// "N packets, K skipped, D duplicates, G gaps (M messages missing), ..." for summaries.
   [[nodiscard]] std::string describe() const;
