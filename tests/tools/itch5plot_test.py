@@ -108,10 +108,10 @@ class Itch5PlotTest(unittest.TestCase):
             "depth3": ["depth", d("depth3.csv"), "-o", d("depth3.png"), *SIZE_ARGS],
             "tde": ["tde", d("tde.csv"), "-o", d("tde.png"), *SIZE_ARGS],
             "tde-self": ["tde", d("tde-self.csv"), "-o", d("tde-self.png"), *SIZE_ARGS],
-            "inside": ["inside", d("inside.txt"), "--symbol", cls.busiest[0], "--from", "09:30",
-                       "--to", "09:30:05", "-o", d("inside.png"), *SIZE_ARGS],
-            "inside2": ["inside", d("inside.txt"), "--symbol", cls.busiest[1].lower(), "--from", "09:30:10",
-                        "--to", "09:30:12.5", "-o", d("inside2.png"), *SIZE_ARGS],
+            "inside": ["inside", d("inside.txt"), "--symbol", cls.busiest[0], "-o", d("inside.png"),
+                       *SIZE_ARGS],  # the regular session, by default
+            "inside2": ["inside", d("inside.txt"), "--symbol", cls.busiest[1].lower(), "--from", "10:00",
+                        "--to", "10:05", "-o", d("inside2.png"), *SIZE_ARGS],
             "latency": ["latency", d("before.csv"), "-o", d("latency.png"), *SIZE_ARGS],
             "latency2": ["latency", d("before.csv"), d("after.csv"), "-o", d("latency2.png"), *SIZE_ARGS],
             "svg": ["depth", d("depth3.csv"), "-o", d("depth3.svg"), *SIZE_ARGS],
@@ -207,8 +207,8 @@ class Itch5PlotTest(unittest.TestCase):
 
     def test_row_labels_that_do_not_fit_are_left_out_with_a_warning(self):
         # 313 rows in a 560 px picture: 1,565 labels overprinted in 1000 px was issue 31's finding.
-        table = plot_inputs.read_symbol_table(self.path("stats.csv"), "stats")
-        for draw in (plots.draw_stats, plots.draw_depth):
+        for kind, draw in (("stats", plots.draw_stats), ("depth", plots.draw_depth)):
+            table = plot_inputs.read_symbol_table(self.path(kind + ".csv"), kind)
             fig, _ = draw(table, 313, None, SIZE, 100)
             canvas = FigureCanvasAgg(fig)
             canvas.draw()
@@ -231,6 +231,7 @@ class Itch5PlotTest(unittest.TestCase):
             self.assertEqual(len(fig.itch5_warnings), 1, draw.__name__)
             self.assertIn("314 rows", fig.itch5_warnings[0])  # 313 symbols and all of them together
         # Rows that fit are all labelled, without a warning.
+        table = plot_inputs.read_symbol_table(self.path("stats.csv"), "stats")
         fig, _ = plots.draw_stats(table, 5, None, (1600, 1000), 100)
         self.assertEqual(fig.itch5_warnings, [])
         # The tool says so on stderr, beside its summary line.
