@@ -300,9 +300,10 @@ int main(int argc, char** argv) {
       "directory "
       "and a book-consistent trading session whose message mix, symbol skew, distance of book events from "
       "the "
-      "inside, prices (above and below $1.00) and bursty timestamps resemble a real day. The same settings "
-      "and "
-      "seed give the same bytes on every platform. A summary (counts per type, live-order peak, measured "
+      "inside, prices (above and below $1.00) and bursty timestamps resemble a real day, spread over a real "
+      "day's shape (04:00 to 20:00, see --mean-gap). Symbols carry real names, busiest first (SPY, QQQ, "
+      "AAPL, MSFT, ...: 1,308 of them, then made-up ones), in alphabetical stock locates. The same settings "
+      "and seed give the same bytes on every platform. A summary (counts per type, live-order peak, measured "
       "depths, speed) goes to standard error.");
   opts.positional("OUTPUT", cfg.positional_output,
                   "Output file; a name ending in .gz is gzip-compressed; - for standard output.", false);
