@@ -144,9 +144,10 @@ void print_summary(const config& cfg, const std::string& out_path, const itch5::
       stderr, "itch5synth: %s messages to %s (%s) in %.2f s: %s msg/s\n", with_commas(st.messages).c_str(),
       out_path.c_str(), size.c_str(), seconds,
       itch5::cli::human_count(static_cast<double>(st.messages) / (seconds > 0 ? seconds : 1)).c_str());
-  std::fprintf(stderr, "  seed %llu, %u symbols, trading %s to %s, mean gap %s\n",
+  std::fprintf(stderr, "  seed %llu, %u symbols, trading %s to %s, mean gap %s (%s)\n",
                static_cast<unsigned long long>(g.seed), st.symbols, clock_text(st.first_trading).c_str(),
-               clock_text(st.last_trading).c_str(), itch5::cli::format_duration(g.mean_gap).c_str());
+               clock_text(st.last_trading).c_str(), itch5::cli::format_duration(g.mean_gap).c_str(),
+               g.compress ? "--mean-gap: compressed from 09:30" : "spread over the day's shape");
   std::fprintf(stderr, "  by type:");
   int shown = 0;
   for (unsigned t = 0; t < 256; ++t) {
@@ -211,6 +212,7 @@ int run(config& cfg) {
     throw std::invalid_argument("standard output is a terminal; redirect it or give -o FILE");
   }
   cfg.gen.symbols = static_cast<std::uint32_t>(cfg.symbols);
+  cfg.gen.compress = cfg.gen.mean_gap.count() != 0;  // a mean gap given: trading from 09:30 at that gap
   cfg.gen.references = itch5::synth::parse_reference_pattern(cfg.references);
   itch5::synth::generator gen(cfg.gen);  // resolves and checks the settings
   check_free_space(cfg, out_path);
@@ -298,9 +300,10 @@ int main(int argc, char** argv) {
       "directory "
       "and a book-consistent trading session whose message mix, symbol skew, distance of book events from "
       "the "
-      "inside, prices (above and below $1.00) and bursty timestamps resemble a real day. The same settings "
-      "and "
-      "seed give the same bytes on every platform. A summary (counts per type, live-order peak, measured "
+      "inside, prices (above and below $1.00) and bursty timestamps resemble a real day, spread over a real "
+      "day's shape (04:00 to 20:00, see --mean-gap). Symbols carry real names, busiest first (SPY, QQQ, "
+      "AAPL, MSFT, ...: 1,308 of them, then made-up ones), in alphabetical stock locates. The same settings "
+      "and seed give the same bytes on every platform. A summary (counts per type, live-order peak, measured "
       "depths, speed) goes to standard error.");
   opts.positional("OUTPUT", cfg.positional_output,
                   "Output file; a name ending in .gz is gzip-compressed; - for standard output.", false);
@@ -316,8 +319,12 @@ int main(int argc, char** argv) {
   opts.add("seed", g.seed, "Seed of the pseudo-random generator (xoshiro256**).", 0, UINT64_MAX);
   opts.add(
       "mean-gap", g.mean_gap,
-      "Mean time between trading messages, at least 1us; 0: min(150us, 6.5h / messages). Gaps are bursty: "
-      "~1% under 300ns, most a few microseconds, a heavy tail of milliseconds.");
+      "0 (the default): the day's shape, whatever the number of messages: trading from 04:00 to 20:00, "
+      "~6% of it pre-market (rising from 08:00), ~91% in the regular session 09:30-16:00 with its U shape "
+      "(the open and the last half hour busiest, lunch quietest), ~3% after the close, S Q and S M at 09:30 "
+      "and 16:00. A value (at least 1us): a compressed day instead, trading from 09:30 at that mean time "
+      "between messages (200k messages at 5us: one second), for dense test days. Gaps are bursty either "
+      "way: ~1% under 300ns, a heavy tail of long ones.");
   opts.add("zipf", g.zipf, "Exponent s of the symbol activity weights 1/rank^s (1.0-1.2 is realistic).", 0,
            5);
   opts.add("hot-share", g.hot_share,

@@ -38,6 +38,7 @@ capture_writer::capture_writer(sink out, capture_writer_options options)
   }
   options_.session.resize(10, ' ');
   frame_.reserve(link_ip_udp + options_.max_payload);
+  out_buffer_.reserve(options_.output_buffer + 16 + link_ip_udp + options_.max_payload);
   frame_.assign(link_ip_udp + mold_header, std::byte{0});
   // pcap global header, host byte order, nanosecond timestamps, Ethernet.
   struct {
@@ -54,7 +55,7 @@ capture_writer::capture_writer(sink out, capture_writer_options options)
   std::memcpy(header + 12, &h.sigfigs, 4);
   std::memcpy(header + 16, &h.snaplen, 4);
   std::memcpy(header + 20, &h.link, 4);
-  out_({header, sizeof header});
+  put(header, sizeof header);
   stats_.bytes += sizeof header;
 }
 
@@ -190,9 +191,21 @@ void capture_writer::emit(std::uint64_t t, std::span<const std::byte> frame) {
   const std::uint32_t rec[4] = {
       static_cast<std::uint32_t>(t / 1'000'000'000), static_cast<std::uint32_t>(t % 1'000'000'000),
       static_cast<std::uint32_t>(frame.size()), static_cast<std::uint32_t>(frame.size())};
-  out_({reinterpret_cast<const char*>(rec), sizeof rec});
-  out_({reinterpret_cast<const char*>(frame.data()), frame.size()});
+  put(rec, sizeof rec);
+  put(frame.data(), frame.size());
   stats_.bytes += sizeof rec + frame.size();
+  if (out_buffer_.size() >= options_.output_buffer) drain();
+}
+
+void capture_writer::put(const void* data, std::size_t size) {
+  const char* p = static_cast<const char*>(data);
+  out_buffer_.insert(out_buffer_.end(), p, p + size);
+}
+
+void capture_writer::drain() {
+  if (out_buffer_.empty()) return;
+  out_({out_buffer_.data(), out_buffer_.size()});
+  out_buffer_.clear();
 }
 
 void capture_writer::finish() {
@@ -203,6 +216,7 @@ void capture_writer::finish() {
   if (count_ != 0) flush_packet(count_);
   first_timestamp_ = last_timestamp_;
   flush_packet(0xffff);
+  drain();
 }
 
 }  // namespace itch5::io

@@ -93,6 +93,61 @@ constexpr timestamp close_messages = 20h + 5min;
 constexpr timestamp last_trading =
     23h + 50min;  // trading timestamps are clamped here (never reached by default)
 
+// The shape of a real day's activity (generator_config::compress false): from 04:00, intensity in
+// messages per unit of time relative to each other, constant within a segment that ends at `end`. Sparse
+// pre-market with a rise from 08:00, the regular session's U (the open and the last half hour busiest,
+// lunch quietest), a post-market hour after the close, then a quiet evening: about 6% of the trading
+// messages before 09:30, 91% in the regular session and 3% after 16:00.
+struct shape_segment {
+  timestamp end;
+  double intensity;
+};
+constexpr shape_segment day_shape[] = {
+    {7h, 0.3}, {8h, 1},   {9h + 30min, 3},   {10h, 30}, {11h, 18}, {12h, 12},       {13h, 9},
+    {14h, 9},  {15h, 12}, {15h + 30min, 16}, {16h, 30}, {17h, 2},  {20h - 1s, 0.3},
+};
+constexpr timestamp last_shaped = 20h - 1s;
+
+// Maps the activity clock (the sum of the gap model's gaps, nanoseconds) onto the day's shape: equal
+// stretches of activity get equal numbers of messages, so a segment of intensity x gets x times the
+// messages per second. Piecewise linear; the segment moves forward only (the clock never goes back).
+class shape_clock {
+ public:
+  explicit shape_clock(double activity_span) {
+    double total = 0;
+    timestamp start = open_system;
+    for (const shape_segment& s : day_shape) {
+      total += s.intensity * static_cast<double>((s.end - start).count());
+      start = s.end;
+    }
+    start = open_system;
+    double at = 0;
+    for (std::size_t i = 0; i < std::size(day_shape); ++i) {
+      const double length = static_cast<double>((day_shape[i].end - start).count());
+      const double activity = activity_span * day_shape[i].intensity * length / total;
+      segments_[i] = {static_cast<double>(start.count()), at, activity > 0 ? length / activity : 0};
+      at += activity;
+      start = day_shape[i].end;
+    }
+  }
+
+  [[nodiscard]] timestamp at(double activity) noexcept {
+    while (next_ < std::size(day_shape) && activity >= segments_[next_].activity_start) ++next_;
+    const segment& s = segments_[next_ - 1];
+    const double t = s.clock_start + (activity - s.activity_start) * s.clock_per_activity;
+    return std::min(timestamp(static_cast<std::int64_t>(t)), last_shaped);
+  }
+
+ private:
+  struct segment {
+    double clock_start;
+    double activity_start;
+    double clock_per_activity;
+  };
+  std::array<segment, std::size(day_shape)> segments_{};
+  std::size_t next_ = 1;
+};
+
 struct symbol_state {
   book_side bid;
   book_side ask;
@@ -161,7 +216,9 @@ class day {
         rng_(c.seed),
         copy_rng_(rng_.fork(2)),
         refs_(c.references, rng_.fork(3)),
-        gaps_(c.mean_gap) {
+        gaps_(c.mean_gap),
+        gap_rng_(rng_.fork(4)),
+        shape_(c.compress ? 1.0 : activity_span(c, gaps_, gap_rng_)) {
     rng setup_rng = rng_.fork(1);
     universe_ =
         std::make_unique<symbol_universe>(c.symbols, c.zipf, c.sub_dollar_fraction, setup_rng, c.hot_share);
@@ -331,8 +388,11 @@ class day {
       emit(reg_sho_restriction{header(st.locate), st.name, rng_.chance(0.7) ? '1' : '2'});
     }
     write_pre_market();
-    now_ = open_market;
-    emit(system_event{header(0), 'Q'});
+    if (cfg_.compress) {
+      now_ = open_market;
+      emit(system_event{header(0), 'Q'});
+      opened_ = true;
+    }
   }
 
   // Books are not empty at the open: pre-market adds (a share of the add budget) spread over 04:00-09:30
@@ -343,17 +403,28 @@ class day {
     adds = std::min(adds, budget_[k_add] + budget_[k_add_mpid]);
     if (adds == 0) return;
     timestamp step = (open_market - now_ - 1s) / static_cast<std::int64_t>(adds);
+    bool first = true;
     for (std::uint64_t i = 0; i < adds; ++i) {
       int k = rng_.below(budget_[k_add] + budget_[k_add_mpid]) < budget_[k_add] ? k_add : k_add_mpid;
       consume(k);
-      now_ += step;
+      if (cfg_.compress) {
+        now_ += step;  // spread evenly over 04:00-09:30
+      } else {
+        advance_clock(first);  // the first messages of the day's shape: early pre-market
+      }
       add(k == k_add_mpid, universe_->sample(rng_));
     }
   }
 
   void write_closing() {
-    now_ = std::max(close_market, now_ + 1ms);
-    emit(system_event{header(0), 'M'});
+    if (!opened_) {  // a shaped day too small to reach 09:30
+      now_ = std::max(open_market, now_ + 1ms);
+      emit(system_event{header(0), 'Q'});
+    }
+    if (!closed_) {
+      now_ = std::max(close_market, now_ + 1ms);
+      emit(system_event{header(0), 'M'});
+    }
     now_ = std::max(close_system, now_ + 1ms);
     emit(system_event{header(0), 'E'});
     now_ = std::max(close_messages, now_ + 1ms);
@@ -435,8 +506,41 @@ class day {
     stats_.last_trading = now_;
   }
 
+  // The activity clock's span of a shaped day: its gaps summed in advance (one draw per trading message,
+  // from a copy of the stream advance_clock draws them from), plus one mean gap, so that the day's last
+  // message lands just before the end of the shape whatever the sum of its gaps.
+  static double activity_span(const generator_config& c, const gap_model& gaps, rng r) {
+    const std::uint64_t n = c.messages - generator_config::fixed_messages(c.symbols);
+    double total = static_cast<double>(c.mean_gap.count());
+    for (std::uint64_t i = 0; i < n; ++i) total += static_cast<double>(gaps.next(r));
+    return total;
+  }
+
   void advance_clock(bool& first) {
-    now_ = std::min(now_ + timestamp(gaps_.next(rng_)), last_trading);
+    const std::int64_t gap = gaps_.next(cfg_.compress ? rng_ : gap_rng_);
+    if (cfg_.compress) {
+      now_ = std::min(now_ + timestamp(gap), last_trading);
+    } else {
+      // The gap on the activity clock, mapped onto the day's shape; a burst (under 300 ns) stays a burst,
+      // and other gaps stay above it, so the burst share is the gap model's in every segment.
+      activity_ += static_cast<double>(gap);
+      const timestamp mapped = shape_.at(activity_);
+      const timestamp next = gap < gap_model::burst_limit_ns
+                                 ? now_ + timestamp(gap)
+                                 : std::max(mapped, now_ + timestamp(gap_model::burst_limit_ns));
+      // The session's system events where the clock crosses 09:30 and 16:00.
+      if (!opened_ && next >= open_market) {
+        now_ = std::max(now_, open_market);
+        emit(system_event{header(0), 'Q'});
+        opened_ = true;
+      }
+      if (!closed_ && next >= close_market) {
+        now_ = std::max(now_, close_market);
+        emit(system_event{header(0), 'M'});
+        closed_ = true;
+      }
+      now_ = std::min(std::max(next, now_), last_shaped);
+    }
     if (first) {
       stats_.first_trading = now_;
       first = false;
@@ -722,6 +826,11 @@ class day {
   rng copy_rng_;
   reference_numbers refs_;
   gap_model gaps_;
+  rng gap_rng_;  // the gaps of a shaped day (activity_span draws them once in advance)
+  shape_clock shape_;
+  double activity_ = 0;  // the activity clock of the day's shape (nanoseconds of gap model time)
+  bool opened_ = false;  // S Q written
+  bool closed_ = false;  // S M written
   quantile_curve depth_ = make_depth_curve();
   std::array<double, 15> lot_cdf_ = [] {
     std::array<double, 15> c{};

@@ -25,6 +25,13 @@ std::chrono::nanoseconds generator_config::default_mean_gap(std::uint64_t messag
   return std::chrono::nanoseconds(std::clamp<std::int64_t>(per, 1'000, 150'000));
 }
 
+std::chrono::nanoseconds generator_config::shaped_mean_gap(std::uint64_t trading) noexcept {
+  constexpr std::int64_t span = std::chrono::nanoseconds(std::chrono::hours(16)).count();  // 04:00-20:00
+  const std::int64_t per = static_cast<std::int64_t>(
+      0.98 * static_cast<double>(span) / static_cast<double>(std::max<std::uint64_t>(trading, 1)));
+  return std::chrono::nanoseconds(std::max<std::int64_t>(per / 1'000 * 1'000, 1'000));  // whole microseconds
+}
+
 std::uint64_t generator_config::fixed_messages(std::uint32_t symbols) noexcept {
   return 6 + 2 * std::uint64_t{symbols} + (std::uint64_t{symbols} + 49) / 50;
 }
@@ -59,10 +66,11 @@ generator_config generator_config::resolve() const {
          " symbols: the system events and directory take " + std::to_string(fixed) + "; need at least " +
          std::to_string(fixed + min_trading_messages) + " (or fewer symbols)");
   }
+  if (!c.compress) c.mean_gap = shaped_mean_gap(c.messages - fixed);
   if (c.mean_gap.count() == 0) c.mean_gap = default_mean_gap(c.messages);
   if (c.mean_gap < std::chrono::microseconds(1)) fail("mean-gap: must be at least 1us");
   double span = static_cast<double>(c.mean_gap.count()) * static_cast<double>(c.messages - fixed);
-  if (span > static_cast<double>(max_trading_span.count())) {
+  if (c.compress && span > static_cast<double>(max_trading_span.count())) {
     fail("mean-gap: " + std::to_string(c.messages - fixed) + " trading messages at " +
          std::to_string(c.mean_gap.count()) +
          " ns apart would run past 22:30; use a smaller --mean-gap (at most " +

@@ -416,6 +416,37 @@ TEST(capture_writer, loss_and_duplicates_are_seen_by_the_reader) {
   EXPECT_EQ(write_capture(file, o, 100), cap);
 }
 
+// The records are gathered and handed over in large pieces: itch5synth --pcap made two write() calls per
+// packet (386,709 for a 200k-message day). One message per packet here (86-byte payloads): ~1,000 packets.
+TEST(capture_writer, hands_the_sink_large_pieces_not_two_per_packet) {
+  const bytes file = framed(sample_messages());
+  for (const std::size_t buffer : {std::size_t{4096}, std::size_t{1} << 20}) {
+    itch5::io::capture_writer_options o;
+    o.max_payload = 86;
+    o.output_buffer = buffer;
+    std::size_t calls = 0;
+    bytes out;
+    itch5::io::capture_writer w(
+        [&](std::string_view b) {
+          ++calls;
+          const auto* p = reinterpret_cast<const std::byte*>(b.data());
+          out.insert(out.end(), p, p + b.size());
+        },
+        o);
+    w.write(file);
+    w.finish();
+    ASSERT_GT(w.stats().packets, 900u);
+    ASSERT_EQ(out.size(), w.stats().bytes);
+    // Every piece but the last holds at least `buffer` bytes: at most bytes / buffer + 1 calls.
+    EXPECT_LE(calls, out.size() / buffer + 1) << buffer;
+    // The bytes do not depend on the buffer size (nor on the chunking of the input).
+    o.output_buffer = 1;
+    EXPECT_EQ(write_capture(file, o, 100), out) << buffer;
+    const result r = read_capture(out);
+    EXPECT_EQ(r.frames, sample_messages()) << buffer;
+  }
+}
+
 }  // namespace capture_writer_tests
 
 // ---- capture timestamps -----------------------------------------------------------------------------------

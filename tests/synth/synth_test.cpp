@@ -21,6 +21,7 @@
 #include <itch5/detail/endian.hpp>
 #include <itch5/messages.hpp>
 #include <itch5/synth/generator.hpp>
+#include <itch5/synth/symbol_universe.hpp>
 
 #include "synth_reference_book.hpp"
 
@@ -125,8 +126,11 @@ TEST(SynthGenerator, RejectsSettingsThatCannotWork) {
   EXPECT_THROW(generator{cfg}, std::invalid_argument);
   cfg = {};
   cfg.messages = 100'000'000;
-  cfg.mean_gap = 1ms;  // 27 hours of trading
+  cfg.compress = true;
+  cfg.mean_gap = 1ms;  // 27 hours of trading from 09:30
   EXPECT_THROW(generator{cfg}, std::invalid_argument);
+  cfg.compress = false;  // the day's shape sets the mean gap: 100M messages fit in 04:00-20:00
+  EXPECT_NO_THROW(generator{cfg});
   cfg = {};
   cfg.symbols = 70'000;
   EXPECT_THROW(generator{cfg}, std::invalid_argument);
@@ -284,6 +288,130 @@ TEST(SynthDay, IsBookConsistentAndLooksLikeARealDay) {
   expect_live_growth(r);
   expect_prices(r);
   expect_stats_agree(day.stats, r);
+}
+
+// ---- the session's shape and the symbols' names (issue 31) ----------------------------------------------
+
+// Each message's type, timestamp and, for R, its symbol, read straight from the BinaryFILE bytes.
+struct stamped {
+  char type;
+  std::int64_t ns;
+  std::string symbol;
+};
+
+std::vector<stamped> stamps(const std::vector<std::byte>& bytes) {
+  std::vector<stamped> out;
+  for (std::size_t at = 0; at + 2 <= bytes.size();) {
+    const std::size_t len =
+        std::to_integer<std::size_t>(bytes[at]) << 8 | std::to_integer<std::size_t>(bytes[at + 1]);
+    const std::byte* m = bytes.data() + at + 2;
+    std::int64_t ns = 0;
+    for (int i = 5; i < 11; ++i) ns = ns << 8 | std::to_integer<std::int64_t>(m[i]);
+    std::string symbol;
+    if (static_cast<char>(m[0]) == 'R') {
+      for (int i = 11; i < 19 && static_cast<char>(m[i]) != ' '; ++i) symbol += static_cast<char>(m[i]);
+    }
+    out.push_back({static_cast<char>(m[0]), ns, symbol});
+    at += 2 + len;
+  }
+  return out;
+}
+
+constexpr std::int64_t hour = 3'600'000'000'000;
+constexpr std::int64_t minute = hour / 60;
+
+// 5M messages traded only 09:30-09:42 and 200k only 30 s: a day of any size now fills the real day's shape.
+TEST(SynthSession, ADayOfAnySizeSpreadsOverTheDaysShape) {
+  for (std::uint64_t n : {20'000ull, 200'000ull, 1'000'000ull}) {
+    SCOPED_TRACE(n);
+    generator_config cfg;
+    cfg.messages = n;
+    cfg.seed = 5;
+    const auto day = generate(cfg);
+    EXPECT_EQ(reference_checker().run(day.main).violations, 0u);
+    const auto m = stamps(day.main);
+    ASSERT_EQ(m.size(), n);
+    std::vector<std::pair<char, std::int64_t>> system;
+    std::array<std::uint64_t, 24 * 2> per_half_hour{};
+    std::uint64_t trading = 0, regular = 0;
+    for (std::size_t i = 0; i < m.size(); ++i) {
+      if (i > 0) {
+        ASSERT_LE(m[i - 1].ns, m[i].ns) << i;
+      }
+      if (m[i].type == 'S') system.emplace_back(m[i].type, m[i].ns);
+      if (m[i].type == 'S' || m[i].type == 'R' || m[i].type == 'H' || m[i].type == 'Y') continue;
+      ++trading;
+      ++per_half_hour[static_cast<std::size_t>(m[i].ns / (30 * minute))];
+      if (m[i].ns >= 9 * hour + 30 * minute && m[i].ns < 16 * hour) ++regular;
+    }
+    // The system events in order, the session's at its times.
+    ASSERT_EQ(system.size(), 6u);
+    const std::vector<std::int64_t> times = {3 * hour,  4 * hour,  9 * hour + 30 * minute,
+                                             16 * hour, 20 * hour, 20 * hour + 5 * minute};
+    for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(system[k].second, times[k]) << k;
+    // Trading from the early pre-market to the evening: every hour from 05:00 to 19:00 has messages.
+    for (std::size_t h = 5; h < 20; ++h) EXPECT_GT(per_half_hour[2 * h] + per_half_hour[2 * h + 1], 0u) << h;
+    EXPECT_EQ(per_half_hour[40], 0u);  // nothing after 20:00 but S E and S C
+    // Most of it in the regular session, some before and after.
+    EXPECT_GT(share(regular, trading), 0.85);
+    EXPECT_LT(share(regular, trading), 0.96);
+    // The U: the first and last half hours of the session busier than the half hour after noon.
+    const std::uint64_t open = per_half_hour[19], lunch = per_half_hour[24], close = per_half_hour[31];
+    EXPECT_GT(open, 2 * lunch);
+    EXPECT_GT(close, 2 * lunch);
+  }
+}
+
+TEST(SynthSession, ACompressedDayTradesFromTheOpenAtTheMeanGap) {
+  generator_config cfg;
+  cfg.messages = 100'000;
+  cfg.compress = true;
+  cfg.mean_gap = std::chrono::microseconds(10);
+  const auto m = stamps(generate(cfg).main);
+  std::int64_t first = -1, last = 0;
+  for (const stamped& s : m) {
+    if (s.type == 'S' || s.type == 'R' || s.type == 'H' || s.type == 'Y') continue;
+    if (s.ns >= 9 * hour + 30 * minute && first < 0) first = s.ns;
+    last = std::max(last, s.ns);
+  }
+  EXPECT_LT(last - first, 5 * 1'000'000'000ll);  // ~1 s of 10 us gaps, not hours
+}
+
+// Generated days had random names, so the README's --symbols AAPL,MSFT found nothing in them.
+TEST(SynthSymbols, RealNamesUniqueInAlphabeticalOrderWithAaplAndMsft) {
+  for (std::uint64_t n : {2'000ull, 200'000ull, 5'000'000ull}) {
+    SCOPED_TRACE(n);
+    generator_config cfg;
+    cfg.messages = n;
+    if (n == 5'000'000) {
+      // The directory alone (symbol_universe draws it first): no need to write the whole day.
+      itch5::synth::rng r(1);
+      const itch5::synth::symbol_universe u(1565, 1.1, 0.07, r);
+      std::vector<std::string> names;
+      for (const auto& s : u.symbols()) names.emplace_back(s.name().str());
+      EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+      EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end());
+      EXPECT_NE(std::find(names.begin(), names.end(), "AAPL"), names.end());
+      EXPECT_NE(std::find(names.begin(), names.end(), "MSFT"), names.end());
+      continue;
+    }
+    const auto day = generate(cfg);
+    std::vector<std::string> names;
+    for (const stamped& s : stamps(day.main)) {
+      if (s.type == 'R') names.push_back(s.symbol);
+    }
+    EXPECT_EQ(names.size(), generator_config::default_symbols(n));
+    EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+    EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end());
+    for (const char* real : {"AAPL", "MSFT", "SPY", "QQQ"})
+      EXPECT_NE(std::find(names.begin(), names.end(), real), names.end()) << real;
+    // Real names beyond the famous few, from the 2019 directory's shapes: letters only, 1 to 5 of them.
+    for (const std::string& name : names) {
+      EXPECT_GE(name.size(), 1u);
+      EXPECT_LE(name.size(), 5u) << name;
+      EXPECT_EQ(name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), std::string::npos) << name;
+    }
+  }
 }
 
 // ---- the day shapes bench/patterns.py times (--hot-share, --depth-scale, many symbols) -----------------

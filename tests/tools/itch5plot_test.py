@@ -15,8 +15,10 @@ Directly: ITCH5_TOOLS_DIR=build/tools /usr/bin/python3 tests/tools/itch5plot_tes
 import gzip
 import os
 import random
+import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 from concurrent.futures import ThreadPoolExecutor
@@ -26,6 +28,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.image  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -38,6 +41,12 @@ SAMPLE = os.path.join(DATA, "synthetic-200k.itch.gz")
 SMALL = os.path.join(DATA, "artificial-3stocks.itch")
 SIZE = (900, 560)  # small images: rendering is most of the run time
 SIZE_ARGS = ["--size", f"{SIZE[0]}x{SIZE[1]}"]
+WARNING = "itch5plot: warning: "
+
+# The figures themselves, for what pixels cannot tell (overlapping labels, a legend over a curve).
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from itch5plot_lib import inputs as plot_inputs  # noqa: E402
+from itch5plot_lib import plots  # noqa: E402
 
 
 def tool(name, *args, **kw):
@@ -107,10 +116,10 @@ class Itch5PlotTest(unittest.TestCase):
             "depth3": ["depth", d("depth3.csv"), "-o", d("depth3.png"), *SIZE_ARGS],
             "tde": ["tde", d("tde.csv"), "-o", d("tde.png"), *SIZE_ARGS],
             "tde-self": ["tde", d("tde-self.csv"), "-o", d("tde-self.png"), *SIZE_ARGS],
-            "inside": ["inside", d("inside.txt"), "--symbol", cls.busiest[0], "--from", "09:30",
-                       "--to", "09:30:05", "-o", d("inside.png"), *SIZE_ARGS],
-            "inside2": ["inside", d("inside.txt"), "--symbol", cls.busiest[1].lower(), "--from", "09:30:10",
-                        "--to", "09:30:12.5", "-o", d("inside2.png"), *SIZE_ARGS],
+            "inside": ["inside", d("inside.txt"), "--symbol", cls.busiest[0], "-o", d("inside.png"),
+                       *SIZE_ARGS],  # the regular session, by default
+            "inside2": ["inside", d("inside.txt"), "--symbol", cls.busiest[1].lower(), "--from", "10:00",
+                        "--to", "10:05", "-o", d("inside2.png"), *SIZE_ARGS],
             "latency": ["latency", d("before.csv"), "-o", d("latency.png"), *SIZE_ARGS],
             "latency2": ["latency", d("before.csv"), d("after.csv"), "-o", d("latency2.png"), *SIZE_ARGS],
             "svg": ["depth", d("depth3.csv"), "-o", d("depth3.svg"), *SIZE_ARGS],
@@ -132,8 +141,9 @@ class Itch5PlotTest(unittest.TestCase):
         err = r.stderr.decode(errors="replace")
         self.assertEqual(r.returncode, 0, f"{job}: {err}")
         self.assertNotIn("Traceback", err)
-        self.assertEqual(len(err.splitlines()), 1, f"{job}: one summary line expected: {err}")
-        return err
+        summary = [line for line in err.splitlines() if not line.startswith(WARNING)]
+        self.assertEqual(len(summary), 1, f"{job}: one summary line (and warnings) expected: {err}")
+        return summary[0]
 
     def image(self, name):
         with open(self.path(name), "rb") as f:
@@ -262,6 +272,103 @@ class Itch5PlotTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stderr, b"")  # -q
         self.assertIn(b"<svg", r.stdout[:4096])
+
+    # ---------------------------------------------------------------------------------------------
+    # Legibility: what the figures hold, not their pixels
+
+    def test_row_labels_that_do_not_fit_are_left_out_with_a_warning(self):
+        # 313 rows in a 560 px picture: 1,565 labels overprinted in 1000 px was issue 31's finding.
+        for kind, draw in (("stats", plots.draw_stats), ("depth", plots.draw_depth)):
+            table = plot_inputs.read_symbol_table(self.path(kind + ".csv"), kind)
+            fig, _ = draw(table, 313, None, SIZE, 100)
+            canvas = FigureCanvasAgg(fig)
+            canvas.draw()
+            strips = [ax for ax in fig.axes if any(t.get_text() for t in ax.get_yticklabels())
+                      and plots.AGG_LABEL in [t.get_text() for t in ax.get_yticklabels()]]
+            self.assertTrue(strips, draw.__name__)
+            renderer = canvas.get_renderer()
+            for ax in strips:
+                shown = [t for t in ax.get_yticklabels() if t.get_text()]
+                self.assertEqual(shown[0].get_text(), plots.AGG_LABEL)
+                self.assertGreater(len(shown), 3, draw.__name__)
+                self.assertLess(len(shown), 314, draw.__name__)
+                # each label shown is its own row's: every k-th row, all symbols first
+                names = [plots.AGG_LABEL] + [table.names[i] for i in table.busiest(313)]
+                k = names.index(shown[1].get_text())
+                self.assertEqual([t.get_text() for t in shown], names[::k], draw.__name__)
+                boxes = sorted((t.get_window_extent(renderer) for t in shown), key=lambda b: -b.y0)
+                for upper, lower in zip(boxes, boxes[1:]):
+                    self.assertLessEqual(lower.y1, upper.y0 + 0.5, f"{draw.__name__}: labels overlap")
+            self.assertEqual(len(fig.itch5_warnings), 1, draw.__name__)
+            self.assertIn("314 rows", fig.itch5_warnings[0])  # 313 symbols and all of them together
+        # Rows that fit are all labelled, without a warning.
+        table = plot_inputs.read_symbol_table(self.path("stats.csv"), "stats")
+        fig, _ = plots.draw_stats(table, 5, None, (1600, 1000), 100)
+        self.assertEqual(fig.itch5_warnings, [])
+        # The tool says so on stderr, beside its summary line.
+        r = plot("stats", self.path("stats.csv"), "--top", "313", "-o", self.path("stats313.png"), *SIZE_ARGS)
+        err = r.stderr.decode()
+        self.assertEqual(r.returncode, 0, err)
+        warnings = [line for line in err.splitlines() if line.startswith(WARNING)]
+        self.assertEqual(len(warnings), 1, err)
+        self.assertRegex(warnings[0], r"every [0-9]+(st|nd|rd|th) row is labelled")
+
+    def test_depth_legends_cover_no_curve(self):
+        for name in ("depth.csv", "depth3.csv"):
+            table = plot_inputs.read_symbol_table(self.path(name), "depth")
+            fig, _ = plots.draw_depth(table, 20, None, (1500, 1000), 100)
+            canvas = FigureCanvasAgg(fig)
+            canvas.draw()
+            renderer = canvas.get_renderer()
+            for ax in fig.axes:
+                legend = ax.get_legend()
+                if legend is None or legend.get_bbox_to_anchor() is not None and \
+                        not ax.bbox.contains(*legend.get_window_extent(renderer).p0):
+                    continue  # a key below the axes (the strips')
+                box = legend.get_window_extent(renderer)
+                for line in ax.get_lines():
+                    xy = ax.transData.transform(line.get_xydata())
+                    inside = [(x, y) for x, y in xy if box.contains(x, y)]
+                    self.assertEqual(inside, [], f"{name}: {ax.get_title()}: the legend covers a curve")
+
+    def test_tde_titles_keep_numbers_with_their_units_and_count_rows(self):
+        tde = plot_inputs.read_tde(self.path("tde.csv"), [self.busiest[0]], None)
+        fig, what = plots.draw_tde(tde, 1, (700, 400), 100)  # narrow: the subtitles wrap
+        self.assertRegex(what, r"^1 row of ")
+        self.assertIn("1 row drawn", fig._suptitle.get_text().replace("\n", " "))
+        titles = [ax.get_title(loc="left") for ax in fig.axes if ax.get_title(loc="left")]
+        self.assertTrue(titles)
+        for title in titles:
+            self.assertRegex(title.replace("\n", " "), r"delay -?[0-9.]+ µs \(IQR [0-9.]+ µs\)")
+            for line in title.split("\n"):
+                self.assertEqual(line.count("("), line.count(")"), f"a bracket split across lines: {title!r}")
+                self.assertFalse(re.search(r"[0-9]$", line) and "\n" in title and line != title.split("\n")[-1],
+                                 f"a number parted from its unit: {title!r}")
+
+    def test_inside_draws_the_regular_session_by_default(self):
+        d = self.path
+        hm = lambda h, m, s=0: ((h * 60 + m) * 60 + s) * 10**9  # noqa: E731
+        day = [hm(4, 0, 1), hm(5, 0), hm(9, 0), hm(9, 30, 1), hm(10, 0), hm(15, 59), hm(17, 0), hm(19, 59)]
+        with open(d("day-inside.txt"), "w") as f:
+            for k, t in enumerate(day):
+                f.write(f"{t} 1 ZZZ {100000 + k} 100 {101000 + k} 200\n")
+        with open(d("morning-inside.txt"), "w") as f:  # does not reach 16:00: drawn whole
+            for k, t in enumerate(day[:5]):
+                f.write(f"{t} 1 ZZZ {100000 + k} 100 {101000 + k} 200\n")
+        cases = [
+            (["day-inside.txt"], "3 changes of ZZZ"),  # 09:30:01, 10:00, 15:59
+            (["day-inside.txt", "--whole-day"], "8 changes of ZZZ"),
+            (["day-inside.txt", "--from", "05:00"], "7 changes of ZZZ"),
+            (["morning-inside.txt"], "5 changes of ZZZ"),
+        ]
+        for args, expected in cases:
+            with self.subTest(args=args):
+                r = plot("inside", d(args[0]), *args[1:], "--symbol", "ZZZ", "-o", d("zzz.png"), *SIZE_ARGS)
+                err = r.stderr.decode()
+                self.assertEqual(r.returncode, 0, err)
+                self.assertIn(expected, err)
+        r = plot("inside", "--help")
+        self.assertIn("--whole-day", r.stdout.decode())
 
     # ---------------------------------------------------------------------------------------------
     # Wrong input: one line, the documented status, no traceback, no output left behind

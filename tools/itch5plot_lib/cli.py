@@ -17,6 +17,8 @@ from . import inputs
 from .inputs import InputError
 
 PROG = "itch5plot"
+REGULAR_OPEN_NS = (9 * 3600 + 30 * 60) * 10**9  # the regular session, New York time
+REGULAR_CLOSE_NS = 16 * 3600 * 10**9
 FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 HERE = os.path.dirname(os.path.realpath(__file__))
 
@@ -202,10 +204,17 @@ def build_parser():
                    help="the symbol to draw (lower case is upper-cased, as ITCH symbols are).")
     p.add_argument("--from", dest="t_from", type=time_of_day, metavar="TIME",
                    help="start: HH:MM[:SS[.fraction]] or nanoseconds since midnight. The inside in force at "
-                        "that time (the last change before it) starts the lines. Default: the symbol's first "
-                        "change.")
+                        "that time (the last change before it) starts the lines. Default: 09:30, the regular "
+                        "session (see --whole-day).")
     p.add_argument("--to", dest="t_to", type=time_of_day, metavar="TIME",
-                   help="end, as --from; reading stops after it. Default: the symbol's last change.")
+                   help="end, as --from; reading stops after it. Default: 16:00, the end of the regular "
+                        "session (see --whole-day).")
+    p.add_argument("--whole-day", action="store_true",
+                   help="without --from and --to, draw from the symbol's first change to its last (pre- and "
+                        "post-market included). Without it the default range is the regular session, 09:30 "
+                        "to 16:00, when the file covers it (its first line at or before 09:30, its last at or "
+                        "after 16:00), so that 5.5 h of sparse pre-market do not squash the session; a file "
+                        "that does not cover it is drawn whole.")
     add_output_options(p, (1400, 750))
 
     p = sub.add_parser("latency", formatter_class=Formatter, epilog=EPILOG,
@@ -401,19 +410,30 @@ def run(args):
     elif args.command == "inside":
         if args.t_from is not None and args.t_to is not None and args.t_from >= args.t_to:
             raise UsageError("--from must be before --to")
-        series = inputs.read_inside(args.input, args.symbol, args.t_from, args.t_to)
+        t_from, t_to = args.t_from, args.t_to
+        series = None
+        if t_from is None and t_to is None and not args.whole_day:
+            series = inputs.read_inside(args.input, args.symbol, REGULAR_OPEN_NS, REGULAR_CLOSE_NS)
+            covered = (series.file_first_t is not None and series.file_first_t <= REGULAR_OPEN_NS
+                       and (not series.read_to_end or (series.file_last_t or 0) >= REGULAR_CLOSE_NS))
+            if covered and (series.changes or series.before is not None):
+                t_from, t_to = REGULAR_OPEN_NS, REGULAR_CLOSE_NS
+            else:
+                series = None  # not a whole session: the symbol's whole file
+        if series is None:
+            series = inputs.read_inside(args.input, args.symbol, t_from, t_to)
         if series.changes == 0 and series.before is None:
             if args.t_to is None or series.read_to_end:
                 names, complete = inputs.inside_symbols(args.input)
                 where = "the file" if complete else "its first 16 MB"
                 raise InputError(f"{args.input}: no line of symbol {args.symbol} "
                                  f"({inputs.symbol_examples(range(len(names)), names, len(names), where)})")
-            raise InputError(f"{args.input}: no line of symbol {args.symbol} up to --to {plots_time(args.t_to)}")
-        if series.changes == 0 and args.t_to is None:
+            raise InputError(f"{args.input}: no line of symbol {args.symbol} up to --to {plots_time(t_to)}")
+        if series.changes == 0 and t_to is None:
             raise InputError(f"{args.input}: no change of {args.symbol} after --from "
-                             f"{plots_time(args.t_from)} (give --to to draw its last inside up to a time)")
+                             f"{plots_time(t_from)} (give --to to draw its last inside up to a time)")
         plots = load_plots()
-        fig, what = plots.draw_inside(series, args.input, args.symbol, args.t_from, args.t_to, args.size,
+        fig, what = plots.draw_inside(series, args.input, args.symbol, t_from, t_to, args.size,
                                       args.dpi, args.title)
     else:
         if args.label and len(args.label) != len(args.inputs):
@@ -433,6 +453,8 @@ def run(args):
         labels = args.label or default_labels(args.inputs)
         plots = load_plots()
         fig, what = plots.draw_latency(dumps, labels, cases, args.yscale, args.size, args.dpi, args.title)
+    for line in getattr(fig, "itch5_warnings", []):
+        print(f"{PROG}: warning: {line}", file=sys.stderr)
     write_figure(fig, args.output, fmt)
     if not args.quiet:
         w, h = fig.canvas.get_width_height()

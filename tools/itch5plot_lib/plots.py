@@ -42,9 +42,62 @@ def fit(fig, text, fontsize, share=1.0, bold=False):
     return "\n".join(textwrap.wrap(text, chars)) if len(text) > chars else text
 
 
+def fit_parts(fig, parts, fontsize, share=1.0, bold=False):
+    """As fit(), but the text breaks only between `parts` (each kept whole, its spaces unbreakable)."""
+    return fit(fig, " ".join(p.replace(" ", "\u00a0") for p in parts), fontsize, share, bold).replace("\u00a0", " ")
+
+
 def new_figure(size, dpi):
     width, height = size
-    return Figure(figsize=(width / dpi, height / dpi), dpi=dpi, layout="constrained")
+    fig = Figure(figsize=(width / dpi, height / dpi), dpi=dpi, layout="constrained")
+    fig.itch5_warnings = []  # lines for stderr: what the picture leaves out (see cap_row_labels)
+    return fig
+
+
+def plural(n, word, words=None):
+    """'1 row', '2 rows', '1,234 rows'."""
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
+def ordinal(n):
+    """'2nd', '3rd', '11th', '21st'."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n:,}{suffix}"
+
+
+LABEL_PITCH = 1.2  # a row label needs this many times its font's height of axis height
+
+
+def cap_row_labels(fig, what):
+    """Strip axes label one row each; where the rows are closer than a label's height, only every k-th
+    row keeps its label (all symbols, the k-th busiest, the 2k-th, ...: k as small as lets the labels
+    clear each other) and a warning says so. Measured after the layout, on the axes' final height.
+    Returns k, or None when every row is labelled."""
+    axes = [ax for ax in fig.axes if getattr(ax, "itch5_row_labels", None)]
+    if not axes:
+        return None
+    fig.draw_without_rendering()  # the constrained layout: the axes' final heights
+    step = None
+    for ax in axes:
+        labels = ax.itch5_row_labels
+        font_px = matplotlib.rcParams["ytick.labelsize"] * fig.dpi / 72
+        pitch = ax.get_window_extent().height / max(len(labels), 1)  # pixels per row
+        k = math.ceil(font_px * LABEL_PITCH / pitch) if pitch > 0 else len(labels)
+        if k <= 1:
+            continue
+        ax.set_yticklabels([label if i % k == 0 else "" for i, label in enumerate(labels)])
+        for tick, label in zip(ax.get_yticklabels(), labels):
+            if label == AGG_LABEL:
+                tick.set_fontweight("bold")
+        step = k if step is None else max(step, k)
+    if step is not None:
+        n = len(axes[0].itch5_row_labels)
+        fig.itch5_warnings.append(
+            f"{what}: {n:,} rows are too many to label each at {fig.get_figheight() * fig.dpi:.0f} px high: "
+            f"every {ordinal(step)} row is labelled ({AGG_LABEL}, the {ordinal(step)} busiest, the "
+            f"{ordinal(2 * step)}, ...); "
+            f"a smaller --top or a taller --size labels every row")
+    return step
 
 
 # --------------------------------------------------------------------------------------------------
@@ -151,7 +204,7 @@ def set_scale(ax, values, axis, kind="count"):
 def headroom(ax, legend):
     """Raises the top of the y axis (in its own scale) so that an upper legend covers no data."""
     fig = ax.figure
-    fig.canvas.draw()
+    fig.draw_without_rendering()  # the layout (the canvas's draw() does nothing without a backend)
     box = legend.get_window_extent()
     axbox = ax.get_window_extent()
     share = min(0.6, (box.height + 6) / max(axbox.height, 1))
@@ -234,6 +287,7 @@ def strip_plot(ax, labels, quantiles, color, kind="count", show_labels=True, key
     ax.yaxis.set_minor_locator(NullLocator())
     if show_labels:
         ax.set_yticklabels(labels)
+        ax.itch5_row_labels = list(labels)  # cap_row_labels thins them when they do not fit
         for tick, label in zip(ax.get_yticklabels(), labels):
             if label == AGG_LABEL:
                 tick.set_fontweight("bold")
@@ -370,6 +424,7 @@ def draw_stats(table, top, symbols, size, dpi, title=None):
         strip_plot(ax, labels, curves, COLORS[3], kind="duration")
         ax.set_title("Feed latency per symbol")
         ax.set_xlabel("capture time - exchange time")
+    cap_row_labels(fig, "stats")
     what = f"{len(chosen)} of {len(table.names):,} symbols and the aggregate"
     return fig, what + (", with the feed latency of a capture" if latency else "")
 
@@ -393,6 +448,7 @@ def draw_depth(table, top, symbols, size, dpi, title=None):
         ("BookDepth", "Book depth: how deep each side is",
          "price levels between the best and the worst price of the side"),
     ]
+    legends = []
     for col, (suffix, name, unit) in enumerate(panels):
         q = quantile_rows(table, rows, suffix)
         ax = fig.add_subplot(gs[0, col])
@@ -408,13 +464,20 @@ def draw_depth(table, top, symbols, size, dpi, title=None):
         set_scale(ax, values, "y")
         ax.set_ylabel(f"{unit.split(' between')[0]}")
         ax.set_title(f"{name}, percentiles")
-        ax.legend(handles=[Line2D([], [], color="black", lw=2.2, marker="o", ms=3.5, label=AGG_LABEL),
-                           Line2D([], [], color=COLORS[0], lw=0.8,
-                                  label=f"each of the {len(chosen)} symbols below")], loc="upper left")
+        # The key sits above the curves (headroom raises the y axis under it): in the corner of the
+        # axes it covered the busiest symbols' curves, which reach the top left of the book-depth panel.
+        legend = ax.legend(handles=[Line2D([], [], color="black", lw=2.2, marker="o", ms=3.5, label=AGG_LABEL),
+                                    Line2D([], [], color=COLORS[0], lw=0.8,
+                                           label=f"each of the {len(chosen)} symbols below")],
+                           loc="upper left", ncols=2, framealpha=0.9)
+        legends.append((ax, legend))
         ax = fig.add_subplot(gs[1, col])
         strip_plot(ax, labels, q, COLORS[3 + col], show_labels=True)
         ax.set_title(f"{name}, per symbol")
         ax.set_xlabel(unit)
+    cap_row_labels(fig, "depth")
+    for ax, legend in legends:
+        headroom(ax, legend)
     return fig, f"{len(chosen)} of {len(table.names):,} symbols and the aggregate"
 
 
@@ -470,7 +533,7 @@ def draw_tde(tde, top, size, dpi, title=None):
     gs = fig.add_gridspec(len(groups), 3, width_ratios=[5, 2, 1.6])
     passed = sum(s.passed for s in tde.series.values())
     fig.suptitle(fit(fig, title or f"Delay of B behind A by window, {tde.path}: {passed:,} of {tde.rows:,} "
-                     f"windows pass the checks ({n_series:,} symbol/signal series, {len(groups)} rows drawn)", 12, bold=True),
+                     f"windows pass the checks ({n_series:,} symbol/signal series, {plural(len(groups), 'row')} drawn)", 12, bold=True),
                  fontsize=12, fontweight="bold")
     row_share = 5 / 8.6 * 0.8  # the delay panel's share of the width, less the colour bar
     all_t = np.concatenate([g.t for g in groups]) if groups else np.zeros(0)
@@ -491,8 +554,10 @@ def draw_tde(tde, top, size, dpi, title=None):
                                  rasterized=g.delay.size > 5000, label="a passing window (colour: rho)")
             if r == 0:
                 ax.legend(loc="upper right", ncols=3, framealpha=0.85)
-            ax.set_title(fit(fig, f"{g.label}: {g.flags['ok']:,} of {g.windows:,} windows pass ({share:.1%}), "
-                             f"delay {median:.3f} µs (IQR {p75 - p25:.3f})", 10, row_share), loc="left")
+            # Wrapped between its parts only: a number never parts from its unit nor a bracket's contents.
+            ax.set_title(fit_parts(fig, [f"{g.label}:", f"{g.flags['ok']:,} of {g.windows:,} windows pass "
+                                         f"({share:.1%}),", f"delay {median:.3f} µs", f"(IQR {p75 - p25:.3f} µs)"],
+                                   10, row_share), loc="left")
             lo, hi = np.percentile(g.delay, [0.5, 99.5])
             pad = max((hi - lo) * 0.1, 0.3)
             ax.set_ylim(lo - pad, hi + pad + ((hi - lo + 2 * pad) * 0.3 if r == 0 else 0))  # room for the legend
@@ -544,7 +609,7 @@ def draw_tde(tde, top, size, dpi, title=None):
         bar = fig.colorbar(scatter, ax=delay_axes, location="right", shrink=min(0.6, 1.2 / len(delay_axes) + 0.2),
                            pad=0.01, aspect=30)
         bar.set_label("rho: correlation at the peak (confidence)")
-    return fig, f"{len(groups)} rows of {n_series:,} series"
+    return fig, f"{plural(len(groups), 'row')} of {n_series:,} series"
 
 
 # --------------------------------------------------------------------------------------------------

@@ -11,7 +11,13 @@
 // chosen by a seeded pseudo-random generator so the same settings give the same bytes. finish() writes the
 // last packet and an end-of-session packet.
 //
-// Complexity: O(bytes); no allocation per message (one reused packet buffer). Not thread-safe.
+// Output: the pcap records are gathered in a buffer of `output_buffer` bytes and handed to the sink when
+// it is full and by finish(), so a file sink makes one write() per buffer, not two per packet (which took
+// 386,709 write calls for a 200k-message day and 10 times the time of the BinaryFILE alone). Nothing of the
+// records reaches the sink before the buffer fills or finish() is called.
+//
+// Complexity: O(bytes); no allocation per message (one reused packet buffer, one output buffer). Not
+// thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -38,6 +44,8 @@ struct capture_writer_options {
   /// Fraction of packets that arrive late: written after the next packet, stamped with its time.
   double reorder = 0;
   std::uint64_t seed = 1;
+  /// Bytes gathered before the sink is called (at least one whole record is always gathered).
+  std::size_t output_buffer = std::size_t{1} << 20;
 };
 
 struct capture_writer_stats {
@@ -53,14 +61,14 @@ class capture_writer {
  public:
   using sink = std::function<void(std::string_view)>;
 
-  /// Writes the pcap global header to `out` at once. Throws std::invalid_argument on a max_payload
-  /// outside [22 + 2, 65507] or fractions outside [0, 1).
+  /// Gathers the pcap global header for `out` (see Output above). Throws std::invalid_argument on a
+  /// max_payload outside [22 + 2, 65507] or fractions outside [0, 1).
   capture_writer(sink out, capture_writer_options options);
 
   /// Adds BinaryFILE bytes; a message may be split across calls. A zero length prefix ends the input.
   void write(std::span<const std::byte> bytes);
-  /// Writes the last packet and an end-of-session packet. Throws std::runtime_error when the input
-  /// ended inside a message.
+  /// Writes the last packet and an end-of-session packet and hands everything gathered to the sink.
+  /// Throws std::runtime_error when the input ended inside a message.
   void finish();
 
   [[nodiscard]] const capture_writer_stats& stats() const noexcept { return stats_; }
@@ -70,6 +78,8 @@ class capture_writer {
   void flush_packet(std::uint16_t count_field);
   bool chance(double p);
   void emit(std::uint64_t t, std::span<const std::byte> frame);
+  void put(const void* data, std::size_t size);
+  void drain();
 
   sink out_;
   capture_writer_options options_;
@@ -82,7 +92,8 @@ class capture_writer {
   std::uint64_t last_timestamp_ = 0;
   std::uint64_t rng_;
   bool ended_ = false;
-  std::vector<std::byte> held_;  // a packet held back by `reorder`, written after the next one
+  std::vector<std::byte> held_;   // a packet held back by `reorder`, written after the next one
+  std::vector<char> out_buffer_;  // records not yet handed to the sink
 };
 
 }  // namespace itch5::io

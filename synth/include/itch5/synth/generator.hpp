@@ -2,11 +2,11 @@
 // real session in the ways that matter to order books and their statistics.
 //
 // Stream: S 'O', S 'S', one R per symbol (locates 1..N), one H 'T' per symbol, a few Y, pre-market adds
-// that build the opening books (40% of the orders live at the end), S 'Q', the trading messages, then
-// S 'M', 'E', 'C'. Each message's kind is drawn without replacement from exact per-kind budgets (adds ~44%
-// with ~4% of them F, deletes 43%, replaces 9%, executions 2% with 10% of them C, cancels 1%,
-// non-displayed trades P 0.6%, NOII I 0.15%, an occasional L), so the file has exactly the requested
-// number of messages and the mix holds at every point of the day.
+// that build the opening books (40% of the orders live at the end), the trading messages with S 'Q' at
+// 09:30 and S 'M' at 16:00 among them, then S 'E', 'C'. Each message's kind is drawn without replacement from
+// exact per-kind budgets (adds ~44% with ~4% of them F, deletes 43%, replaces 9%, executions 2% with 10% of
+// them C, cancels 1%, non-displayed trades P 0.6%, NOII I 0.15%, an occasional L), so the file has exactly
+// the requested number of messages and the mix holds at every point of the day.
 //
 // Symbols: each event's symbol comes from Zipf-like weights (symbol_universe), then its kind from the
 // budgets with the removal kinds weighted by how far the symbol's live orders are above or below its
@@ -21,7 +21,17 @@
 // of a removal follows the sides' shares of the live orders, which keeps books two-sided. Each symbol has
 // a reference price doing a random walk (~2% a day); executions, removals and improvements lean towards
 // it and, on the side it moves away from, new orders queue behind the best instead of joining it, so the
-// inside follows it and books re-centre over the day. Timestamps follow gap_model from 09:30.
+// inside follows it and books re-centre over the day.
+//
+// Time: a day of any size has a real day's shape (generator_config::compress false, the default). The
+// gaps of gap_model run an activity clock that is mapped piecewise linearly onto 04:00-20:00 with a
+// relative intensity per segment: low pre-market rising from 08:00 (~6% of the trading messages, the
+// opening books' adds first), the regular session's U (09:30-10:00 and 15:30-16:00 thirty times the early
+// pre-market's rate, lunch nine times; ~91%), an hour of post-market and a quiet evening (~3%). S Q and
+// S M are written where the clock crosses 09:30 and 16:00. The gaps are summed once in advance (a copy of
+// their random stream), so the last message lands just before 20:00 whatever their sum; bursts (gaps
+// under 300 ns) stay bursts and other gaps stay above 300 ns. compress true: trading from 09:30 at
+// mean_gap, the pre-market adds evenly over 04:00-09:30 (a compressed day for dense tests).
 //
 // Guarantees: every E/C/X/D/U refers to a live order (X cancels fewer shares than the order has, E/C at
 // most what it has), order references of A/F and of U's new order are unique and increasing, no book is
@@ -37,7 +47,7 @@
 // without it.
 //
 // Cost: O(log L) per message for a side with L populated price levels, plus O(K) for the K = 10 kinds;
-// several million messages per second.
+// several million messages per second. A shaped day draws its gaps twice (once to sum them): ~1% more.
 // Memory: ~24 bytes per live order, 16 per populated price level, ~100 bytes per symbol, ~80 bytes per
 // copy message of the last 2 * jitter of the clock, plus 1 MiB output buffers: it does not grow with the
 // message count beyond the live orders. Not thread-safe; one run at a time per generator.

@@ -29,10 +29,17 @@ struct generator_config {
   std::uint64_t messages = 20'000'000;  ///< total messages written, system and directory messages included
   std::uint32_t symbols = 0;            ///< 0: default_symbols(messages)
   std::uint64_t seed = 1;
-  std::chrono::nanoseconds mean_gap{0};  ///< mean gap between trading messages; 0: default_mean_gap(messages)
-  double zipf = 1.1;                     ///< exponent of the activity weights 1 / rank^zipf
-  double sub_dollar_fraction = 0.07;     ///< share of symbols priced below $1.00
-  double live_fraction = 0.0075;         ///< live orders at the end, as a fraction of the trading messages
+  /// false (the default): the trading messages are spread over a real day's shape, 04:00 to 20:00 with
+  /// the regular session's U-shaped activity (generator.hpp), whatever their number; mean_gap is then
+  /// the mean over that span (set by resolve()). true: they run from 09:30 at mean_gap, a day compressed
+  /// into minutes for dense tests (the generator's only behaviour before issue 31).
+  bool compress = false;
+  /// Mean gap between trading messages. With compress: 0 is default_mean_gap(messages). Without: set by
+  /// resolve() to the mean that spreads them over 04:00-20:00 (shaped_mean_gap), whatever it was.
+  std::chrono::nanoseconds mean_gap{0};
+  double zipf = 1.1;                  ///< exponent of the activity weights 1 / rank^zipf
+  double sub_dollar_fraction = 0.07;  ///< share of symbols priced below $1.00
+  double live_fraction = 0.0075;      ///< live orders at the end, as a fraction of the trading messages
   reference_pattern references = reference_pattern::sequential;  ///< how order references are numbered
   /// Share of the trading activity of the busiest symbol, in [0, 0.99]; 0: its Zipf weight (issue 11's "one
   /// symbol with half of all messages" is 0.5).
@@ -53,6 +60,9 @@ struct generator_config {
   [[nodiscard]] static std::uint32_t default_symbols(std::uint64_t messages) noexcept;
   /// Mean gap by default: min(150 us, 6.5 h / messages), so large runs fit in a trading session.
   [[nodiscard]] static std::chrono::nanoseconds default_mean_gap(std::uint64_t messages) noexcept;
+  /// Mean gap of a shaped day of `trading` trading messages: 98% of 04:00-20:00 over their number, at
+  /// least 1 us (from ~56 G messages on).
+  [[nodiscard]] static std::chrono::nanoseconds shaped_mean_gap(std::uint64_t trading) noexcept;
 
   /// Messages before and after the trading activity for `symbols` symbols: system events, one R and one H
   /// per symbol, the Y messages.

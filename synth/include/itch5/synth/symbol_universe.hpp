@@ -1,12 +1,16 @@
 // The symbols of a synthetic day: plausible unique tickers, their stock-directory attributes, a starting
 // price each, and Zipf-like activity weights.
 //
-// Names are 1-5 capital letters (Nasdaq-listed issues mostly 4 letters, NYSE/Arca/other exchanges mostly
-// 1-3), unique, sorted alphabetically and numbered 1..N as stock locates, as in a real directory. Market
-// categories are a mix of Nasdaq tiers (Q, G, S) and other exchanges (N, P, Z, A); Arca-listed issues are
-// ETPs. A fraction of symbols trade below $1.00 (starting between $0.20 and $1.00, tick $0.0001); the
+// Names are real: the busiest symbols take the names of real, heavily traded issues busiest first (SPY,
+// QQQ, AAPL, MSFT, ...), then those of a real 2019 directory (detail::real_symbols, 1,308 in all, with
+// their market category, issue classification and ETP flag), so a day of the default size lists AAPL and
+// MSFT and --symbols AAPL,MSFT finds them. Beyond those, made-up names of the real shapes: 2-5 capital
+// letters (Nasdaq-listed issues mostly 4, NYSE/Arca/other exchanges mostly 2-3), unique, in a random mix of
+// Nasdaq tiers (Q, G, S) and other exchanges (N, P, Z, A); Arca-listed ones are ETPs. All are sorted
+// alphabetically and numbered 1..N as stock locates, as in a real directory. A fraction of symbols trade
+// below $1.00 (starting between $0.20 and $1.00, tick $0.0001); the
 // others start log-uniformly between $1 and $1,000, and 1% of them between $1,000 and $5,000.
-// Activity: symbols get ranks in random order and rank r (1-based) weighs 1 / r^zipf, so with exponent
+// Activity: rank r (1-based; the r-th name above) weighs 1 / r^zipf, so with exponent
 // 1.0-1.2 a few symbols carry most messages and a long tail carries few. A hot share h > 0 then gives the
 // busiest symbol h of the total weight (one symbol with half the messages: h = 0.5), the others keeping their
 // proportions. sample() draws a symbol index in proportion to its weight in O(1) (alias table).
