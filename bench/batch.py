@@ -36,7 +36,7 @@ def main():
     parser.add_argument("--messages", default="2M", help="messages per day (default: 2M)")
     parser.add_argument("--workers", default="1,2", help="worker counts to compare (default: 1,2)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each worker count (default: 3)")
-    parser.add_argument("--cache-dir", default=os.path.join(ROOT, "bench", "cache", "batch"))
+    parser.add_argument("--cache-dir", default=os.path.join(ROOT, "bench", "cache", "shaped", "batch"))
     args = parser.parse_args()
     tools = os.path.join(args.build, "tools")
     batch = os.path.join(tools, "itch5batch")

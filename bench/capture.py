@@ -33,7 +33,7 @@ def main():
     p.add_argument("--runs", type=int, default=5, help="runs of each configuration (default 5)")
     p.add_argument("--payload", type=int, default=1400, help="MoldUDP64 message bytes per packet (default 1400)")
     p.add_argument("--build", default=os.path.join(e2e.ROOT, "build"), help="build directory (default build/)")
-    p.add_argument("--cache-dir", default=os.path.join(e2e.ROOT, "bench", "cache"),
+    p.add_argument("--cache-dir", default=e2e.CACHE_DIR,
                    help="where the generated files are kept (default bench/cache/)")
     args = p.parse_args()
     messages = e2e.parse_count(args.messages)

@@ -11,7 +11,7 @@ the same run.
   bench/e2e.py --suite job --books array --messages 20M --seed 3 [--baseline-build ../old/build]
                                         # the whole job: outputs to files, statistics, depth, .gz/.zst output
 
-The synthetic day is generated once with itch5synth (deterministic for --seed) and cached in bench/cache/
+The synthetic day is generated once with itch5synth (deterministic for --seed) and cached in bench/cache/shaped/
 together with a gzip copy (gzip -6). Every run of every configuration is interleaved with the others
 (round robin), so slow drifts of a shared machine hit all of them alike. Reported per configuration: the
 median and minimum wall time, messages/s and ns/message at the median, peak RSS (from wait4), and the ratio
@@ -36,6 +36,9 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Generated days, by message count and seed. A folder per generator shape: days of an earlier itch5synth
+# (before its days spread over the session's shape and took real names) are not reused.
+CACHE_DIR = os.path.join(ROOT, "bench", "cache", "shaped")
 
 
 def parse_count(text):
@@ -218,7 +221,7 @@ def main():
     ap.add_argument("--books", default="array,map", help="book types to measure (array,map)")
     ap.add_argument("--suite", choices=["inside", "decoder", "job", "all"], default="all")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--cache-dir", default=os.path.join(ROOT, "bench", "cache"))
+    ap.add_argument("--cache-dir", default=CACHE_DIR)
     ap.add_argument("--no-build", action="store_true", help="use the existing build")
     ap.add_argument("--threads", default="",
                     help="also itch5inside --threads N for these N (e.g. 2,3), the ratio to the same run with "

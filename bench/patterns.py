@@ -50,7 +50,7 @@ def main():
     p.add_argument("--cases", default=",".join(CASES),
                    help="cases, comma-separated, sequential always included (default: all: " + ",".join(CASES) + ")")
     p.add_argument("--build", default=os.path.join(e2e.ROOT, "build"), help="build directory (default build/)")
-    p.add_argument("--cache-dir", default=os.path.join(e2e.ROOT, "bench", "cache"),
+    p.add_argument("--cache-dir", default=e2e.CACHE_DIR,
                    help="where the generated days are kept (default bench/cache/)")
     args = p.parse_args()
     messages = e2e.parse_count(args.messages)

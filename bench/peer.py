@@ -60,7 +60,7 @@ def main():
     p.add_argument("--inputs", default="raw", help="raw, gz or raw,gz (default raw)")
     p.add_argument("--itch-book", default="0.2.1", help="itch-book version from PyPI (default 0.2.1)")
     p.add_argument("--build", default=os.path.join(e2e.ROOT, "build"), help="build directory (default build/)")
-    p.add_argument("--cache-dir", default=os.path.join(e2e.ROOT, "bench", "cache"),
+    p.add_argument("--cache-dir", default=e2e.CACHE_DIR,
                    help="where the generated days and the venv are kept (default bench/cache/)")
     args = p.parse_args()
     messages = e2e.parse_count(args.messages)

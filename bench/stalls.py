@@ -59,7 +59,7 @@ def main():
     p.add_argument("--limit-us", type=float, default=1000.0, help="item 5's limit in microseconds (default 1000)")
     p.add_argument("--book", default="array", help="itch5inside --book (default array)")
     p.add_argument("--build", default=os.path.join(e2e.ROOT, "build"), help="build directory (default build/)")
-    p.add_argument("--cache-dir", default=os.path.join(e2e.ROOT, "bench", "cache"),
+    p.add_argument("--cache-dir", default=e2e.CACHE_DIR,
                    help="where the generated days are kept (default bench/cache/)")
     args = p.parse_args()
     if args.runs < 2:
