@@ -190,6 +190,8 @@ JOB_ROWS = [
     ("> /dev/null", [], "gz"),
     ("-o inside.txt.gz --stats --depth", ["-o", "{d}/inside.txt.gz", "--stats", "{d}/s.csv", "--depth", "{d}/d.csv"],
      "gz"),
+    ("-o inside.txt.gz --stats --stats-events all --depth",
+     ["-o", "{d}/inside.txt.gz", "--stats", "{d}/s.csv", "--stats-events", "all", "--depth", "{d}/d.csv"], "gz"),
 ]
 
 
