@@ -316,6 +316,13 @@ int run(const config& cfg, const itch5::tde::analysis_options& options) {
         lead_lag_csv->commit();
       }
     }
+    // Lines whose timestamp went backwards (itch5inside writes them as the feed had them): read at the
+    // time of the line before, and said, with --quiet too.
+    for (const itch5::tde::inside_reader* r : {&a, &b}) {
+      if (r == &b && cfg.b == cfg.a) break;  // one file read twice: said once
+      if (const std::string text = itch5::tde::backwards_text(*r); !text.empty())
+        std::cerr << "itch5tde: warning: " << text << "\n";
+    }
     // Last, so that nothing follows an error on stderr.
     if (!cfg.quiet) {
       std::cerr << "itch5tde: " << a.changes() << " changes in " << a.name() << ", " << b.changes() << " in "
