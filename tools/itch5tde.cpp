@@ -113,6 +113,8 @@ itch5::tde::analysis_options to_analysis(const config& c) {
   const itch5::cli::time_range range = itch5::cli::resolve_time_range(c.from, c.to, c.session);
   o.from = range.from;
   o.to = range.to;
+  if (const std::string note = range.past_the_day(); !note.empty())
+    std::cerr << "itch5tde: warning: " << note << "\n";
   if (c.smooth != "auto") {
     try {
       o.smooth = itch5::cli::parse_duration(c.smooth);

@@ -747,6 +747,17 @@ TEST_F(itch5tde_e2e, a_time_range_keeps_the_windows_wholly_inside_it) {
   EXPECT_GE(regular.front().start, begin);
 }
 
+TEST_F(itch5tde_e2e, a_range_past_the_day_is_a_warning) {
+  const std::string common = "'" + a_path + "' '" + b_path + "' -q --from 24:00";
+  ASSERT_EQ(run(common, out, err), 0) << slurp(err);
+  EXPECT_EQ(
+      slurp(err).rfind("itch5tde: warning: --from 24:00:00 is the end of the day: no event of the day is in "
+                       "the range, so no line, statistic or window comes from it\n",
+                       0),
+      0u)
+      << slurp(err);
+}
+
 TEST_F(itch5tde_e2e, a_bad_time_range_is_a_usage_error) {
   const std::string common = "'" + a_path + "' '" + b_path + "' -q ";
   struct mistake {
