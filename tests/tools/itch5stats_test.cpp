@@ -20,6 +20,10 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <itch5_test/support.hpp>
 
 #include "../book/message_builders.hpp"
@@ -287,6 +291,30 @@ TEST_F(Itch5Stats, BadFilesAreReportedWithTheirNameAndExitOne) {
   r = run(stats_tool + " merge h.hist all.hist --stats m.csv");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("all.hist: its statistics sample 'all' events"), std::string::npos) << r.err;
+}
+
+// --histograms - on a terminal: refused, as itch5synth refuses to write ITCH bytes there; nothing written.
+TEST_F(Itch5Stats, BinaryHistogramsAreNotWrittenToATerminal) {
+  ASSERT_EQ(run(inside + " -q " + sample + " -o /dev/null --histograms h.hist").code, 0);
+  const int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(master, 0);
+  ASSERT_EQ(::grantpt(master), 0);
+  ASSERT_EQ(::unlockpt(master), 0);
+  const std::string terminal = ::ptsname(master);
+  const int code =
+      itch5_test::run_shell("cd " + sh_quote(dir_.path().string()) + " && timeout 60 " + stats_tool +
+                            " merge h.hist --histograms - > " + sh_quote(terminal) + " 2> " + q("err.txt"));
+  EXPECT_EQ(code, 2) << "124: the tool wrote to the terminal (which nobody reads here) until it was full";
+  EXPECT_EQ(
+      read_text(file("err.txt")),
+      "itch5stats merge: error: --histograms -: standard output is a terminal and the histogram file is "
+      "binary; redirect it or give --histograms FILE\n");
+  ::fcntl(master, F_SETFL, O_NONBLOCK);
+  char byte;
+  EXPECT_LE(::read(master, &byte, 1), 0) << "nothing reached the terminal";
+  ::close(master);
+  // Through a pipe, the file is written.
+  EXPECT_EQ(run(stats_tool + " merge h.hist --histograms - | cat > piped.hist").code, 0);
 }
 
 TEST_F(Itch5Stats, UsageErrorsExitTwoAndHelpExplainsEveryFlag) {
