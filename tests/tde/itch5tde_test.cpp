@@ -1,6 +1,7 @@
 // itch5tde end to end: two inside-change files built here with a known delay (B = A shifted, jittered, a few
 // lines dropped), the built tool run on them, its CSV and YAML checked against the delay put in.
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -848,6 +849,31 @@ TEST_F(itch5tde_e2e, sigint_stops_a_run_of_long_transforms_promptly) {
       << slurp(err);
   EXPECT_FALSE(std::filesystem::exists(out));
   std::filesystem::remove(out + ".partial");
+}
+
+// itch5tde's outputs replaced: a 0600 CSV stays 0600, a symlinked summary stays a link to the new content.
+TEST_F(itch5tde_e2e, replaced_outputs_keep_their_mode_and_links) {
+  const std::string target = temp_path("target.yaml"), link = temp_path("link.yaml");
+  {
+    std::ofstream(out) << "earlier\n";
+    std::ofstream(target) << "stale\n";
+  }
+  ASSERT_EQ(::chmod(out.c_str(), 0600), 0);
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink(target, link);
+  ASSERT_EQ(run("'" + a_path + "' '" + b_path + "' -q --metadata none --summary-yaml '" + link + "' -o '" +
+                    out + "'",
+                out + ".o", err),
+            0)
+      << slurp(err);
+  std::filesystem::remove(out + ".o");
+  struct stat st {};
+  ASSERT_EQ(::stat(out.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_NE(slurp(target).find("signals:"), std::string::npos) << slurp(target);
+  std::filesystem::remove(link);
+  std::filesystem::remove(target);
 }
 
 TEST_F(itch5tde_e2e, a_bad_time_range_is_a_usage_error) {
