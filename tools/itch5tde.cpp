@@ -602,7 +602,9 @@ int main(int argc, char** argv) {
   opts.add("quiet", cfg.quiet, "No progress line and no summary on stderr.").alias('q');
   opts.epilog(
       "Input lines: <timestamp ns> <locate> <symbol> <bid px> <bid qty> <offer px> <offer qty>, sorted by "
-      "time. "
+      "time (a line whose timestamp goes backwards, as itch5inside writes a feed's, is read at the time of "
+      "the "
+      "line before; a warning counts them). "
       "Windows start at multiples of --hop after midnight; windows without changes are skipped.\n"
       "Lead-lag over many symbols of one file: itch5tde day.txt --reference SPY --symbols QQQ,IWM --summary "
       "s.csv --lead-lag ranked.csv -o tde.csv (two files: day_a.txt day_b.txt, the reference read from A).\n"
