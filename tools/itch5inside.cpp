@@ -399,6 +399,8 @@ int main(int argc, char** argv) {
     }
     cfg.capture.check();
     cfg.range = itch5::cli::resolve_time_range(cfg.from, cfg.to, cfg.session);
+    if (const std::string note = cfg.range.past_the_day(); !note.empty())
+      std::cerr << "itch5inside: warning: " << note << "\n";
     itch5::cli::path_guard paths;
     for (const auto& c : opts.config_files()) paths.input(c, "--config");
     paths.input(cfg.input, "INPUT");

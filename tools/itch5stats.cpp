@@ -13,6 +13,8 @@
 
 #include <itch5/io/byte_stream.hpp>
 #include <itch5/io/input_error.hpp>
+#include <unistd.h>
+
 #include <itch5/io/output_file.hpp>
 
 #include <itch5/stats/histogram_file.hpp>
@@ -118,7 +120,7 @@ int run_merge(int argc, char** argv) {
       .value_name("OUT.csv");
   opts.add("histograms", cfg.histograms,
            "Write the merged histograms as a histogram file, to be merged again later (e.g. per month, then "
-           "per year); - is standard output.")
+           "per year); - is standard output (refused when it is a terminal: the file is binary).")
       .value_name("OUT");
   cfg.compression.add_to(opts);
   opts.epilog(
@@ -144,6 +146,12 @@ int run_merge(int argc, char** argv) {
     paths.output(cfg.depth, "--depth");
     paths.output(cfg.histograms, "--histograms");
     paths.check();
+    // The histogram file is binary: not for a terminal (itch5synth refuses likewise).
+    if (cfg.histograms == "-" && ::isatty(STDOUT_FILENO) == 1) {
+      throw std::invalid_argument(
+          "--histograms -: standard output is a terminal and the histogram file is binary; redirect it or "
+          "give --histograms FILE");
+    }
   } catch (const itch5::cli::path_error& e) {
     std::cerr << "itch5stats merge: error: " << e.what() << "\n";
     return e.exit_status();

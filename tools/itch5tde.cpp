@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <itch5/io/output_file.hpp>
+#include <itch5/tde/estimate/delay_estimator.hpp>
 #include <itch5/tde/report/csv_writer.hpp>
 #include <itch5/tde/report/delay_summary.hpp>
 #include <itch5/tde/report/pair_summary.hpp>
@@ -61,6 +62,7 @@ struct config {
   double pair_level = 0.05;
   std::uint64_t threads = 0;  // 0: the hardware threads
   bool quiet = false;
+  bool force = false;
   std::string from;
   std::string to;
   std::string session;
@@ -113,6 +115,8 @@ itch5::tde::analysis_options to_analysis(const config& c) {
   const itch5::cli::time_range range = itch5::cli::resolve_time_range(c.from, c.to, c.session);
   o.from = range.from;
   o.to = range.to;
+  if (const std::string note = range.past_the_day(); !note.empty())
+    std::cerr << "itch5tde: warning: " << note << "\n";
   if (c.smooth != "auto") {
     try {
       o.smooth = itch5::cli::parse_duration(c.smooth);
@@ -252,6 +256,61 @@ itch5::tde::pair_summary_options pair_options(const config& cfg) {
 // Thrown out of the row callback when a signal asks the run to stop.
 struct interrupted {};
 
+// Transforms longer than this make each symbol window cost about a second or more (and FFTW's measuring
+// planner minutes): refused without --force, as a sampling period of 1 ns with the default window gives
+// (16,777,216 samples, transforms of about 17.9 M).
+constexpr std::size_t large_fft = std::size_t{1} << 22;
+// From this length on, a note says up front that the run will be slow.
+constexpr std::size_t slow_fft = std::size_t{1} << 20;
+
+// The work of one symbol window, estimated before planning: an error past large_fft (without --force),
+// a note past slow_fft. Empty when neither.
+std::string work_estimate(const config& cfg, const itch5::tde::analysis_options& o, bool& refuse) {
+  const std::size_t m = itch5::tde::delay_estimator<double>::fft_length_for(o.estimator());
+  refuse = m > large_fft && !cfg.force;
+  if (m <= slow_fft) return {};
+  const double bytes_per_thread = static_cast<double>(2 * o.samples() + 4 * m) *
+                                  (cfg.precision == "float" ? sizeof(float) : sizeof(double));
+  std::string text = "windows of " + std::to_string(o.samples()) + " samples (--window " +
+                     itch5::cli::format_duration(o.window) + " at --sampling-period " +
+                     itch5::cli::format_duration(o.sampling_period) + ") need transforms of length " +
+                     std::to_string(m) + " for every symbol window (about " +
+                     itch5::cli::human_bytes(bytes_per_thread) + " per thread; planning them with --plan " +
+                     cfg.plan + " and each symbol window take long)";
+  if (refuse) {
+    return text + ": use a coarser --sampling-period or a shorter --window, or --force to run anyway (past " +
+           std::to_string(large_fft) + ")";
+  }
+  return text + "; progress is shown on a terminal, Ctrl-C stops";
+}
+
+// Said after the summary when the delay may lie beyond --max-lag: at least half of the rows have their
+// peak at the edge of the searched lags, or no row passed at all (a delay beyond the searched lags leaves
+// only noise in them, whose highest point is rarely at the edge). Empty otherwise.
+std::string max_lag_hint(const itch5::tde::analysis_options& o, std::uint64_t rows, std::uint64_t edge,
+                         std::uint64_t passed) {
+  if (rows == 0 || (2 * edge < rows && passed > 0)) return {};
+  const std::int64_t period = o.sampling_period.count();
+  const std::int64_t limit = (static_cast<std::int64_t>(o.samples()) - 1) / 2;  // periods, below half
+  const std::int64_t lag = o.max_lag.count() / period;
+  const std::string max_lag = "--max-lag " + itch5::cli::format_duration(o.max_lag);
+  std::string text =
+      2 * edge >= rows
+          ? std::to_string(edge) + " of " + std::to_string(rows) +
+                " symbol windows have their correlation peak at the edge of the searched lags (" + max_lag +
+                "): the delay is probably beyond it; "
+          : "no symbol window passed, and " + std::to_string(edge) + " of " + std::to_string(rows) +
+                " have their peak at the edge of the searched lags: if B is more than " + max_lag +
+                " behind or ahead of A, its peak lies outside them; ";
+  if (lag >= limit) {
+    return text + max_lag + " is already the largest below half the --window " +
+           itch5::cli::format_duration(o.window) + ": try a longer --window and a larger --max-lag";
+  }
+  const std::int64_t larger = std::min(limit, 4 * lag);
+  return text + "try --max-lag " + itch5::cli::format_duration(std::chrono::nanoseconds(larger * period)) +
+         (larger == limit ? " (the largest below half the --window)" : "");
+}
+
 template <class T>
 int run(const config& cfg, const itch5::tde::analysis_options& options) {
   // Everything that can fail on a path is tried before any input is read: the outputs are created (under
@@ -274,6 +333,8 @@ int run(const config& cfg, const itch5::tde::analysis_options& options) {
     check_not_empty(b);
     if (!options.symbols.empty()) check_symbols_appear(cfg, options);
     itch5::tde::window_analyzer<T> analyzer(options, a, b);
+    analyzer.stop_when(&itch5::cli::interruption::flag());
+    std::uint64_t estimated_rows = 0, edge_rows = 0, passed_rows = 0;
     itch5::tde::csv_writer csv(*out);
     itch5::tde::delay_summary summary;
     itch5::tde::pair_summary pairs(pair_options(cfg));
@@ -287,6 +348,9 @@ int run(const config& cfg, const itch5::tde::analysis_options& options) {
     analyzer.run([&](const itch5::tde::window_row& row) {
       if (itch5::cli::interruption::requested()) throw interrupted{};
       csv.write(row);
+      ++estimated_rows;
+      edge_rows += row.estimate.flags.test(itch5::tde::estimate_flag::edge) ? 1 : 0;
+      passed_rows += row.estimate.flags.none() ? 1 : 0;
       summary.add(row);
       pairs.add(row);
     });
@@ -316,6 +380,13 @@ int run(const config& cfg, const itch5::tde::analysis_options& options) {
         lead_lag_csv->commit();
       }
     }
+    // Lines whose timestamp went backwards (itch5inside writes them as the feed had them): read at the
+    // time of the line before, and said, with --quiet too.
+    for (const itch5::tde::inside_reader* r : {&a, &b}) {
+      if (r == &b && cfg.b == cfg.a) break;  // one file read twice: said once
+      if (const std::string text = itch5::tde::backwards_text(*r); !text.empty())
+        std::cerr << "itch5tde: warning: " << text << "\n";
+    }
     // Last, so that nothing follows an error on stderr.
     if (!cfg.quiet) {
       std::cerr << "itch5tde: " << a.changes() << " changes in " << a.name() << ", " << b.changes() << " in "
@@ -327,7 +398,17 @@ int run(const config& cfg, const itch5::tde::analysis_options& options) {
       std::cerr << "\n";
       std::cerr << "itch5tde: " << analyzer.skipped() << " symbol windows skipped (fewer than "
                 << options.min_events << " changes in A or in B: no transform, no row)\n";
-      std::cerr << summary.text("itch5tde");
+      if (summary.signals().empty() && analyzer.skipped() > 0) {
+        // Not "no window had changes": they had, too few in each.
+        std::cerr << "itch5tde: no rows: every symbol window with changes had fewer than "
+                  << options.min_events
+                  << " in A or in B (--min-events); a longer --window holds more of them\n";
+      } else {
+        std::cerr << summary.text("itch5tde");
+      }
+      if (const std::string hint = max_lag_hint(options, estimated_rows, edge_rows, passed_rows);
+          !hint.empty())
+        std::cerr << "itch5tde: " << hint << "\n";
       if (!cfg.reference.empty()) std::cerr << itch5::tde::lead_lag_text(ranked, "itch5tde");
     }
     return 0;
@@ -514,10 +595,16 @@ int main(int argc, char** argv) {
            "Threads: with N >= 2, N - 1 estimate the symbol windows while one reads and bins the next "
            "ones; 0: one per hardware thread. The output is the same for any number.",
            0, 1024);
+  opts.add("force", cfg.force,
+           "Run even when the transforms are longer than 4194304 (2^22; e.g. --sampling-period 1ns with the "
+           "default window): each symbol window then takes about a second or more. Without it such a run "
+           "is refused up front.");
   opts.add("quiet", cfg.quiet, "No progress line and no summary on stderr.").alias('q');
   opts.epilog(
       "Input lines: <timestamp ns> <locate> <symbol> <bid px> <bid qty> <offer px> <offer qty>, sorted by "
-      "time. "
+      "time (a line whose timestamp goes backwards, as itch5inside writes a feed's, is read at the time of "
+      "the "
+      "line before; a warning counts them). "
       "Windows start at multiples of --hop after midnight; windows without changes are skipped.\n"
       "Lead-lag over many symbols of one file: itch5tde day.txt --reference SPY --symbols QQQ,IWM --summary "
       "s.csv --lead-lag ranked.csv -o tde.csv (two files: day_a.txt day_b.txt, the reference read from A).\n"
@@ -572,9 +659,22 @@ int main(int argc, char** argv) {
     std::cerr << "itch5tde: error: " << e.what() << "\n";
     return 2;
   }
+  bool refuse = false;
+  if (const std::string work = work_estimate(cfg, options, refuse); !work.empty()) {
+    if (refuse) {
+      std::cerr << "itch5tde: error: " << work << "\n";
+      return 2;
+    }
+    if (!cfg.quiet) std::cerr << "itch5tde: note: " << work << "\n";
+  }
   itch5::cli::interruption::install();
   try {
     return cfg.precision == "float" ? run<float>(cfg, options) : run<double>(cfg, options);
+  } catch (const itch5::tde::analysis_stopped&) {
+    std::cerr << "itch5tde: interrupted by " << itch5::cli::interruption::name()
+              << "; the rows written before it are in "
+              << (cfg.output == "-" ? std::string("standard output") : cfg.output + ".partial") << "\n";
+    itch5::cli::interruption::exit_now();
   } catch (const interrupted&) {
     std::cerr << "itch5tde: interrupted by " << itch5::cli::interruption::name()
               << "; the rows written before it are in "

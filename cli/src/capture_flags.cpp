@@ -29,11 +29,25 @@ void capture_flags::add_to(options& opts) {
       .choices({"exchange", "capture"});
   opts.add("time-zone", time_zone,
            "The venue's time zone for --timestamp capture: America/New_York (Nasdaq; US daylight saving "
-           "rules), UTC, or a fixed offset from UTC as +HH:MM or -HH:MM.")
+           "rules), UTC, a fixed offset from UTC as +HH:MM or -HH:MM, or any zone name of the system's tz "
+           "database (a file under $TZDIR, else /usr/share/zoneinfo), e.g. Europe/London.")
       .value_name("ZONE");
 }
 
-void capture_flags::check() const { (void)itch5::io::time_zone::parse(time_zone); }
+namespace {
+
+// --time-zone's zone; an error names the flag.
+itch5::io::time_zone zone_of(const std::string& name) {
+  try {
+    return itch5::io::time_zone::parse(name);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--time-zone: ") + e.what());
+  }
+}
+
+}  // namespace
+
+void capture_flags::check() const { (void)zone_of(time_zone); }
 
 std::string capture_flags::expression() const {
   if (port == 0) return filter;
@@ -50,7 +64,7 @@ itch5::io::capture_options capture_flags::make(const std::string& tool, const st
   o.reorder_window = static_cast<std::size_t>(reorder_window);
   o.stats = stats;
   o.stamp_arrival = timestamp == "capture";
-  o.zone = itch5::io::time_zone::parse(time_zone);
+  o.zone = zone_of(time_zone);
   o.report = [prefix = tool + ": warning: " + input_name + ": "](const std::string& line) {
     std::fprintf(stderr, "%s%s\n", prefix.c_str(), line.c_str());
   };

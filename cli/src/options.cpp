@@ -460,7 +460,9 @@ void options::add_to(CLI::App& app, const option& o) const {
   std::string help = o.help;
   if (!o.allowed.empty()) help += " One of: " + values::join(o.allowed, ", ") + ".";
   const std::string def = o.get();
-  help += " Default: " + (def.empty() ? std::string("(none)") : def) + ".";
+  // A help text that says its default in words ("Default: the start.") is not given a second one.
+  if (help.find("Default:") == std::string::npos)
+    help += " Default: " + (def.empty() ? std::string("(none)") : def) + ".";
   const std::string& text = help;
   if (!o.is_flag) {
     app.add_option(names, text)->option_text(" " + o.value_name_);

@@ -98,6 +98,13 @@ std::string time_range::describe() const {
          (open_end ? std::string("the end") : format_time_of_day(to));
 }
 
+std::string time_range::past_the_day() const {
+  if (from.count() < ns_per_day) return {};
+  return "--from " + format_time_of_day(from) +
+         " is the end of the day: no event of the day is in the range, so no line, statistic or window comes "
+         "from it";
+}
+
 time_range resolve_time_range(std::string_view from, std::string_view to, std::string_view session) {
   time_range r;
   if (!session.empty()) {

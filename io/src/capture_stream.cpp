@@ -4,6 +4,9 @@
 #include <stdio.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <map>
@@ -589,22 +592,116 @@ std::int64_t nth_sunday(std::int64_t y, unsigned m, unsigned n) {
 
 }  // namespace
 
+namespace {
+
+constexpr const char* zone_forms =
+    "America/New_York, UTC, a fixed offset from UTC as +HH:MM or -HH:MM, or a zone name of the tz database "
+    "such as Europe/London";
+
+// Big-endian signed integers of a TZif file.
+std::int64_t tzif_int(std::string_view bytes, std::size_t at, std::size_t size) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < size; ++i) v = (v << 8) | static_cast<unsigned char>(bytes[at + i]);
+  if (size < 8 && (v >> (8 * size - 1)) != 0) v |= ~std::uint64_t{0} << (8 * size);  // sign-extended
+  return static_cast<std::int64_t>(v);
+}
+
+// A name that can only mean a file under the database's directory: no absolute path, no "..".
+bool plausible_zone_name(const std::string& name) {
+  if (name.empty() || name.front() == '/' || name.size() > 255) return false;
+  for (char c : name) {
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '/' ||
+                    c == '_' || c == '-' || c == '+' || c == '.';
+    if (!ok) return false;
+  }
+  return name.find("..") == std::string::npos;
+}
+
+}  // namespace
+
+time_zone time_zone::from_tzif(std::string_view bytes, const std::string& name) {
+  auto bad = [&](const std::string& why) {
+    return std::invalid_argument("time zone '" + name + "': " + why);
+  };
+  constexpr std::size_t header = 44;
+  if (bytes.size() < header || bytes.substr(0, 4) != "TZif") throw bad("not a TZif file of the tz database");
+  struct counts {
+    std::size_t isut, isstd, leap, time, type, chars;
+  };
+  auto read_counts = [&](std::size_t at) {
+    if (bytes.size() < at + header || bytes.substr(at, 4) != "TZif") throw bad("truncated TZif file");
+    auto n = [&](std::size_t i) { return static_cast<std::size_t>(tzif_int(bytes, at + 20 + 4 * i, 4)); };
+    return counts{n(0), n(1), n(2), n(3), n(4), n(5)};
+  };
+  auto block_size = [](const counts& c, std::size_t time_size) {
+    return c.time * time_size + c.time + c.type * 6 + c.chars + c.leap * (time_size + 4) + c.isstd + c.isut;
+  };
+  counts c = read_counts(0);
+  std::size_t at = header, time_size = 4;
+  if (bytes[4] >= '2') {  // the 64-bit block after the 32-bit one
+    at = header + block_size(c, 4);
+    c = read_counts(at);
+    at += header;
+    time_size = 8;
+  }
+  if (c.type == 0 || c.type > 256 || c.time > 100000 || c.chars > 100000 || c.leap > 100000 ||
+      c.isstd > 256 || c.isut > 256 || bytes.size() < at + block_size(c, time_size))
+    throw bad("truncated or corrupt TZif file");
+  const std::size_t index_at = at + c.time * time_size, types_at = index_at + c.time;
+  auto offset_of_type = [&](std::size_t t) {
+    if (t >= c.type) throw bad("corrupt TZif file (a transition to an unknown local time type)");
+    return static_cast<std::int32_t>(tzif_int(bytes, types_at + 6 * t, 4));
+  };
+  time_zone z{false, 0, {}, {}};
+  z.offsets.push_back(offset_of_type(0));  // before the first transition (RFC 8536, 3.2)
+  for (std::size_t i = 0; i < c.time; ++i) {
+    z.transitions.push_back(tzif_int(bytes, at + i * time_size, time_size));
+    z.offsets.push_back(offset_of_type(static_cast<unsigned char>(bytes[index_at + i])));
+  }
+  if (!std::is_sorted(z.transitions.begin(), z.transitions.end())) throw bad("corrupt TZif file");
+  if (z.transitions.empty()) {
+    z.fixed_offset_seconds = z.offsets.front();
+    z.offsets.clear();
+  }
+  return z;
+}
+
 time_zone time_zone::parse(const std::string& name) {
   if (name == "America/New_York") return {};
-  if (name == "UTC") return {false, 0};
+  if (name == "UTC") return {false, 0, {}, {}};
   if (name.size() == 6 && (name[0] == '+' || name[0] == '-') && name[3] == ':') {
     auto digit = [&](std::size_t i) { return name[i] >= '0' && name[i] <= '9'; };
     if (digit(1) && digit(2) && digit(4) && digit(5)) {
       const int h = (name[1] - '0') * 10 + (name[2] - '0');
       const int m = (name[4] - '0') * 10 + (name[5] - '0');
-      if (h <= 14 && m < 60) return {false, (name[0] == '-' ? -1 : 1) * (h * 3600 + m * 60)};
+      if (h <= 14 && m < 60) return {false, (name[0] == '-' ? -1 : 1) * (h * 3600 + m * 60), {}, {}};
     }
+    throw std::invalid_argument(
+        "time zone '" + name + "': an offset from UTC is +HH:MM or -HH:MM, hours 00 to 14, minutes 00 to 59");
   }
-  throw std::invalid_argument("time zone '" + name +
-                              "': America/New_York, UTC, or a fixed offset from UTC as +HH:MM or -HH:MM");
+  if (!plausible_zone_name(name))
+    throw std::invalid_argument("time zone '" + name + "': expected " + std::string(zone_forms));
+  const char* dir = std::getenv("TZDIR");
+  const std::string path =
+      std::string(dir != nullptr && *dir != '\0' ? dir : "/usr/share/zoneinfo") + "/" + name;
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    throw std::invalid_argument("time zone '" + name + "' is not in the tz database (" + path + ": " +
+                                std::strerror(errno) + "); expected " + zone_forms);
+  }
+  std::string bytes;
+  char buf[4096];
+  for (std::size_t n; bytes.size() < (std::size_t{1} << 20) && (n = std::fread(buf, 1, sizeof buf, f)) > 0;)
+    bytes.append(buf, n);
+  std::fclose(f);
+  return from_tzif(bytes, name);
 }
 
 std::int64_t time_zone::offset_at(std::int64_t utc_seconds) const noexcept {
+  if (!transitions.empty()) {
+    const auto after = std::upper_bound(transitions.begin(), transitions.end(), utc_seconds);
+    return offsets[static_cast<std::size_t>(after - transitions.begin())];
+  }
   if (!new_york) return fixed_offset_seconds;
   const std::int64_t days = (utc_seconds >= 0 ? utc_seconds : utc_seconds - 86399) / 86400;
   const std::int64_t y = year_of_days(days);

@@ -155,6 +155,32 @@ bool is_regular_file(const std::string& path) noexcept {
   return ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+// The file a name finally refers to: `path` itself, or for a symbolic link (a chain of them) its last
+// target, a relative target taken against the directory of the link that names it. The target need not
+// exist (a dangling link is written through: the file is created where it points). Throws naming `path`
+// on a loop or an unreadable link.
+std::string final_target(const std::string& path) {
+  std::string at = path;
+  for (int hops = 0;; ++hops) {
+    struct stat st {};
+    if (::lstat(at.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return at;
+    if (hops == 40) throw std::runtime_error(path + ": too many levels of symbolic links");
+    std::string target(static_cast<std::size_t>(st.st_size > 0 ? st.st_size : 255) + 1, '\0');
+    const ssize_t n = ::readlink(at.c_str(), target.data(), target.size());
+    if (n < 0)
+      throw std::runtime_error(path + ": cannot read the symbolic link " + at + ": " + std::strerror(errno));
+    if (static_cast<std::size_t>(n) == target.size())
+      throw std::runtime_error(path + ": symbolic link " + at + " changed while read");
+    target.resize(static_cast<std::size_t>(n));
+    if (target.empty()) throw std::runtime_error(path + ": symbolic link " + at + " is empty");
+    if (target.front() != '/') {
+      const std::size_t slash = at.rfind('/');
+      if (slash != std::string::npos) target = at.substr(0, slash + 1) + target;
+    }
+    at = std::move(target);
+  }
+}
+
 }  // namespace
 
 int remove_temporary_outputs() noexcept {
@@ -180,10 +206,15 @@ class output_file::impl {
       if (fd_ < 0) throw std::runtime_error(path + ": cannot open for writing: " + std::strerror(errno));
       direct_ = true;
     } else {
-      temp_ = path + ".tmp." + std::to_string(::getpid());
-      fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      // Written beside the file the name finally refers to, so that the rename replaces that file and a
+      // symbolic link keeps pointing at the new content.
+      target_ = final_target(path);
+      temp_ = target_ + ".tmp." + std::to_string(::getpid());
+      // A new file gets 0666 less the umask, like any file a program creates.
+      fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
       if (fd_ < 0) throw std::runtime_error(path + ": cannot create " + temp_ + ": " + std::strerror(errno));
       slot_ = register_temporary(temp_);
+      keep_mode_and_owner();
     }
     if (const compression format = compression_of(path); format != compression::none) {
       try {
@@ -219,13 +250,13 @@ class output_file::impl {
   void commit() {
     close();
     if (temp_.empty()) return;
-    if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
+    if (std::rename(temp_.c_str(), target_.c_str()) != 0) {
       throw std::runtime_error(path_ + ": cannot rename " + temp_ + ": " + std::strerror(errno));
     }
     unregister_temporary(slot_);
     temp_.clear();
     // A FILE.partial of an earlier, failed run would otherwise sit beside the complete FILE.
-    const std::string stale = path_ + ".partial";
+    const std::string stale = target_ + ".partial";
     if (is_regular_file(stale)) ::unlink(stale.c_str());
   }
 
@@ -235,12 +266,13 @@ class output_file::impl {
     } catch (...) {  // keep what could be written
     }
     if (temp_.empty()) return path_;
-    std::string partial = path_ + ".partial";
+    std::string partial = target_ + ".partial";
     if (std::rename(temp_.c_str(), partial.c_str()) != 0) {
       partial = temp_;
-    } else if (is_regular_file(path_)) {
-      // FILE is from an earlier run: left there, it would look like this run's complete output.
-      ::unlink(path_.c_str());
+    } else if (is_regular_file(target_)) {
+      // FILE is from an earlier run: left there, it would look like this run's complete output. (Behind a
+      // symbolic link, the file it points at goes; the link stays.)
+      ::unlink(target_.c_str());
     }
     unregister_temporary(slot_);
     temp_.clear();
@@ -273,8 +305,26 @@ class output_file::impl {
   }
 
  private:
+  // The file being replaced keeps its permissions and, where the process may give it (root, or a group
+  // of its own), its owner and group: a 0600 file stays 0600 rather than becoming 0644. Set on the
+  // temporary file as soon as it is created, so the bytes are never readable by more people than before.
+  void keep_mode_and_owner() noexcept {
+    struct stat old {};
+    if (::stat(target_.c_str(), &old) != 0 || !S_ISREG(old.st_mode)) return;
+    // Owner first: fchown() may clear set-user-ID bits that fchmod() then sets again. EPERM (an owner the
+    // process may not give) leaves this process's own, as a new file would have.
+    if (::fchown(fd_, old.st_uid, old.st_gid) != 0 &&
+        ::fchown(fd_, static_cast<uid_t>(-1), old.st_gid) != 0) {
+      // Neither: the new file is this process's, as a new file would be.
+    }
+    if (::fchmod(fd_, old.st_mode & 07777) != 0) {
+      // Not reached for a file this process created; the umask's mode stays.
+    }
+  }
+
   std::string path_;
-  std::string name_;  // for messages: "standard output" rather than "-"
+  std::string name_;    // for messages: "standard output" rather than "-"
+  std::string target_;  // the file written: path_, or the file a symbolic link path_ points to
   std::string temp_;
   int fd_ = -1;
   int slot_ = -1;        // in the table of temporary files, -1 when none

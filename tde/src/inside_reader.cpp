@@ -89,10 +89,10 @@ bool inside_reader::read_change(itch5::inside_line& out) {
     std::string_view reason = itch5::parse_inside_line(line, out);
     if (!reason.empty()) throw inside_format_error(name_, line_, reason);
     if (out.timestamp < last_timestamp_) {
-      throw inside_format_error(
-          name_, line_,
-          "timestamp " + std::to_string(out.timestamp) + " is earlier than the previous line's " +
-              std::to_string(last_timestamp_) + " (inside-change files are sorted by time)");
+      // itch5inside writes such a line as the feed had it (and counts it as an anomaly): taken at the
+      // previous line's time, so that the changes stay in time order, and counted.
+      if (backwards_++ == 0) first_backwards_line_ = line_;
+      out.timestamp = last_timestamp_;
     }
     last_timestamp_ = out.timestamp;
     ++changes_;
@@ -111,6 +111,14 @@ std::vector<std::string> absent_symbols(inside_reader& reader, const std::vector
       absent.push_back(s);
   }
   return absent;
+}
+
+std::string backwards_text(const inside_reader& reader) {
+  if (reader.backwards() == 0) return {};
+  const std::uint64_t n = reader.backwards();
+  return reader.name() + ": " + std::to_string(n) + (n == 1 ? " line has" : " lines have") +
+         " a timestamp earlier than the line before (first at line " +
+         std::to_string(reader.first_backwards_line()) + "); taken at the time of the line before";
 }
 
 std::string absent_symbols_text(const std::vector<std::string>& symbols, const std::string& file) {

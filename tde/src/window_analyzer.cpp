@@ -211,6 +211,9 @@ namespace {
 // Jobs gathered before they are estimated and delivered: enough to keep every worker busy and the cost of
 // a hand-over small, few enough that the points of a batch stay a few MB.
 constexpr std::size_t batch_jobs_per_worker = 32;
+// With long transforms fewer: about this many transform samples per worker and batch (at least one job),
+// so that a batch of long transforms (seconds each) still reports progress and sees a stop request soon.
+constexpr std::size_t batch_samples_per_worker = std::size_t{1} << 21;
 constexpr std::size_t batch_points = std::size_t{1} << 20;
 
 }  // namespace
@@ -226,7 +229,9 @@ window_analyzer<T>::window_analyzer(analysis_options options, inside_reader& a, 
   workers_.reserve(options_.threads);
   for (std::size_t i = 0; i < options_.threads; ++i) workers_.emplace_back(options_);
   for (const auto& p : options_.symbols) labels_.push_back(p.label());
-  jobs_.reserve(batch_jobs_per_worker * options_.threads);
+  batch_jobs_ = options_.threads *
+                std::clamp<std::size_t>(batch_samples_per_worker / fft_length(), 1, batch_jobs_per_worker);
+  jobs_.reserve(batch_jobs_);
 }
 
 template <fft_real T>
@@ -258,7 +263,10 @@ void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink)
   if (auto first = next_change()) {
     std::int64_t k = first_window_for(*first);
     while (true) {
-      if (progress_ && ++visited % 1024 == 0) progress_();
+      if (++visited % 1024 == 0) {
+        stop_if_asked();
+        if (progress_) progress_();
+      }
       const std::int64_t start = k * h, end = start + w;
       a_.load_until(end);
       b_.load_until(end);
@@ -271,7 +279,7 @@ void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink)
         continue;
       }
       if (end <= to) analyse_window(start);  // beyond --to: read on, only to look for every symbol
-      if (jobs_.size() >= batch_jobs_per_worker * workers_.size() || points_.size() >= batch_points) {
+      if (jobs_.size() >= batch_jobs_ || points_.size() >= batch_points) {
         flush(sink);
       }
       ++k;
@@ -290,6 +298,11 @@ void window_analyzer<T>::run(const std::function<void(const window_row&)>& sink)
   std::string text = absent_symbols_text(absent_a, a_.name());
   if (!absent_b.empty()) text += (text.empty() ? "" : "; ") + absent_symbols_text(absent_b, b_.name());
   if (!text.empty()) throw std::runtime_error(text);
+}
+
+template <fft_real T>
+void window_analyzer<T>::stop_if_asked() const {
+  if (stopping()) throw analysis_stopped();
 }
 
 template <fft_real T>
@@ -406,6 +419,7 @@ void window_analyzer<T>::flush(const std::function<void(const window_row&)>& sin
   if (flying_) {
     pool_.wait();
     flying_ = false;
+    stop_if_asked();  // the batch's jobs may have been left out
     deliver(flying_jobs_, sink);
   }
   std::swap(jobs_, flying_jobs_);
@@ -415,7 +429,8 @@ void window_analyzer<T>::flush(const std::function<void(const window_row&)>& sin
   if (flying_jobs_.empty()) return;
   flying_ = true;
   pool_.start(flying_jobs_.size(), [this](std::size_t w, std::size_t i) {
-    if (flying_jobs_[i].estimate) estimate(workers_[w], flying_jobs_[i], flying_points_.data());
+    if (flying_jobs_[i].estimate && !stopping())
+      estimate(workers_[w], flying_jobs_[i], flying_points_.data());
   });
 }
 
@@ -424,11 +439,13 @@ void window_analyzer<T>::finish(const std::function<void(const window_row&)>& si
   if (flying_) {
     pool_.wait();
     flying_ = false;
+    stop_if_asked();
     deliver(flying_jobs_, sink);
   }
   pool_.run(jobs_.size(), [this](std::size_t w, std::size_t i) {
-    if (jobs_[i].estimate) estimate(workers_[w], jobs_[i], points_.data());
+    if (jobs_[i].estimate && !stopping()) estimate(workers_[w], jobs_[i], points_.data());
   });
+  stop_if_asked();
   deliver(jobs_, sink);
   jobs_.clear();
   points_.clear();

@@ -738,6 +738,36 @@ TEST(Options, TheNoFormTakesNoValueAndTheFlagTakesTrueOrFalse) {
   EXPECT_EQ(help.find("{false}"), std::string::npos) << help;
 }
 
+// Occurrences of `what` in `text`.
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+// A help text that says its default in words is not followed by a second, generated "Default: (none).".
+TEST(Options, HelpThatSaysItsDefaultGetsNoSecondOne) {
+  std::string from, to, output = "-";
+  itch5::cli::options opts{"prog", "[options]", "A test program."};
+  opts.add("from", from, "Only events at or after this time. Default: the start.");
+  opts.add("to", to, "Only events before this time.");
+  opts.add("output", output, "Output.");
+  const std::string help = opts.help_text();
+  EXPECT_EQ(count_of(help, "Default:"), 3u) << help;
+  EXPECT_NE(help.find("Default: the start."), std::string::npos) << help;
+  EXPECT_EQ(help.find("the start. Default: (none)"), std::string::npos) << help;
+  EXPECT_NE(help.find("Only events before this time. Default: (none)."), std::string::npos) << help;
+  EXPECT_NE(help.find("Output. Default: -."), std::string::npos) << help;
+  // The tools' --from and --to: one default each.
+  for (const char* tool : {"itch5inside", "itch5tde"}) {
+    const outcome r = run_tool(tool, "--help");
+    EXPECT_EQ(r.code, 0) << tool;
+    const std::string flat = std::regex_replace(r.out, std::regex("\\s+"), " ");  // lines unwrapped
+    EXPECT_NE(flat.find("Default: the start. --to"), std::string::npos) << tool << " --help:\n" << r.out;
+    EXPECT_NE(flat.find("Default: the end. --session"), std::string::npos) << tool << " --help:\n" << r.out;
+  }
+}
+
 TEST(Options, AnEmptyValueAfterTheEqualsSignIsEmptyNotTheNextArgument) {
   std::string output = "-", input;
   std::vector<std::string> symbols{"DEFAULT"};

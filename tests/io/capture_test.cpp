@@ -5,6 +5,8 @@
 // after the messages before it. Captures are written by hand (itch5_test/capture_writer.hpp).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <string>
 #include <vector>
 
@@ -474,9 +476,44 @@ TEST(capture_time, new_york_with_daylight_saving_and_fixed_offsets) {
   EXPECT_EQ(itch5::io::time_zone::parse("+01:00").time_of_day_ns(1548824400 * s_ns), 6 * h_ns);
   EXPECT_EQ(itch5::io::time_zone::parse("-05:30").time_of_day_ns(1548824400 * s_ns), 23 * h_ns + 1800 * s_ns);
   EXPECT_TRUE(itch5::io::time_zone::parse("America/New_York").new_york);
-  for (const char* bad : {"EST", "+1:00", "+25:00", "-05:60", "Europe/Paris", ""}) {
+  for (const char* bad : {"+1:00", "+25:00", "-05:60", "Mars/Olympus_Mons", "../../etc/passwd", "/etc/passwd",
+                          "Europe/London ", ""}) {
     EXPECT_THROW((void)itch5::io::time_zone::parse(bad), std::invalid_argument) << bad;
   }
+}
+
+// Any zone of the system's tz database (issue 31): offsets from its TZif file, daylight saving included.
+TEST(capture_time, zones_of_the_tz_database) {
+  if (!std::filesystem::exists("/usr/share/zoneinfo/Europe/London")) GTEST_SKIP() << "no tz database";
+  const auto london = itch5::io::time_zone::parse("Europe/London");
+  EXPECT_FALSE(london.new_york);
+  // Epoch seconds computed independently (Python calendar.timegm); BST from 2019-03-31 01:00 UTC to
+  // 2019-10-27 01:00 UTC.
+  EXPECT_EQ(london.time_of_day_ns(1548824400 * s_ns), 5 * h_ns);  // 2019-01-30 05:00 GMT
+  EXPECT_EQ(london.time_of_day_ns(1563197400 * s_ns + 5), 14 * h_ns + 1800 * s_ns + 5);  // 14:30 BST
+  EXPECT_EQ(london.offset_at(1553994000 - 1), 0);  // 2019-03-31 00:59:59 UTC
+  EXPECT_EQ(london.offset_at(1553994000), 3600);
+  EXPECT_EQ(london.offset_at(1572138000 - 1), 3600);  // 2019-10-27 00:59:59 UTC
+  EXPECT_EQ(london.offset_at(1572138000), 0);
+  const auto tokyo = itch5::io::time_zone::parse("Asia/Tokyo");
+  EXPECT_EQ(tokyo.time_of_day_ns(1563197400 * s_ns), 22 * h_ns + 1800 * s_ns);  // 13:30 UTC = 22:30 JST
+  // The database's New York agrees with the built-in rules.
+  const auto ny_db = itch5::io::time_zone::parse("US/Eastern");
+  const itch5::io::time_zone ny;
+  for (std::int64_t t : {1548824400LL, 1552201199LL, 1552201200LL, 1572760799LL, 1572760800LL, 1772953200LL})
+    EXPECT_EQ(ny_db.offset_at(t), ny.offset_at(t)) << t;
+  try {
+    (void)itch5::io::time_zone::parse("Mars/Olympus_Mons");
+    FAIL() << "no such zone";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(
+        std::string(e.what()),
+        "time zone 'Mars/Olympus_Mons' is not in the tz database (/usr/share/zoneinfo/Mars/Olympus_Mons: "
+        "No such file or directory); expected America/New_York, UTC, a fixed offset from UTC as +HH:MM "
+        "or -HH:MM, or a zone name of the tz database such as Europe/London");
+  }
+  EXPECT_THROW((void)itch5::io::time_zone::from_tzif("TZif2", "short"), std::invalid_argument);
+  EXPECT_THROW((void)itch5::io::time_zone::from_tzif(std::string(100, 'x'), "junk"), std::invalid_argument);
 }
 
 // One message per packet, each arriving `delay` after its exchange timestamp, on a winter and a summer day.

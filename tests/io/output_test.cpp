@@ -1,6 +1,8 @@
 // output_file (final name only on commit, FILE.partial otherwise, .gz compressed on the fly) and
 // frame_writer (BinaryFILE bytes for generators and tests).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <random>
@@ -105,6 +107,119 @@ TEST(OutputFile, DiscardKeepsNothingAndLeavesEarlierFilesAlone) {
   EXPECT_EQ(itch5_test::read_text(path), "earlier");
   EXPECT_FALSE(fs::exists(path + ".partial"));
   EXPECT_EQ(count_files(dir.path(), "out.itch.gz.tmp."), 0);
+}
+
+// The permission bits of `path` (following a symbolic link).
+unsigned mode_of(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+// Sets the umask for one test and restores it.
+class scoped_umask {
+ public:
+  explicit scoped_umask(mode_t m) : old_(::umask(m)) {}
+  ~scoped_umask() { ::umask(old_); }
+  scoped_umask(const scoped_umask&) = delete;
+  scoped_umask& operator=(const scoped_umask&) = delete;
+
+ private:
+  mode_t old_;
+};
+
+TEST(OutputFile, ReplacedFileKeepsItsPermissions) {
+  scoped_umask umask(022);
+  itch5_test::temp_dir dir;
+  for (const char* name : {"licensed.txt", "licensed.txt.gz"}) {
+    const auto path = dir.file(name);
+    itch5_test::write_file(path, itch5_test::to_bytes("earlier\n"));
+    ASSERT_EQ(::chmod(path.c_str(), 0600), 0);
+    itch5::io::output_file out(path);
+    EXPECT_EQ(count_files(dir.path(), std::string(name) + ".tmp."), 1);
+    const auto temp = dir.file(std::string(name) + ".tmp." + std::to_string(::getpid()));
+    EXPECT_EQ(mode_of(temp), 0600u) << "not readable by others even while written";
+    out.write("new\n");
+    out.commit();
+    EXPECT_EQ(mode_of(path), 0600u) << name << ": a 0600 file must not become 0644";
+  }
+  const auto group = dir.file("group.txt");
+  itch5_test::write_file(group, itch5_test::to_bytes("earlier\n"));
+  ASSERT_EQ(::chmod(group.c_str(), 0660), 0);
+  itch5::io::output_file out(group);
+  out.write("new\n");
+  out.commit();
+  EXPECT_EQ(mode_of(group), 0660u);
+  EXPECT_EQ(itch5_test::read_text(group), "new\n");
+}
+
+TEST(OutputFile, NewFileGetsTheUmasksMode) {
+  itch5_test::temp_dir dir;
+  for (mode_t mask : {mode_t{002}, mode_t{027}, mode_t{0}}) {
+    scoped_umask umask(mask);
+    const auto path = dir.file("new-" + std::to_string(mask) + ".txt");
+    itch5::io::output_file out(path);
+    out.write("x\n");
+    out.commit();
+    EXPECT_EQ(mode_of(path), 0666u & ~mask) << "umask " << mask;
+  }
+}
+
+TEST(OutputFile, SymbolicLinkIsWrittenThroughAndStaysALink) {
+  itch5_test::temp_dir dir;
+  fs::create_directory(dir.path() / "store");
+  const auto target = (dir.path() / "store" / "day.txt").string();
+  itch5_test::write_file(target, itch5_test::to_bytes("stale\n"));
+  ASSERT_EQ(::chmod(target.c_str(), 0600), 0);
+  const auto link = dir.file("day.txt");
+  fs::create_symlink("store/day.txt", link);  // relative: against the link's directory
+  const auto chain = dir.file("chain.txt");
+  fs::create_symlink("day.txt", chain);  // a link to the link
+  {
+    itch5::io::output_file out(chain);
+    out.write("fresh\n");
+    EXPECT_EQ(count_files(dir.path() / "store", "day.txt.tmp."), 1)
+        << "the temporary file sits beside the target";
+    out.commit();
+  }
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_TRUE(fs::is_symlink(chain));
+  EXPECT_EQ(fs::read_symlink(link), "store/day.txt");
+  EXPECT_EQ(itch5_test::read_text(target), "fresh\n");
+  EXPECT_EQ(mode_of(target), 0600u);
+
+  // Cut short: the partial output sits beside the target, whose stale content is removed; the link stays.
+  {
+    itch5::io::output_file out(link);
+    out.write("cut\n");
+    EXPECT_EQ(out.abandon(), target + ".partial");
+  }
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_FALSE(fs::exists(target));
+  EXPECT_EQ(itch5_test::read_text(target + ".partial"), "cut\n");
+
+  // A dangling link: the file is created where it points.
+  {
+    itch5::io::output_file out(link);
+    out.write("again\n");
+    out.commit();
+  }
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(itch5_test::read_text(target), "again\n");
+  EXPECT_FALSE(fs::exists(target + ".partial"));
+}
+
+TEST(OutputFile, SymbolicLinkLoopNamesThePath) {
+  itch5_test::temp_dir dir;
+  const auto a = dir.file("a.txt"), b = dir.file("b.txt");
+  fs::create_symlink("b.txt", a);
+  fs::create_symlink("a.txt", b);
+  try {
+    itch5::io::output_file out(a);
+    FAIL() << "a loop of links has no file to write";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(a), std::string::npos) << e.what();
+  }
 }
 
 TEST(OutputFile, RemoveTemporaryOutputsUnlinksOnlyUnfinishedOutputs) {

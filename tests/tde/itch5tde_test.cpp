@@ -1,9 +1,12 @@
 // itch5tde end to end: two inside-change files built here with a known delay (B = A shifted, jittered, a few
 // lines dropped), the built tool run on them, its CSV and YAML checked against the delay put in.
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -745,6 +748,132 @@ TEST_F(itch5tde_e2e, a_time_range_keeps_the_windows_wholly_inside_it) {
                                 all.begin(), all.end(), [](const csv_row& r) { return r.start >= begin; })));
   EXPECT_LT(regular.size(), all.size());
   EXPECT_GE(regular.front().start, begin);
+}
+
+TEST_F(itch5tde_e2e, a_range_past_the_day_is_a_warning) {
+  const std::string common = "'" + a_path + "' '" + b_path + "' -q --from 24:00";
+  ASSERT_EQ(run(common, out, err), 0) << slurp(err);
+  EXPECT_EQ(
+      slurp(err).rfind("itch5tde: warning: --from 24:00:00 is the end of the day: no event of the day is in "
+                       "the range, so no line, statistic or window comes from it\n",
+                       0),
+      0u)
+      << slurp(err);
+}
+
+// B 250 us behind A, searched only to 100 us: nothing passes, and the summary says why and what to try.
+TEST_F(itch5tde_e2e, a_delay_beyond_max_lag_gets_a_hint_to_search_further) {
+  ASSERT_EQ(run("'" + a_path + "' '" + b_path + "' --max-lag 100us --metadata none -o '" + out + "'",
+                out + ".o", err),
+            0)
+      << slurp(err);
+  std::filesystem::remove(out + ".o");
+  const std::string text = slurp(err);
+  EXPECT_NE(text.find("itch5tde: events: 0 of "), std::string::npos) << text;
+  EXPECT_NE(text.find(" have their peak at the edge of the searched lags: if B is more than --max-lag 100us "
+                      "behind or ahead of A, its peak lies outside them; try --max-lag 400us\n"),
+            std::string::npos)
+      << text;
+  // Searched to 400 us, the delay is found and no hint follows.
+  ASSERT_EQ(run("'" + a_path + "' '" + b_path + "' --max-lag 400us --metadata none -o '" + out + "'",
+                out + ".o", err),
+            0);
+  std::filesystem::remove(out + ".o");
+  EXPECT_EQ(slurp(err).find("--max-lag 1"), std::string::npos) << slurp(err);
+  EXPECT_EQ(slurp(err).find("try --max-lag"), std::string::npos) << slurp(err);
+}
+
+// Every window skipped for too few changes: said as that, not as "no window had changes".
+TEST_F(itch5tde_e2e, windows_all_skipped_for_too_few_changes_are_called_that) {
+  ASSERT_EQ(run("'" + a_path + "' '" + b_path + "' --min-events 100000 --metadata none -o '" + out + "'",
+                out + ".o", err),
+            0)
+      << slurp(err);
+  std::filesystem::remove(out + ".o");
+  const std::string text = slurp(err);
+  EXPECT_EQ(text.find("no window had changes"), std::string::npos) << text;
+  EXPECT_NE(
+      text.find("itch5tde: no rows: every symbol window with changes had fewer than 100000 in A or in B "
+                "(--min-events)"),
+      std::string::npos)
+      << text;
+}
+
+// --sampling-period 1ns with the default window: transforms of ~17.8 M samples per symbol window, refused up
+// front (before any input is read) unless --force; at 10 ns a note says it will be slow.
+TEST_F(itch5tde_e2e, work_past_the_bound_is_refused_up_front) {
+  EXPECT_EQ(run("'" + a_path + "' '" + b_path + "' --sampling-period 1ns -o '" + out + "'", out + ".o", err),
+            2);
+  std::filesystem::remove(out + ".o");
+  EXPECT_EQ(slurp(err).rfind("itch5tde: error: windows of 16777216 samples", 0), 0u) << slurp(err);
+  EXPECT_NE(slurp(err).find("or --force to run anyway"), std::string::npos) << slurp(err);
+  EXPECT_FALSE(std::filesystem::exists(out));
+  // At 10 ns (transforms of 2.2 M): a note first, and the run goes on (a time range of one window keeps
+  // it short).
+  ASSERT_EQ(
+      run("'" + a_path + "' '" + b_path + "' --sampling-period 10ns --plan estimate --from 09:30:00.1 " +
+              "--to 09:30:00.13 --metadata none -o '" + out + "'",
+          out + ".o", err),
+      0)
+      << slurp(err);
+  std::filesystem::remove(out + ".o");
+  EXPECT_EQ(slurp(err).rfind("itch5tde: note: windows of 2097152 samples", 0), 0u) << slurp(err);
+}
+
+// SIGINT while long transforms run: the run stops within about one transform, says so, and exits as killed
+// by the signal (130). Before, a batch of 32 transforms per thread had to finish first, and the 10 s
+// safety alarm killed the process without a word.
+TEST_F(itch5tde_e2e, sigint_stops_a_run_of_long_transforms_promptly) {
+  const std::string cmd = "XDG_CACHE_HOME='" + cache_home + "' exec '" + tool + "' '" + a_path + "' '" +
+                          b_path +
+                          "' --sampling-period 10ns --plan estimate --threads 2 -q --metadata none -o '" +
+                          out + "' 2>'" + err + "'";
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::sleep(3);  // planning with --plan estimate is instant: well into the transforms
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, WNOHANG), 0) << "the run ended before the signal: " << slurp(err);
+  const auto sent = std::chrono::steady_clock::now();
+  ::kill(pid, SIGINT);
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  EXPECT_LT(seconds, 5.0) << "the 10 s alarm is what stopped it before";
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
+  EXPECT_NE(slurp(err).find("itch5tde: interrupted by SIGINT; the rows written before it are in " + out +
+                            ".partial"),
+            std::string::npos)
+      << slurp(err);
+  EXPECT_FALSE(std::filesystem::exists(out));
+  std::filesystem::remove(out + ".partial");
+}
+
+// itch5tde's outputs replaced: a 0600 CSV stays 0600, a symlinked summary stays a link to the new content.
+TEST_F(itch5tde_e2e, replaced_outputs_keep_their_mode_and_links) {
+  const std::string target = temp_path("target.yaml"), link = temp_path("link.yaml");
+  {
+    std::ofstream(out) << "earlier\n";
+    std::ofstream(target) << "stale\n";
+  }
+  ASSERT_EQ(::chmod(out.c_str(), 0600), 0);
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink(target, link);
+  ASSERT_EQ(run("'" + a_path + "' '" + b_path + "' -q --metadata none --summary-yaml '" + link + "' -o '" +
+                    out + "'",
+                out + ".o", err),
+            0)
+      << slurp(err);
+  std::filesystem::remove(out + ".o");
+  struct stat st {};
+  ASSERT_EQ(::stat(out.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_NE(slurp(target).find("signals:"), std::string::npos) << slurp(target);
+  std::filesystem::remove(link);
+  std::filesystem::remove(target);
 }
 
 TEST_F(itch5tde_e2e, a_bad_time_range_is_a_usage_error) {

@@ -43,8 +43,11 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <itch5/frame_writer.hpp>
 #include <itch5_test/support.hpp>
 #include <yaml-cpp/yaml.h>
+
+#include "../book/message_builders.hpp"
 
 namespace {
 
@@ -301,6 +304,53 @@ TEST_F(tde_pipeline, swapping_the_files_negates_every_delay) {
     EXPECT_NEAR(median, expected_us, period_us) << signal;
     EXPECT_NEAR(median, -forward_medians[signal], 0.01) << signal;
   }
+}
+
+// A feed's timestamp going backwards: itch5inside writes the line as the feed had it (and counts an
+// anomaly); itch5tde reads that file, takes the line at the time of the line before, and says so.
+TEST(tde_pipeline_backwards, itch5tde_reads_a_line_itch5inside_wrote_with_a_timestamp_going_backwards) {
+  using namespace testing_messages;
+  itch5_test::temp_dir dir;
+  itch5::frame_writer w;
+  w.write(system_event(1000, 'O'));
+  w.write(directory(1, "AAA", 1100));
+  const std::int64_t t0 = 36'000'000'000'000;  // 10:00
+  for (std::uint64_t i = 0; i < 40; ++i) {
+    // Every order improves its side: one inside change each. The 21st is stamped 5 us before the 20th.
+    const std::int64_t t = t0 + static_cast<std::int64_t>(i) * 10'000 - (i == 20 ? 15'000 : 0);
+    const auto step = static_cast<std::uint32_t>(i / 2);
+    w.write(i % 2 == 0 ? add(t, 1, i + 1, 'B', 100, 100000 + 100 * step, "AAA")
+                       : add(t, 1, i + 1, 'S', 100, 200000 - 100 * step, "AAA"));
+  }
+  const std::string itch = dir.file("in.itch"), inside = dir.file("inside.txt");
+  itch5_test::write_file(itch, {w.bytes().begin(), w.bytes().end()});
+  ASSERT_EQ(run_shell(sh_quote(tools + "/itch5inside") + " -q " + sh_quote(itch) + " -o " + sh_quote(inside)),
+            0);
+  // The line where the time goes back, found here from the file itch5inside wrote.
+  std::istringstream lines(itch5_test::read_text(inside));
+  std::string line;
+  std::uint64_t number = 0, backwards_at = 0;
+  std::int64_t last = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    if (line.empty() || line[0] == '#') continue;
+    const std::int64_t t = std::stoll(line.substr(0, line.find(' ')));
+    if (t < last && backwards_at == 0) backwards_at = number;
+    last = std::max(last, t);
+  }
+  ASSERT_NE(backwards_at, 0u) << "itch5inside wrote the backwards timestamp as it came";
+
+  const std::string err = dir.file("err.txt"), csv = dir.file("tde.csv");
+  const int rc = run_shell("XDG_CACHE_HOME=" + sh_quote(dir.file("cache")) + " " +
+                           sh_quote(tools + "/itch5tde") + " " + sh_quote(inside) + " " + sh_quote(inside) +
+                           " --symbols AAA --min-events 1 --sampling-period 1us -q -o " + sh_quote(csv) +
+                           " 2>" + sh_quote(err));
+  const std::string text = itch5_test::read_text(err);
+  EXPECT_EQ(rc, 0) << text;
+  EXPECT_EQ(text, "itch5tde: warning: " + inside +
+                      ": 1 line has a timestamp earlier than the line before (first at line " +
+                      std::to_string(backwards_at) + "); taken at the time of the line before\n");
+  EXPECT_NE(itch5_test::read_text(csv).find(",AAA,events,"), std::string::npos) << "the window has its row";
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ import os
 import random
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -266,6 +267,33 @@ class Itch5PlotTest(unittest.TestCase):
         with open(self.path("latency2.pdf"), "rb") as f:
             self.assertEqual(f.read(5), b"%PDF-")
         self.assertGreater(os.path.getsize(self.path("latency2.pdf")), 5000)
+
+    def test_replaced_output_keeps_its_mode_and_a_link_stays_a_link(self):
+        d = self.path
+        args = ["latency", d("before.csv"), *SIZE_ARGS, "-o"]
+        # A licensed 0600 file stays 0600 (umask 022 would give a new file 0644).
+        with open(d("private.png"), "wb") as f:
+            f.write(b"earlier")
+        os.chmod(d("private.png"), 0o600)
+        r = subprocess.run([PLOT, *args, d("private.png")], capture_output=True, timeout=300, umask=0o022)
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace"))
+        self.assertEqual(stat.S_IMODE(os.stat(d("private.png")).st_mode), 0o600)
+        self.assert_picture("private.png")
+        # A symbolic link (relative, to another directory) stays a link; the file it points to is replaced.
+        os.makedirs(d("store"), exist_ok=True)
+        with open(d("store/target.png"), "wb") as f:
+            f.write(b"stale")
+        os.symlink("store/target.png", d("link.png"))
+        r = subprocess.run([PLOT, *args, d("link.png")], capture_output=True, timeout=300, umask=0o022)
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace"))
+        self.assertTrue(os.path.islink(d("link.png")))
+        self.assertEqual(os.readlink(d("link.png")), "store/target.png")
+        self.assert_picture("store/target.png")
+        self.assertEqual([n for n in os.listdir(d("store")) if n != "target.png"], [], "no temporary file left")
+        # A new file: 0666 less the umask.
+        r = subprocess.run([PLOT, *args, d("new.png")], capture_output=True, timeout=300, umask=0o027)
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace"))
+        self.assertEqual(stat.S_IMODE(os.stat(d("new.png")).st_mode), 0o640)
 
     def test_format_overrides_extension_and_stdout(self):
         r = plot("latency", self.path("before.csv"), "--format", "svg", "-q", *SIZE_ARGS)

@@ -20,6 +20,11 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <itch5_test/support.hpp>
 
 #include "../book/message_builders.hpp"
@@ -331,6 +336,57 @@ TEST_F(Itch5Stats, OverlappingTimeRangesAreRefused) {
   EXPECT_EQ(load("day.hist").meta_value("time_ranges"), "0-end");
   // The joined halves are a whole day again: they merge with another whole day.
   EXPECT_EQ(run(stats_tool + " merge whole.hist day.hist --stats m.csv").code, 0);
+}
+
+// --histograms - on a terminal: refused, as itch5synth refuses to write ITCH bytes there; nothing written.
+TEST_F(Itch5Stats, BinaryHistogramsAreNotWrittenToATerminal) {
+  ASSERT_EQ(run(inside + " -q " + sample + " -o /dev/null --histograms h.hist").code, 0);
+  const int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(master, 0);
+  ASSERT_EQ(::grantpt(master), 0);
+  ASSERT_EQ(::unlockpt(master), 0);
+  const std::string terminal = ::ptsname(master);
+  const int code =
+      itch5_test::run_shell("cd " + sh_quote(dir_.path().string()) + " && timeout 60 " + stats_tool +
+                            " merge h.hist --histograms - > " + sh_quote(terminal) + " 2> " + q("err.txt"));
+  EXPECT_EQ(code, 2) << "124: the tool wrote to the terminal (which nobody reads here) until it was full";
+  EXPECT_EQ(
+      read_text(file("err.txt")),
+      "itch5stats merge: error: --histograms -: standard output is a terminal and the histogram file is "
+      "binary; redirect it or give --histograms FILE\n");
+  ::fcntl(master, F_SETFL, O_NONBLOCK);
+  char byte;
+  EXPECT_LE(::read(master, &byte, 1), 0) << "nothing reached the terminal";
+  ::close(master);
+  // Through a pipe, the file is written.
+  EXPECT_EQ(run(stats_tool + " merge h.hist --histograms - | cat > piped.hist").code, 0);
+}
+
+// Outputs of itch5inside and itch5stats replaced by a run: a 0600 file stays 0600, a symbolic link stays a
+// link and the file it points to gets the new content, a new file gets 0666 less the umask (issue 31).
+TEST_F(Itch5Stats, ReplacedOutputsKeepTheirModeAndSymbolicLinksStayLinks) {
+  auto mode = [&](const std::string& name) {
+    struct stat st {};
+    EXPECT_EQ(::stat(file(name).c_str(), &st), 0) << name;
+    return st.st_mode & 07777;
+  };
+  for (const char* name : {"lines.txt", "s.csv", "h.hist", "m.csv"}) {
+    itch5_test::write_file(file(name), itch5_test::to_bytes("earlier\n"));
+    ASSERT_EQ(::chmod(file(name).c_str(), 0600), 0);
+  }
+  std::filesystem::create_directory(file("store"));
+  itch5_test::write_file(file("store/d.csv"), itch5_test::to_bytes("stale\n"));
+  std::filesystem::create_symlink("store/d.csv", file("d.csv"));
+  ASSERT_EQ(run("umask 022 && " + inside + " -q " + sample +
+                " -o lines.txt --stats s.csv --depth d.csv --histograms h.hist")
+                .code,
+            0);
+  ASSERT_EQ(run("umask 027 && " + stats_tool + " merge h.hist --stats m.csv --depth new.csv").code, 0);
+  for (const char* name : {"lines.txt", "s.csv", "h.hist", "m.csv"}) EXPECT_EQ(mode(name), 0600u) << name;
+  EXPECT_TRUE(std::filesystem::is_symlink(file("d.csv")));
+  EXPECT_GT(read_text(file("store/d.csv")).size(), 100u) << "the link's file has the depth CSV";
+  EXPECT_EQ(mode("new.csv"), 0640u);
+  EXPECT_EQ(read_text(file("s.csv")), read_text(file("m.csv")));
 }
 
 TEST_F(Itch5Stats, UsageErrorsExitTwoAndHelpExplainsEveryFlag) {

@@ -202,6 +202,19 @@ TEST_F(TimeRange, TheSummaryNamesTheRange) {
   EXPECT_EQ(run("").err.find("time range"), std::string::npos);
 }
 
+// --from 24:00 is a valid time (the end of the day) but leaves no event of the day: said, not silent.
+TEST_F(TimeRange, ARangePastTheDayIsAWarning) {
+  const run_output r = run("--from 24:00");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.rfind("itch5inside: warning: --from 24:00:00 is the end of the day: no event of the day is "
+                        "in the range, so no line, statistic or window comes from it\n",
+                        0),
+            0u)
+      << r.err;
+  EXPECT_EQ(r.lines, "");
+  EXPECT_EQ(run("--from 23:59:59.999999999").err.find("warning"), std::string::npos);
+}
+
 TEST_F(TimeRange, MistakesAreUsageErrors) {
   struct mistake {
     std::string flags, message;

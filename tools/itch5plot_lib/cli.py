@@ -42,7 +42,8 @@ Exit status: 0 success; 1 an input that is missing, unreadable, of the wrong kin
 CSV), malformed (the line is named) or without the chosen symbol, or an output that cannot be written;
 2 a usage error, or an output that is one of the inputs (under any name); 128+N when stopped by signal N
 (nothing is written). The image is written to a temporary file beside the output and renamed at the end,
-so the output only ever exists complete. Errors are one line, 'itch5plot: error: ...'."""
+so the output only ever exists complete; an existing output keeps its permissions (a 0600 file stays
+0600), a symbolic link is written through (the link stays), a new file gets 0666 less the umask. Errors are one line, 'itch5plot: error: ...'."""
 
 
 class Interrupted(Exception):
@@ -291,7 +292,7 @@ def check_output(out, input_paths):
         return
     if os.path.isdir(out):
         raise InputError(f"-o {out}: is a directory")
-    parent = os.path.dirname(os.path.abspath(out))
+    parent = os.path.dirname(os.path.realpath(out))  # a symbolic link's file is written (write_figure)
     if not os.path.isdir(parent):
         raise InputError(f"-o {out}: directory {parent} does not exist")
     if not os.access(parent, os.W_OK | os.X_OK):
@@ -313,7 +314,10 @@ def check_output(out, input_paths):
 
 
 def write_figure(fig, out, fmt):
-    """Renders to standard output, or to a temporary file beside `out` renamed at the end."""
+    """Renders to standard output, or to a temporary file renamed at the end over the file `out` finally
+    names: a symbolic link is written through (the file it points to is replaced, the link stays). A
+    replaced file keeps its permission bits (a 0600 file stays 0600) and, where allowed, its owner and
+    group; a new file gets 0666 less the umask."""
     if out == "-":
         import io
         buf = io.BytesIO()
@@ -324,21 +328,42 @@ def write_figure(fig, out, fmt):
         except BrokenPipeError:
             raise InputError("standard output was closed before the image was written") from None
         return
-    directory = os.path.dirname(os.path.abspath(out))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(out) + ".", suffix=".tmp")
+    target = os.path.realpath(out)  # through symbolic links, relative ones against the link's directory
+    directory = os.path.dirname(target)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(target) + ".", suffix=".tmp")
     try:
+        _keep_mode_and_owner(fd, target)
         with os.fdopen(fd, "wb") as f:
             fig.savefig(f, format=fmt, dpi=fig.dpi)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, out)
+        os.replace(tmp, target)
     except OSError as e:
         _remove(tmp)
         raise InputError(f"-o {out}: cannot write: {e.strerror or e}") from None
     except BaseException:
         _remove(tmp)
         raise
+
+
+def _keep_mode_and_owner(fd, target):
+    """Gives the temporary file `fd` the mode (and, where allowed, owner and group) of the file it will
+    replace, or 0666 less the umask for a new file (mkstemp creates 0600). Set before the image is written,
+    so it is never readable by more people than the file it replaces."""
+    try:
+        old = os.stat(target)
+    except OSError:
+        old = None
+    if old is None or not stat.S_ISREG(old.st_mode):
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
+        return
+    for uid in (old.st_uid, -1):
+        try:
+            os.fchown(fd, uid, old.st_gid)
+            break
+        except OSError:  # EPERM: an owner (or group) this process may not give
+            pass
+    os.fchmod(fd, stat.S_IMODE(old.st_mode))
 
 
 def _remove(path):

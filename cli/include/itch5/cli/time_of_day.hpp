@@ -37,6 +37,10 @@ struct time_range {
   }
   /// "09:30:00 to 16:00:00", "09:30:00 to the end", "the start to 10:00:00", "the whole input".
   [[nodiscard]] std::string describe() const;
+  /// For a range that lies past the day (--from 24:00, whose events would be stamped 24:00 or later: none
+  /// in a day's feed): "--from 24:00:00 is the end of the day: no event of the day is in the range, so no
+  /// line, statistic or window comes from it"; else "". A warning for the tools to print before the run.
+  [[nodiscard]] std::string past_the_day() const;
 };
 
 /// The range of --from FROM, --to TO and --session SESSION (each "" when not given): SESSION "regular" is

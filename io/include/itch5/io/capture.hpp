@@ -46,6 +46,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <itch5/io/byte_stream.hpp>
@@ -97,14 +98,24 @@ struct capture_stats {
 
 /// The venue's clock for capture timestamps: America/New_York (US daylight saving rules since 2007: from
 /// the second Sunday of March 02:00 to the first Sunday of November 02:00 local time, UTC-4, else UTC-5),
-/// or a fixed offset from UTC.
+/// a fixed offset from UTC, or any zone of the system's tz database (a TZif file under $TZDIR, else
+/// /usr/share/zoneinfo: Europe/London, Asia/Tokyo, ...), whose offsets change at the file's transitions
+/// (times after the last transition keep its offset; Debian's files list them to 2037).
 struct time_zone {
   bool new_york = true;
-  std::int32_t fixed_offset_seconds = 0;  ///< When !new_york: local = UTC + this.
+  std::int32_t fixed_offset_seconds = 0;  ///< When !new_york and no transitions: local = UTC + this.
+  /// A tz database zone: at UTC second transitions[i] and after, the offset is offsets[i + 1]; before the
+  /// first, offsets[0]. Empty for New York and fixed offsets.
+  std::vector<std::int64_t> transitions;
+  std::vector<std::int32_t> offsets;
 
-  /// "America/New_York", "UTC", or a fixed offset "+HH:MM" / "-HH:MM" (e.g. "+01:00").
-  /// Throws std::invalid_argument naming the accepted forms.
+  /// "America/New_York", "UTC", a fixed offset "+HH:MM" / "-HH:MM" (e.g. "+01:00"), or a zone name of
+  /// the tz database ("Europe/London"). Throws std::invalid_argument saying why and naming the accepted
+  /// forms.
   [[nodiscard]] static time_zone parse(const std::string& name);
+  /// The zone in TZif bytes (RFC 8536, versions 1 to 4); `name` is for errors. Throws
+  /// std::invalid_argument on bytes that are not a TZif file.
+  [[nodiscard]] static time_zone from_tzif(std::string_view bytes, const std::string& name);
   /// Seconds to add to UTC to get local time at `utc_seconds` since the epoch.
   [[nodiscard]] std::int64_t offset_at(std::int64_t utc_seconds) const noexcept;
   /// Nanoseconds since local midnight of the UTC instant `utc_ns` (ns since the epoch).

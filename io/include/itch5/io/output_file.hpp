@@ -8,6 +8,13 @@
 // earlier run. discard() drops the output altogether (nothing kept). Standard output ("-") and existing
 // non-regular files (/dev/null, a FIFO) are written directly; commit(), abandon() and discard() flush them.
 //
+// Replacing a file keeps what it was: its permission bits (a 0600 file stays 0600; set on the temporary
+// file when it is created, so the bytes are never readable by more people) and, where the process may give
+// them, its owner and group. A new file gets 0666 less the umask. A symbolic link (or a chain of them) is
+// written through: the temporary file, FILE.partial and the rename are beside the file it finally points to
+// (a relative target taken against the link's directory; a dangling link's file is created), and the link
+// stays a link.
+//
 // Names ending in ".gz" are gzip-compressed on the fly and names ending in ".zst" zstd-compressed
 // (compression_of()), on a thread of the output's own (output_options::compress_thread): write() copies
 // the bytes into one of a few 1 MiB chunks and returns, so the caller's thread never waits for deflate

@@ -1,9 +1,11 @@
 // inside_reader: streams the changes of an inside-change file, plain or gzip-compressed (detected from the
 // bytes by itch5::io::open_input), or standard input ("-").
 //
-// Blank lines and lines starting with '#' are skipped. A malformed line, or a timestamp earlier than the
-// previous line's (the files are sorted by time, ties allowed), throws inside_format_error naming the
-// file and the 1-based line number; binary input (an ITCH file given by mistake) is called that. I/O and
+// Blank lines and lines starting with '#' are skipped. A malformed line throws inside_format_error naming
+// the file and the 1-based line number; binary input (an ITCH file given by mistake) is called that. The
+// files are sorted by time (ties allowed), but a feed's timestamp that goes backwards is written by
+// itch5inside as it came (and counted there as an anomaly): such a line is read with the timestamp of the
+// line before (clamped, so the changes stay in time order) and counted by backwards(). I/O and
 // gzip errors surface as itch5::io::input_error.
 // next() is amortised O(line length) and does not allocate after the first block; the symbol view in the
 // returned record stays valid until the next call to next(). One thread at a time.
@@ -53,6 +55,10 @@ class inside_reader {
   [[nodiscard]] std::uint64_t line_number() const noexcept { return line_; }
   [[nodiscard]] std::uint64_t changes() const noexcept { return changes_; }
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
+  /// Changes read so far whose timestamp was earlier than the line before (taken at that line's time).
+  [[nodiscard]] std::uint64_t backwards() const noexcept { return backwards_; }
+  /// The 1-based line number of the first of them (0 when none).
+  [[nodiscard]] std::uint64_t first_backwards_line() const noexcept { return first_backwards_line_; }
   /// Bytes read so far from the underlying file (compressed bytes for gzip), and its size (0 when unknown,
   /// as for a pipe): for a progress line.
   [[nodiscard]] std::uint64_t input_position() const noexcept { return stream_->consumed(); }
@@ -74,6 +80,8 @@ class inside_reader {
   std::uint64_t line_ = 0;
   std::uint64_t changes_ = 0;
   std::int64_t last_timestamp_ = 0;
+  std::uint64_t backwards_ = 0;
+  std::uint64_t first_backwards_line_ = 0;
   bool looked_ahead_ = false;  // ahead_ holds the result of a read_change() not yet returned by next()
   bool ahead_valid_ = false;
   itch5::inside_line ahead_;
@@ -84,6 +92,10 @@ class inside_reader {
 /// up to there, or the whole input when one is absent. Throws what next() throws.
 [[nodiscard]] std::vector<std::string> absent_symbols(inside_reader& reader,
                                                       const std::vector<std::string>& symbols);
+
+/// "b.txt: 3 lines have a timestamp earlier than the line before (first at line 17); taken at the time of
+/// the line before", or "" when the reader met none (so far).
+[[nodiscard]] std::string backwards_text(const inside_reader& reader);
 
 /// "NOPE does not appear in b.txt", or "NOPE, XYZ do not appear in b.txt"; "" without symbols.
 [[nodiscard]] std::string absent_symbols_text(const std::vector<std::string>& symbols,

@@ -24,10 +24,12 @@
 // fft_plan.hpp).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -160,6 +162,13 @@ struct window_row {
   double delay_us = 0;  ///< estimate.delay x sampling period, in microseconds (NaN without an estimate)
 };
 
+/// Thrown by window_analyzer::run() when the flag given to stop_when() is set: the run stopped early, the
+/// rows delivered so far are all there are.
+class analysis_stopped : public std::runtime_error {
+ public:
+  analysis_stopped() : std::runtime_error("the analysis was asked to stop") {}
+};
+
 template <fft_real T>
 class window_analyzer {
  public:
@@ -188,6 +197,11 @@ class window_analyzer {
   /// Called on the calling thread about every thousand windows and after each batch, e.g. to draw a
   /// progress line. Optional.
   void on_progress(std::function<void()> tick) { progress_ = std::move(tick); }
+  /// run() throws analysis_stopped soon after `*flag` becomes true (a signal handler's flag): the workers
+  /// estimate no more jobs, and the flag is checked between batches and every 1024 windows. A batch holds
+  /// fewer jobs when the transforms are long (down to one per worker), so this is within about one
+  /// transform. Optional; `flag` must outlive run().
+  void stop_when(const std::atomic<bool>* flag) noexcept { stop_ = flag; }
 
  private:
   // One row to deliver: an estimate of one (window, pair, signal), or a row without one.
@@ -222,6 +236,10 @@ class window_analyzer {
   void finish(const std::function<void(const window_row&)>& sink);
   void deliver(const std::vector<job>& jobs, const std::function<void(const window_row&)>& sink);
   std::size_t label_of(std::string_view symbol);
+  [[nodiscard]] bool stopping() const noexcept {
+    return stop_ != nullptr && stop_->load(std::memory_order_relaxed);
+  }
+  void stop_if_asked() const;
 
   static analysis_options validated(analysis_options o);
 
@@ -231,6 +249,8 @@ class window_analyzer {
   std::vector<worker> workers_;
   work_pool pool_;
   std::function<void()> progress_;
+  const std::atomic<bool>* stop_ = nullptr;
+  std::size_t batch_jobs_ = 0;  // jobs gathered before a batch is estimated
   std::uint64_t windows_ = 0;
   std::uint64_t skipped_ = 0;
   // The batch: jobs in row order and their points; reused (capacity kept) from batch to batch.
