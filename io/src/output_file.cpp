@@ -210,8 +210,12 @@ class output_file::impl {
       // symbolic link keeps pointing at the new content.
       target_ = final_target(path);
       temp_ = target_ + ".tmp." + std::to_string(::getpid());
-      // A new file gets 0666 less the umask, like any file a program creates.
-      fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+      // A new file gets 0666 less the umask, like any file a program creates. One that replaces a file is
+      // created 0600 and then given that file's mode (keep_mode_and_owner), so that it is never open to
+      // more people than the file it replaces, not even for the moment between the two.
+      struct stat existing {};
+      const bool replaces = ::stat(target_.c_str(), &existing) == 0 && S_ISREG(existing.st_mode);
+      fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, replaces ? 0600 : 0666);
       if (fd_ < 0) throw std::runtime_error(path + ": cannot create " + temp_ + ": " + std::strerror(errno));
       slot_ = register_temporary(temp_);
       keep_mode_and_owner();
