@@ -267,13 +267,13 @@ TEST_F(capture_tools, itch5synth_pcap_is_read_as_its_binaryfile) {
 }
 
 // Each line's timestamp (the first field) plus `delta`, the rest unchanged.
-std::string shifted(const std::string& lines, std::uint64_t delta) {
+std::string shifted(const std::string& lines, std::int64_t delta) {
   std::string out;
   std::size_t at = 0;
   while (at < lines.size()) {
     const std::size_t end = lines.find('\n', at);
     const std::size_t space = lines.find(' ', at);
-    out += std::to_string(std::stoull(lines.substr(at, space - at)) + delta);
+    out += std::to_string(std::stoll(lines.substr(at, space - at)) + delta);
     out.append(lines, space, end + 1 - space);
     at = end + 1;
   }
@@ -307,12 +307,14 @@ TEST_F(capture_tools, timestamp_capture_gives_arrival_times_in_new_york_time) {
       o.err.find("itch5cat: error: --time-zone: time zone 'Mars/Olympus_Mons' is not in the tz database"),
       std::string::npos)
       << o.err;
-  // Any zone of the system's tz database: Europe/London is UTC+1 in July (the capture's summer day is in
-  // July: New York's -4 h plus London's +1 h, added to the exchange's time).
-  if (std::filesystem::exists("/usr/share/zoneinfo/Europe/London")) {
-    o = run("itch5inside -q --timestamp capture arrival.pcap --time-zone Europe/London");
+  // Any zone of the system's tz database: America/Los_Angeles is UTC-7 in July (the capture's summer day is
+  // in July: 3 h behind New York, taken from the exchange's time). A zone west of New York keeps the
+  // sample's 04:00-20:00 day inside one calendar day (London's would run past its midnight).
+  if (std::filesystem::exists("/usr/share/zoneinfo/America/Los_Angeles")) {
+    o = run("itch5inside -q --timestamp capture arrival.pcap --time-zone America/Los_Angeles");
     EXPECT_EQ(o.status, 0) << o.err;
-    EXPECT_TRUE(o.out == shifted(reference_->out, delay + 5 * 3600 * 1'000'000'000ull));
+    EXPECT_TRUE(o.out ==
+                shifted(reference_->out, static_cast<std::int64_t>(delay) - 3 * 3600 * 1'000'000'000ll));
   }
 }
 
