@@ -5,11 +5,11 @@ import os
 import re
 import signal
 import stat
-import subprocess
 import sys
 import tempfile
 import textwrap
 
+import itch5_argparse  # tools/
 from itch5_argparse import (CONFIG_HELP, PRINT_CONFIG_HELP, Formatter, Parser, UsageError,  # tools/
                             apply_config, positive_int, print_config)
 
@@ -377,33 +377,13 @@ def _remove(path):
 
 
 def version_text():
-    root = os.path.dirname(os.path.dirname(HERE))
-    version = "unknown"
-    try:  # the copy in the build directory (tools/CMakeLists.txt) knows its sources
-        from . import build_info
-        root, version = build_info.SOURCE_DIR, build_info.VERSION
-    except ImportError:
-        pass
-    try:
-        with open(os.path.join(root, "CMakeLists.txt"), encoding="utf-8") as f:
-            m = re.search(r"project\(itch5 VERSION ([0-9.]+)", f.read())
-            if m:
-                version = m.group(1)
-    except OSError:
-        pass
-    commit = "unknown"
-    try:
-        commit = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, timeout=5).stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
-        pass
     try:
         import matplotlib
         mpl = matplotlib.__version__
     except ImportError:
         mpl = "not installed"
-    return (f"{PROG} {version} (commit {commit})\n"
-            f"python {sys.version.split()[0]} ({sys.executable}); matplotlib {mpl}")
+    return itch5_argparse.version_text(
+        PROG, [f"python {sys.version.split()[0]} ({sys.executable}); matplotlib {mpl}"])
 
 
 def load_plots():
