@@ -253,7 +253,7 @@ class capture_stream final : public byte_stream {
         const auto sec = static_cast<std::uint64_t>(hdr->ts.tv_sec);
         const auto ns =
             static_cast<std::uint64_t>(hdr->ts.tv_usec);  // nanoseconds: opened with PRECISION_NANO
-        arrival_ = options_.zone.time_of_day_ns(sec * 1'000'000'000ull + ns);
+        arrival_ = clock_.since_first_midnight(sec * 1'000'000'000ull + ns);
       }
       frame(reinterpret_cast<const unsigned char*>(data), hdr->caplen, hdr->len);
     }
@@ -523,9 +523,10 @@ class capture_stream final : public byte_stream {
   bool filtering_ = false;
   std::uint64_t matched_ = 0;  // packets the filter let through
 
-  std::uint64_t packet_ = 0;         // records read
-  std::uint64_t arrival_ = 0;        // the current packet's arrival, ns since local midnight (when stamping)
-  std::uint64_t record_offset_ = 0;  // where the current record starts
+  std::uint64_t packet_ = 0;   // records read
+  std::uint64_t arrival_ = 0;  // the current packet's arrival, ns since local midnight (when stamping)
+  arrival_clock clock_{options_.zone};  // arrival_ from the record's UTC time
+  std::uint64_t record_offset_ = 0;     // where the current record starts
   bool started_ = false;
   char session_[10] = {};
   std::uint64_t expected_ = 0;  // next sequence number to hand on
@@ -711,10 +712,14 @@ std::int64_t time_zone::offset_at(std::int64_t utc_seconds) const noexcept {
   return utc_seconds >= start && utc_seconds < end ? -4 * 3600 : -5 * 3600;
 }
 
+std::int64_t time_zone::local_ns(std::uint64_t utc_ns) const noexcept {
+  const auto t = static_cast<std::int64_t>(utc_ns);
+  return t + offset_at(t / 1'000'000'000) * 1'000'000'000;
+}
+
 std::uint64_t time_zone::time_of_day_ns(std::uint64_t utc_ns) const noexcept {
   constexpr std::int64_t day_ns = 86'400'000'000'000;
-  const auto t = static_cast<std::int64_t>(utc_ns);
-  const std::int64_t local = t + offset_at(t / 1'000'000'000) * 1'000'000'000;
+  const std::int64_t local = local_ns(utc_ns);
   return static_cast<std::uint64_t>(((local % day_ns) + day_ns) % day_ns);
 }
 

@@ -458,6 +458,26 @@ namespace capture_time_tests {
 constexpr std::uint64_t s_ns = 1'000'000'000;
 constexpr std::uint64_t h_ns = 3600 * s_ns;
 
+// A capture that runs past local midnight goes on counting from the midnight that began its first packet's
+// day (a New York day read in UTC: 20:00 EDT is 24:00 UTC), across a daylight saving change too, and a
+// packet stamped before that midnight counts as 0.
+TEST(capture_time, arrival_counts_from_the_first_packets_midnight) {
+  const itch5::io::time_zone utc = itch5::io::time_zone::parse("UTC");
+  itch5::io::arrival_clock clock(utc);
+  const std::uint64_t day = 1563148800 * s_ns;  // 2019-07-15 00:00 UTC (Python calendar.timegm)
+  EXPECT_EQ(clock.since_first_midnight(day + 23 * h_ns), 23 * h_ns);
+  EXPECT_EQ(clock.since_first_midnight(day + 24 * h_ns + 5), 24 * h_ns + 5);  // not 5
+  EXPECT_EQ(clock.since_first_midnight(day + 30 * h_ns), 30 * h_ns);
+  EXPECT_EQ(clock.since_first_midnight(day - s_ns), 0u);  // before the first packet's day
+
+  const itch5::io::time_zone ny;
+  itch5::io::arrival_clock ny_clock(ny);
+  // 2019-11-02 22:00 EDT (02:00 UTC on the 3rd); 01:59:59 EDT the next night, then 01:00 EST again.
+  EXPECT_EQ(ny_clock.since_first_midnight((1572760800 - 4 * 3600 + 1) * s_ns), 22 * h_ns + s_ns);
+  EXPECT_EQ(ny_clock.since_first_midnight(1572760799 * s_ns), 24 * h_ns + 2 * h_ns - s_ns);
+  EXPECT_EQ(ny_clock.since_first_midnight(1572760800 * s_ns), 24 * h_ns + 1 * h_ns);
+}
+
 TEST(capture_time, new_york_with_daylight_saving_and_fixed_offsets) {
   const itch5::io::time_zone ny;
   // Epoch seconds computed independently (Python calendar.timegm).

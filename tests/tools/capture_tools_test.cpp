@@ -307,9 +307,16 @@ TEST_F(capture_tools, timestamp_capture_gives_arrival_times_in_new_york_time) {
       o.err.find("itch5cat: error: --time-zone: time zone 'Mars/Olympus_Mons' is not in the tz database"),
       std::string::npos)
       << o.err;
-  // Any zone of the system's tz database: America/Los_Angeles is UTC-7 in July (the capture's summer day is
-  // in July: 3 h behind New York, taken from the exchange's time). A zone west of New York keeps the
-  // sample's 04:00-20:00 day inside one calendar day (London's would run past its midnight).
+  // Any zone of the system's tz database: Europe/London is UTC+1 in July (the capture's summer day is in
+  // July: New York's -4 h plus London's +1 h, added to the exchange's time). The sample's day runs to
+  // 20:00 New York time, past London's midnight: the arrival times go on past 24 h rather than starting
+  // again at 0 (before they did, and the evening's lines came out in the early morning).
+  if (std::filesystem::exists("/usr/share/zoneinfo/Europe/London")) {
+    o = run("itch5inside -q --timestamp capture arrival.pcap --time-zone Europe/London");
+    EXPECT_EQ(o.status, 0) << o.err;
+    EXPECT_TRUE(o.out == shifted(reference_->out, delay + 5 * 3600 * 1'000'000'000ull));
+  }
+  // America/Los_Angeles is UTC-7 in July: 3 h behind New York.
   if (std::filesystem::exists("/usr/share/zoneinfo/America/Los_Angeles")) {
     o = run("itch5inside -q --timestamp capture arrival.pcap --time-zone America/Los_Angeles");
     EXPECT_EQ(o.status, 0) << o.err;

@@ -21,7 +21,8 @@
 // Capture timestamps: with `stamp_arrival`, each message handed on carries its packet's arrival time (the
 // capture record's timestamp, UTC) in place of the exchange's, converted to nanoseconds since midnight in
 // the venue's time zone (New York by default, daylight saving applied; or a fixed offset), so every tool
-// downstream works on arrival times unchanged.
+// downstream works on arrival times unchanged. The midnight is the one that began the first packet's day:
+// a capture that runs past the next local midnight goes on counting past 24 h (arrival_clock).
 //
 // Feed latency: with `latencies`, each message's arrival minus its exchange timestamp goes to a side
 // channel (latency_queue) in message order, for statistics (itch5inside --stats).
@@ -120,6 +121,32 @@ struct time_zone {
   [[nodiscard]] std::int64_t offset_at(std::int64_t utc_seconds) const noexcept;
   /// Nanoseconds since local midnight of the UTC instant `utc_ns` (ns since the epoch).
   [[nodiscard]] std::uint64_t time_of_day_ns(std::uint64_t utc_ns) const noexcept;
+  /// Local time of the UTC instant `utc_ns`: ns since the epoch plus the offset in force then.
+  [[nodiscard]] std::int64_t local_ns(std::uint64_t utc_ns) const noexcept;
+};
+
+/// Arrival times of a capture as nanoseconds since the local midnight that began the day of its first
+/// packet, so that a capture running past local midnight (a New York evening in London's or UTC's time)
+/// goes on counting (25:00 is 90,000 s) instead of starting again at 0 in the middle of the day.
+class arrival_clock {
+ public:
+  explicit arrival_clock(const time_zone& zone) : zone_(&zone) {}
+  /// The arrival of a packet stamped `utc_ns` (ns since the epoch); a packet stamped before the first one's
+  /// day began (a capture clock stepped back) counts as 0.
+  [[nodiscard]] std::uint64_t since_first_midnight(std::uint64_t utc_ns) noexcept {
+    constexpr std::int64_t day_ns = 86'400'000'000'000;
+    const std::int64_t local = zone_->local_ns(utc_ns);
+    if (!anchored_) {
+      midnight_ = local - (((local % day_ns) + day_ns) % day_ns);
+      anchored_ = true;
+    }
+    return local > midnight_ ? static_cast<std::uint64_t>(local - midnight_) : 0;
+  }
+
+ private:
+  const time_zone* zone_;
+  bool anchored_ = false;
+  std::int64_t midnight_ = 0;  // local ns of the first packet's local midnight
 };
 
 /// Feed latency side channel: for every message a capture stream hands on, in order, its packet's arrival
