@@ -27,11 +27,13 @@ void sample_thread::consume() {
     for (std::size_t i = 0; i < c.count; ++i) {
       const sample& s = c.samples[i];
       switch (s.kind) {
-        case sample::feed:
+        case sample::kind_type::feed:
           feed_->record(s.locate, std::chrono::nanoseconds(s.a), std::chrono::nanoseconds(s.b));
           break;
-        case sample::latency: feed_->record_latency(s.locate, std::chrono::nanoseconds(s.b)); break;
-        case sample::depth:
+        case sample::kind_type::latency:
+          feed_->record_latency(s.locate, std::chrono::nanoseconds(s.b));
+          break;
+        case sample::kind_type::depth:
           depth_->record(s.locate, static_cast<std::uint32_t>(s.a), static_cast<std::uint32_t>(s.b));
           break;
       }

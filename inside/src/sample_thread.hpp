@@ -42,14 +42,14 @@ class sample_thread {
 
   /// feed_output's samples: stats::feed_statistics::record and record_latency.
   void record(std::uint16_t locate, std::chrono::nanoseconds ts, std::chrono::nanoseconds took) {
-    next() = {ts.count(), took.count(), locate, sample::feed};
+    next() = {ts.count(), took.count(), locate, sample::kind_type::feed};
   }
   void record_latency(std::uint16_t locate, std::chrono::nanoseconds latency) {
-    next() = {0, latency.count(), locate, sample::latency};
+    next() = {0, latency.count(), locate, sample::kind_type::latency};
   }
   /// depth_output's samples: stats::depth_statistics::record.
   void record(std::uint16_t locate, std::uint32_t event_depth, std::uint32_t book_depth) {
-    next() = {event_depth, book_depth, locate, sample::depth};
+    next() = {event_depth, book_depth, locate, sample::kind_type::depth};
   }
 
   /// Hands over the rest and waits for the thread to record it; then the tables hold every sample. Once;
@@ -61,7 +61,7 @@ class sample_thread {
 
  private:
   struct sample {
-    enum kind_type : std::uint8_t { feed, latency, depth };
+    enum class kind_type : std::uint8_t { feed, latency, depth };  // scoped: feed() and depth() are taken
     std::int64_t a;  // feed: the timestamp (ns); depth: the event depth
     std::int64_t b;  // feed: the processing time (ns); latency: the latency (ns); depth: the book depth
     std::uint16_t locate;
