@@ -134,9 +134,11 @@ bool has_control_characters(const std::string& s) {
 
 // The configuration printed after a successful parse must read back, unchanged. Not checked when a string
 // holds control characters: yaml-cpp writes "x\r" as a plain scalar, which reads back as "x" (a file name
-// or symbol with a carriage return is not worth the noise).
+// or symbol with a carriage return is not worth the noise). The positional arguments are strings printed
+// too (INPUT: input, SECOND: second) since --print-config shows them.
 void check_round_trip(const itch5::cli::options& parsed, const config& values) {
   if (has_control_characters(values.book) || has_control_characters(values.output) ||
+      has_control_characters(values.input) || has_control_characters(values.second) ||
       std::any_of(values.symbols.begin(), values.symbols.end(), has_control_characters)) {
     return;
   }
