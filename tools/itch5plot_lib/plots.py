@@ -337,6 +337,25 @@ def selection_text(table, chosen, symbols_given):
 # stats
 
 
+def duration_percentile_panel(ax, curves, rows, chosen):
+    """The percentile curves of a duration column: one thin line per symbol row, the aggregate (rows[0])
+    bold, axes and legend. Returns the aggregate's points (for an annotation)."""
+    values, x_max = [], 10
+    for k, (q, row) in enumerate(zip(curves[1:], rows[1:])):
+        xs, ys = percentile_curve(ax, q, row[1], color=COLORS[k % 10], lw=0.8, alpha=0.6)
+        values += ys
+        x_max = max(x_max, xs[-1])
+    xs, ys = percentile_curve(ax, curves[0], rows[0][1], color="black", lw=2.2, marker="o", ms=3.5)
+    values += ys
+    x_max = max(x_max, xs[-1])
+    percentile_axis(ax, x_max)
+    set_scale(ax, values, "y", "duration")
+    ax.legend(handles=[Line2D([], [], color="black", lw=2.2, marker="o", ms=3.5, label=AGG_LABEL),
+                       Line2D([], [], color=COLORS[0], lw=0.8, label=f"each of the {chosen} symbols "
+                              "at the left")], loc="upper left")
+    return xs, ys
+
+
 def draw_stats(table, top, symbols, size, dpi, title=None):
     chosen = table.busiest(top, symbols)
     rows = [table.aggregate] + [table.rows[i] for i in chosen]
@@ -367,22 +386,9 @@ def draw_stats(table, top, symbols, size, dpi, title=None):
 
     ax = fig.add_subplot(gs[1, 1])
     processing = quantile_rows(table, rows, "Processing")
-    values = []
-    x_max = 10
-    for k, (q, row) in enumerate(zip(processing[1:], rows[1:])):
-        xs, ys = percentile_curve(ax, q, row[1], color=COLORS[k % 10], lw=0.8, alpha=0.6)
-        values += ys
-        x_max = max(x_max, xs[-1])
-    xs, ys = percentile_curve(ax, processing[0], rows[0][1], color="black", lw=2.2, marker="o", ms=3.5)
-    values += ys
-    x_max = max(x_max, xs[-1])
-    percentile_axis(ax, x_max)
-    set_scale(ax, values, "y", "duration")
+    xs, ys = duration_percentile_panel(ax, processing, rows, len(chosen))
     ax.set_ylabel("processing time per event (wall clock)")
     ax.set_title("Processing latency of itch5inside, per event")
-    ax.legend(handles=[Line2D([], [], color="black", lw=2.2, marker="o", ms=3.5, label=AGG_LABEL),
-                       Line2D([], [], color=COLORS[0], lw=0.8, label=f"each of the {len(chosen)} symbols "
-                              "at the left")], loc="upper left")
     ax.annotate(f"max {fmt_duration(processing[0][1.0])}", (xs[-1], ys[-1]), textcoords="offset points",
                 xytext=(-4, -12), ha="right", fontsize=8)
 
@@ -405,21 +411,9 @@ def draw_stats(table, top, symbols, size, dpi, title=None):
     if latency:
         ax = fig.add_subplot(gs[2, 0:2])
         curves = quantile_rows(table, rows, "Latency")
-        values, x_max = [], 10
-        for k, (q, row) in enumerate(zip(curves[1:], rows[1:])):
-            xs, ys = percentile_curve(ax, q, row[1], color=COLORS[k % 10], lw=0.8, alpha=0.6)
-            values += ys
-            x_max = max(x_max, xs[-1])
-        xs, ys = percentile_curve(ax, curves[0], rows[0][1], color="black", lw=2.2, marker="o", ms=3.5)
-        values += ys
-        x_max = max(x_max, xs[-1])
-        percentile_axis(ax, x_max)
-        set_scale(ax, values, "y", "duration")
+        duration_percentile_panel(ax, curves, rows, len(chosen))
         ax.set_ylabel("capture time - exchange time")
         ax.set_title("Feed latency of each event's message (capture clock - exchange clock)")
-        ax.legend(handles=[Line2D([], [], color="black", lw=2.2, marker="o", ms=3.5, label=AGG_LABEL),
-                           Line2D([], [], color=COLORS[0], lw=0.8, label=f"each of the {len(chosen)} symbols "
-                                  "at the left")], loc="upper left")
         ax = fig.add_subplot(gs[2, 2])
         strip_plot(ax, labels, curves, COLORS[3], kind="duration")
         ax.set_title("Feed latency per symbol")
