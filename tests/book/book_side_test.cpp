@@ -232,6 +232,17 @@ void random_operations_match_a_plain_map(Side& side, bool off_grid, int& unchang
                     : itch5::book::price_level{ref.rbegin()->first, ref.rbegin()->second};
     ASSERT_EQ(side.best(), best) << "step " << step;
     ASSERT_EQ(side.worst(), worst) << "step " << step;
+    if (step % 97 == 0) {  // for_each_level: the first levels from the best, in order, and stopping
+      std::vector<itch5::book::price_level> top;
+      side.for_each_level([&](const itch5::book::price_level& l) {
+        top.push_back(l);
+        return top.size() < 12;
+      });
+      std::vector<itch5::book::price_level> expected;
+      for (auto it = ref.begin(); it != ref.end() && expected.size() < 12; ++it)
+        expected.push_back({it->first, it->second});
+      ASSERT_EQ(top, expected) << "step " << step;
+    }
     // add() and reduce() may say "the best may have changed" too often, never "unchanged" wrongly.
     if (!best_may_change) {
       ASSERT_EQ(best, best_before) << "step " << step;

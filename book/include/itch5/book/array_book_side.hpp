@@ -215,6 +215,27 @@ class array_book_side {
   [[nodiscard]] std::size_t level_count() const noexcept { return window_count_ + outside_level_count(); }
   [[nodiscard]] bool empty() const noexcept { return window_count_ == 0 && outside_empty(); }
 
+  /// Calls f(price_level) for the levels from the best on, until f returns false or the levels end: the
+  /// window's levels merged with the map's. O(levels visited) plus a bitmap scan between window levels.
+  template <class F>
+  void for_each_level(F&& f) const {
+    const bool map_levels = !outside_empty();
+    auto it = map_levels ? outside_->begin() : typename level_map::const_iterator{};
+    const auto end = map_levels ? outside_->end() : typename level_map::const_iterator{};
+    std::int64_t slot = window_count_ > 0 ? best_slot_ : -1;
+    while (slot >= 0 || it != end) {
+      price_level next;
+      if (slot >= 0 && (it == end || !better<K>(it->first, tick_price_of(slot)))) {
+        next = level_at(slot);
+        slot = slot == worst_slot_ ? -1 : next_set(slot);
+      } else {
+        next = {it->first, it->second};
+        ++it;
+      }
+      if (!f(next)) return;
+    }
+  }
+
   /// Levels held in the window and in the map (for tests and diagnostics).
   [[nodiscard]] std::size_t window_level_count() const noexcept { return window_count_; }
   [[nodiscard]] std::size_t outside_level_count() const noexcept { return outside_ ? outside_->size() : 0; }
@@ -249,6 +270,9 @@ class array_book_side {
     const std::uint64_t top = static_cast<std::uint64_t>(std::int64_t{top_});
     const std::uint64_t d = K == side_kind::buy ? top - i : i - top;
     return static_cast<std::int64_t>(d & (window_ - 1));
+  }
+  [[nodiscard]] itch5::price4 tick_price_of(std::int64_t slot) const noexcept {
+    return itch5::tick_price(static_cast<std::uint32_t>(tick_of(slot)));
   }
   [[nodiscard]] price_level level_at(std::int64_t slot) const noexcept {
     const std::int64_t t = tick_of(slot);

@@ -24,6 +24,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -55,6 +56,8 @@ class book_engine {
     check_timestamp(m.header.timestamp);
     if (!homeless_.empty()) [[unlikely]]
       move_windows();
+    if constexpr (requires { observer_.on_message(m, find_book(0)); })
+      observer_.on_message(m, find_book(m.header.stock_locate));
   }
 
   void operator()(const itch5::stock_directory& m) {
@@ -64,6 +67,7 @@ class book_engine {
     book_type& b = book_at(m.header.stock_locate);
     b.symbol = m.stock;
     b.announced = true;
+    if constexpr (requires { observer_.on_message(m, find_book(0)); }) observer_.on_message(m, &b);
   }
 
   void operator()(const itch5::add_order& m) {
@@ -72,9 +76,11 @@ class book_engine {
   void operator()(const itch5::add_order_mpid& m) {
     add('F', m.header, m.order_ref, m.side, m.shares, m.stock, m.price);
   }
-  void operator()(const itch5::order_executed& m) { reduce('E', m.header, m.order_ref, m.executed_shares); }
+  void operator()(const itch5::order_executed& m) {
+    reduce('E', m.header, m.order_ref, m.executed_shares, m.match_number);
+  }
   void operator()(const itch5::order_executed_with_price& m) {
-    reduce('C', m.header, m.order_ref, m.executed_shares);
+    reduce('C', m.header, m.order_ref, m.executed_shares, m.match_number, m.execution_price, m.printable);
   }
   void operator()(const itch5::order_cancel& m) { reduce('X', m.header, m.order_ref, m.cancelled_shares); }
   void operator()(const itch5::order_delete& m) { remove(m.header, m.order_ref); }
@@ -278,10 +284,18 @@ class book_engine {
       return;
     }
     const bool best_may_change = on_side(b, side, [&](auto& s) { return s.add(price, shares); });
-    finish(type, h.timestamp, h.stock_locate, b, side, depth_from(side, price, b.last), best_may_change);
+    book_event e = make_event(type, h.timestamp, h.stock_locate, side, depth_from(side, price, b.last));
+    e.order_ref = ref;
+    e.price = price;
+    e.shares = shares;
+    e.remaining = shares;
+    finish(e, b, best_may_change);
   }
 
-  void reduce(char type, const itch5::message_header& h, std::uint64_t ref, std::uint32_t shares) {
+  // E, C (with `match`, and for C its execution price and printable flag) and X.
+  void reduce(char type, const itch5::message_header& h, std::uint64_t ref, std::uint32_t shares,
+              std::uint64_t match = 0, std::optional<itch5::price4> execution_price = std::nullopt,
+              char printable = 'Y') {
     check_timestamp(h.timestamp);
     order* o = orders_.find(ref);
     if (o == nullptr) [[unlikely]] {
@@ -302,8 +316,16 @@ class book_engine {
     book_type& b = books_[locate];
     const bool best_may_change = on_side(b, side, [&](auto& s) { return s.reduce(price, shares); });
     o->shares -= shares;
+    book_event e = make_event(type, h.timestamp, locate, side, depth_from(side, price, b.last));
+    e.order_ref = ref;
+    e.price = price;
+    e.shares = shares;
+    e.remaining = o->shares;
+    e.match_number = match;
+    e.execution_price = execution_price.value_or(price);
+    e.printable = printable;
     if (o->shares == 0) orders_.erase(ref);
-    finish(type, h.timestamp, locate, b, side, depth_from(side, price, b.last), best_may_change);
+    finish(e, b, best_may_change);
   }
 
   void remove(const itch5::message_header& h, std::uint64_t ref) {
@@ -318,8 +340,12 @@ class book_engine {
     const std::uint16_t locate = o->locate;
     book_type& b = books_[locate];
     const bool best_may_change = on_side(b, side, [&](auto& s) { return s.reduce(price, o->shares); });
+    book_event e = make_event('D', h.timestamp, locate, side, depth_from(side, price, b.last));
+    e.order_ref = ref;
+    e.price = price;
+    e.shares = o->shares;
     orders_.erase(ref);
-    finish('D', h.timestamp, locate, b, side, depth_from(side, price, b.last), best_may_change);
+    finish(e, b, best_may_change);
   }
 
   void replace(const itch5::message_header& h, std::uint64_t original, std::uint64_t ref,
@@ -335,7 +361,9 @@ class book_engine {
     const std::uint16_t locate = o->locate;
     book_type& b = books_[locate];
     bool best_may_change = on_side(b, side, [&](auto& s) { return s.reduce(old_price, o->shares); });
+    const std::uint32_t old_shares = o->shares;
     orders_.erase(original);
+    bool added = false;
     if (shares == 0) [[unlikely]] {
       anomalies_.count(anomaly::zero_shares);
     } else if (!valid_price(price)) [[unlikely]] {
@@ -344,8 +372,17 @@ class book_engine {
       anomalies_.count(anomaly::duplicate_order);
     } else {
       best_may_change |= on_side(b, side, [&](auto& s) { return s.add(price, shares); });
+      added = true;
     }
-    finish('U', h.timestamp, locate, b, side, depth_from(side, price, b.last), best_may_change);
+    book_event e = make_event('U', h.timestamp, locate, side, depth_from(side, price, b.last));
+    e.order_ref = ref;
+    e.price = price;
+    e.shares = added ? shares : 0;
+    e.remaining = e.shares;
+    e.old_ref = original;
+    e.old_price = old_price;
+    e.old_shares = old_shares;
+    finish(e, b, best_may_change);
   }
 
   // After an applied message on `side` of book `b`: only that side's best can have changed (every book
@@ -353,15 +390,20 @@ class book_engine {
   // it recomputed and compared with the last inside.
   // Inlined into its four callers: as a call it cost ~20 instructions per event in argument and register
   // shuffling.
-  [[gnu::always_inline]] void finish(char type, itch5::timestamp ts, std::uint16_t locate, book_type& b,
-                                     side_kind side, std::uint32_t event_depth, bool best_may_change) {
-    price_level& last = side == side_kind::buy ? b.last.bid : b.last.offer;
+  static book_event make_event(char type, itch5::timestamp ts, std::uint16_t locate, side_kind side,
+                               std::uint32_t event_depth) noexcept {
     book_event e;
     e.timestamp = ts;
     e.locate = locate;
     e.type = type;
     e.side = side;
     e.event_depth = event_depth;
+    return e;
+  }
+
+  [[gnu::always_inline]] void finish(book_event& e, book_type& b, bool best_may_change) {
+    const side_kind side = e.side;
+    price_level& last = side == side_kind::buy ? b.last.bid : b.last.offer;
     if (best_may_change) {
       const price_level best = side == side_kind::buy ? b.bids.best() : b.offers.best();
       if (!(best == last)) {

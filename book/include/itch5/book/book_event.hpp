@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include <itch5/price.hpp>
 #include <itch5/timestamp.hpp>
 
 #include <itch5/book/side_kind.hpp>
@@ -23,6 +24,32 @@ struct book_event {
   /// level or an empty side). Computed only for observers that set `wants_book_depth`.
   std::uint32_t book_depth = 0;
   bool inside_changed = false;
+
+  // What the message did to its order (filled for every event; an observer that reads none of it pays
+  // nothing: the engine's finish() is inlined into the observer's code).
+
+  /// The order's reference number (U: the new reference).
+  std::uint64_t order_ref = 0;
+  /// The order's price (A/F: the add's; E/C/X/D: the resting order's, which E and C execute at the
+  /// resting price of; U: the new price).
+  itch5::price4 price{};
+  /// Shares the message moved at `price`: A/F added; E/C executed; X cancelled; D the order's remaining
+  /// shares, removed; U the new order's shares (0 when the new order was not added: zero shares, an
+  /// invalid price or a duplicate reference, each counted as an anomaly).
+  std::uint32_t shares = 0;
+  /// Shares left on the order (`order_ref`) after the event: A/F the added shares; E/C/X what remains (0:
+  /// the order left the book); D 0; U the new order's shares.
+  std::uint32_t remaining = 0;
+  /// U only: the replaced order's reference, price, and the shares it still had (removed from the book at
+  /// `old_price`). 0 for the other types.
+  std::uint64_t old_ref = 0;
+  itch5::price4 old_price{};
+  std::uint32_t old_shares = 0;
+  /// E and C: the execution's match number; C: its price (E: the order's `price`) and printable flag ('Y'
+  /// or 'N'; E: 'Y'). Otherwise 0.
+  std::uint64_t match_number = 0;
+  itch5::price4 execution_price{};
+  char printable = 0;
 };
 
 }  // namespace itch5::book

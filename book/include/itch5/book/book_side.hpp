@@ -34,6 +34,8 @@ concept book_side = std::constructible_from<S, const book_config&> &&
   { cs.worst() } -> std::same_as<price_level>;  // worst level, or {0, 0} when empty
   { cs.level_count() } -> std::convertible_to<std::size_t>;
   { cs.empty() } -> std::convertible_to<bool>;
+  // f(price_level) -> bool for each level from the best on, until f returns false
+  cs.for_each_level([](const price_level&) { return true; });
 };
 
 }  // namespace itch5::book

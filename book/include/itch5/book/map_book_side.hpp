@@ -54,6 +54,14 @@ class map_book_side {
   [[nodiscard]] std::size_t level_count() const noexcept { return levels_.size(); }
   [[nodiscard]] bool empty() const noexcept { return levels_.empty(); }
 
+  /// Calls f(price_level) for the levels from the best on, until f returns false or the levels end.
+  template <class F>
+  void for_each_level(F&& f) const {
+    for (const auto& [price, shares] : levels_) {
+      if (!f(price_level{price, shares})) return;
+    }
+  }
+
  private:
   std::map<itch5::price4, std::uint64_t, better_first<K>> levels_;
 };
