@@ -1,0 +1,148 @@
+// A table's rows as CSV (column.hpp, schema.hpp): format_csv_row writes one row as one line into a caller's
+// buffer, csv_table_writer writes a header and then rows through an io::line_writer.
+//
+//   itch5::tables::csv_table_writer<trades_table> csv(out_file);   // writes the header line
+//   csv.write(row);                                                 // per row: no allocation
+//   csv.flush();                                                    // before out_file.commit()
+//
+// Values: integers, timestamps (ns) and prices (integer units) in decimal; a symbol with trailing spaces
+// trimmed and any character that is not printable ASCII, or a comma or a double quote, written as '?' (so no
+// field ever needs quoting); a letter as its character (nothing for 0); bool as 0 or 1; an empty optional as
+// nothing. O(columns) per row.
+#pragma once
+
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include <itch5/io/line_writer.hpp>
+#include <itch5/io/output_file.hpp>
+
+#include <itch5/tables/column.hpp>
+#include <itch5/tables/schema.hpp>
+
+namespace itch5::tables {
+
+/// The most bytes one CSV field of a value of type T takes.
+template <class T>
+constexpr std::size_t csv_field_bound() noexcept {
+  switch (column_type_of<T>()) {
+    case column_type::symbol:
+      return itch5::stock_symbol::width;
+    case column_type::letter:
+    case column_type::boolean:
+      return 1;
+    default:
+      return 20;
+  }
+}
+
+namespace detail {
+struct csv_bound_collector {
+  std::size_t bytes = 1;  // the newline
+  template <class T>
+  void operator()(const field&, const T&) noexcept {
+    bytes += csv_field_bound<T>() + 1;
+  }
+};
+
+inline char* csv_symbol(char* p, const itch5::stock_symbol& s) noexcept {
+  for (const char c : s.str()) {
+    *p++ = (c > ' ' && c < 127 && c != ',' && c != '"') ? c : '?';
+  }
+  return p;
+}
+}  // namespace detail
+
+/// The most bytes format_csv_row writes for rows shaped like `prototype` (the same columns).
+template <class Table>
+std::size_t csv_row_bound(const typename Table::row& prototype = {}) {
+  detail::csv_bound_collector c;
+  Table::visit(c, prototype);
+  return c.bytes;
+}
+
+/// A visitor that writes the values of one row, separated by commas, from `out` on.
+class csv_row_formatter {
+ public:
+  explicit csv_row_formatter(char* out) noexcept : p_(out) {}
+
+  template <class T>
+  void operator()(const field&, const T& v) noexcept {
+    if (!first_) *p_++ = ',';
+    first_ = false;
+    value(v);
+  }
+
+  /// Ends the line; returns the end of what was written.
+  char* finish() noexcept {
+    *p_++ = '\n';
+    return p_;
+  }
+
+ private:
+  template <class T>
+  void value(const T& v) noexcept {
+    if constexpr (detail::is_optional<T>::value) {
+      if (v) value(*v);
+    } else if constexpr (std::is_same_v<T, itch5::timestamp>) {
+      integer(static_cast<std::int64_t>(v.count()));
+    } else if constexpr (std::is_same_v<T, itch5::price4> || std::is_same_v<T, itch5::price8>) {
+      integer(v.units());
+    } else if constexpr (std::is_same_v<T, itch5::stock_symbol>) {
+      p_ = detail::csv_symbol(p_, v);
+    } else if constexpr (std::is_same_v<T, letter>) {
+      if (v.code != 0) *p_++ = (v.code > ' ' && v.code < 127 && v.code != ',' && v.code != '"') ? v.code : '?';
+    } else if constexpr (std::is_same_v<T, bool>) {
+      *p_++ = v ? '1' : '0';
+    } else {
+      integer(v);
+    }
+  }
+
+  template <class I>
+  void integer(I v) noexcept {
+    p_ = std::to_chars(p_, p_ + 20, v).ptr;
+  }
+
+  char* p_;
+  bool first_ = true;
+};
+
+/// Writes `r` as one CSV line at `out` (room for csv_row_bound<Table>(r) bytes); returns the end.
+template <class Table>
+char* format_csv_row(char* out, const typename Table::row& r) noexcept {
+  csv_row_formatter f(out);
+  Table::visit(f, r);
+  return f.finish();
+}
+
+/// A table written as CSV: the header line at construction, then one line per write(). The output must
+/// outlive the writer; call flush() before committing it.
+template <class Table>
+class csv_table_writer {
+ public:
+  explicit csv_table_writer(itch5::io::output_file& out, const typename Table::row& prototype = {})
+      : lines_(out), bound_(csv_row_bound<Table>(prototype)) {
+    lines_.append(csv_header(schema_of<Table>(prototype)));
+  }
+
+  void write(const typename Table::row& r) {
+    char* p = lines_.reserve(bound_);
+    lines_.commit(format_csv_row<Table>(p, r));
+    ++rows_;
+  }
+
+  void flush() { lines_.flush(); }
+  [[nodiscard]] std::uint64_t rows() const noexcept { return rows_; }
+
+ private:
+  itch5::io::line_writer lines_;
+  std::size_t bound_;
+  std::uint64_t rows_ = 0;
+};
+
+}  // namespace itch5::tables
