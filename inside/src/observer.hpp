@@ -12,6 +12,12 @@
 //                                            // an event of a wanted locate in the time range
 //   template <class Book> void outside_range(const book::book_event&, const book::order_book<Book>&);
 //                                            // an event of a wanted locate outside the time range
+//   template <class M, class Book> void on_message(const M&, const book::order_book<Book>*);
+//                                            // a message that is no order message (trades P, Q, B; the
+//                                            // directory R; system, trading-state and auction messages),
+//                                            // of a wanted locate (or of the whole market: locate 0) in the
+//                                            // time range, after the engine handled it; with its locate's
+//                                            // book if it has one. Overloads for the types an output wants.
 //   void set_latency(std::int64_t latency);  // timed runs with latencies: before each message
 //   void end_message(std::chrono::nanoseconds took);  // timed runs: after each message
 //   void finish(const inside_options&, const name_function&, inside_result&);  // once, at the end
@@ -53,6 +59,13 @@ inline constexpr bool output_wants_book_depth = requires {
   requires Output::wants_book_depth;
 };
 
+/// Whether an output takes messages of type M (on_message).
+template <class Output, class M, class Book>
+inline constexpr bool output_wants_message = requires(Output& o, const M& m,
+                                                      const book::order_book<Book>* b) {
+  o.on_message(m, b);
+};
+
 template <class Book, bool ChecksTimestamps, class... Outputs>
 class observer {
  public:
@@ -81,6 +94,21 @@ class observer {
     each([&](auto& o) { o.on_book_event(e, b); });
   }
 
+  /// A message that is no order message (book_engine's message hook), for the outputs that take its type:
+  /// only if its locate is wanted (its own symbol decides where it names one; locate 0, the whole market,
+  /// always is) and its timestamp is in the time range. Exists only for the types some output takes, so
+  /// that the engine calls nothing for the others.
+  template <class M>
+  requires(output_wants_message<Outputs, M, Book> || ...) void on_message(const M& m,
+                                                                          const book::order_book<Book>* b) {
+    const std::uint16_t locate = m.header.stock_locate;
+    if (locate != 0 && !message_wanted(m, b)) return;
+    if (m.header.timestamp < from_ || m.header.timestamp >= to_) return;
+    each([&](auto& o) {
+      if constexpr (requires { o.on_message(m, b); }) o.on_message(m, b);
+    });
+  }
+
   /// The feed latency of the message being handled (latency_queue::none when unknown).
   void set_latency(std::int64_t latency) noexcept {
     each([&](auto& o) {
@@ -107,6 +135,23 @@ class observer {
   [[nodiscard]] std::string name_of(std::uint16_t locate) const { return filter_.name_of(locate); }
 
  private:
+  // Whether the locate of message `m` (not 0) is wanted: by the message's own symbol where it has one,
+  // else by its locate's book's, else (no book yet) only when every symbol is.
+  template <class M>
+  bool message_wanted(const M& m, const book::order_book<Book>* b) {
+    const auto learned = [this](std::uint16_t locate, std::string_view name) {
+      each([&](auto& o) {
+        if constexpr (requires { o.on_symbol(locate, name); }) o.on_symbol(locate, name);
+      });
+    };
+    if constexpr (requires { m.stock; }) {
+      return filter_.wanted(m.header.stock_locate, m.stock, learned);
+    } else {
+      if (b != nullptr) return filter_.wanted(m.header.stock_locate, b->symbol, learned);
+      return filter_.takes_all();
+    }
+  }
+
   template <class F>
   void each(F&& f) {
     std::apply([&](auto&... o) { (f(o), ...); }, outputs_);

@@ -4,6 +4,8 @@
 //   records them in the stats:: tables on a thread of its own;
 //   a book thread of the sharded run (shard): the lines to its batch's buffer, the samples to its
 //   shard_samples, merged into the stats:: tables in message order by shard_merger.
+// The tables (trades, N-level book, events) are one output, run_tables, in the single-thread observer only
+// (a run with tables keeps one book thread: strategy.hpp).
 // To add an output: a type with the hooks of observer.hpp, one entry in each list below, its constructor
 // argument where the runners build the observer (run_loop.hpp, run_decoded.hpp, shard.hpp), and its test
 // (docs/design.md, "Adding an output").
@@ -21,15 +23,22 @@
 #include "observer.hpp"
 #include "sample_thread.hpp"
 #include "shard_samples.hpp"
+#include "table_outputs.hpp"
 
 namespace itch5::inside {
 
-/// The observer of one book thread that writes its lines to `Out` (line_formatter or line_thread).
-/// Built as observer_type(opt, {out}, {sample_thread*}, {opt, sample_thread*}).
-template <class Book, bool Timed, bool Depth, class Out>
+/// The table outputs (table_outputs.hpp): one part per table, each made only when its table is on. A new
+/// table adds its part here.
+using run_tables = table_outputs<>;
+
+/// The observer of one book thread that writes its lines to `Out` (line_formatter or line_thread), with
+/// the tables when `Tables`. Built as observer_type(opt, {out}, {sample_thread*}, {opt, sample_thread*},
+/// {opt}).
+template <class Book, bool Timed, bool Depth, class Out, bool Tables = false>
 using single_observer =
     observer<Book, true, lines_output<Out>, std::conditional_t<Depth, depth_output<sample_thread>, no_output>,
-             std::conditional_t<Timed, feed_output<sample_thread>, no_output>>;
+             std::conditional_t<Timed, feed_output<sample_thread>, no_output>,
+             std::conditional_t<Tables, run_tables, no_output>>;
 
 /// The observer of a book thread of the sharded run. Built as observer_type(opt, {lines}, {&samples},
 /// {opt, &samples}).

@@ -64,7 +64,9 @@ void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_
     observer_type obs;
     book::book_engine<Book, observer_type> engine;
     books_state(line_sink& sink, const inside_options& opt, sample_thread* s)
-        : out(sink, opt.books.output_buffer_bytes), obs(opt, {out}, {s}, {opt, s}), engine(opt.books, obs) {}
+        : out(sink, opt.books.output_buffer_bytes),
+          obs(opt, {out}, {s}, {opt, s}, {}),
+          engine(opt.books, obs) {}
   };
   std::optional<sample_thread> samples;  // the statistics' own thread (Timed or Depth)
   if (Timed || Depth) samples.emplace(feed.get(), depth.get());

@@ -44,6 +44,14 @@ inside_result run_inside(itch5::message_reader& reader, const inside_options& op
         }
         return;
       }
+      if (how.tables) {
+        if (how.line_thread) {
+          run_loop<Book, Timed, Depth, line_thread, true>(reader, options, out, progress, r);
+        } else {
+          run_loop<Book, Timed, Depth, line_formatter, true>(reader, options, out, progress, r);
+        }
+        return;
+      }
       if (how.line_thread) {
         run_loop<Book, Timed, Depth, line_thread>(reader, options, out, progress, r);
         return;

@@ -37,8 +37,9 @@
 namespace itch5::inside {
 
 // One book thread: the calling thread reads, keeps the books and hands the inside changes to `Out`, which
-// formats the lines there (line_formatter) or on a line thread (line_thread).
-template <class Book, bool Timed, bool Depth, class Out>
+// formats the lines there (line_formatter) or on a line thread (line_thread). With `Tables`, the table
+// outputs too (inside_options::tables).
+template <class Book, bool Timed, bool Depth, class Out, bool Tables = false>
 void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sink& sink,
               const progress_callback& progress, inside_result& r) {
   constexpr bool threaded_lines = std::is_same_v<Out, line_thread>;
@@ -50,9 +51,9 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   std::optional<sample_thread> samples;  // the statistics' own thread (Timed or Depth)
   if (Timed || Depth) samples.emplace(feed.get(), depth.get());
   Out out(sink, opt.books.output_buffer_bytes);
-  using observer_type = single_observer<Book, Timed, Depth, Out>;
+  using observer_type = single_observer<Book, Timed, Depth, Out, Tables>;
   sample_thread* const s = samples ? &*samples : nullptr;
-  observer_type obs(opt, {out}, {s}, {opt, s});
+  observer_type obs(opt, {out}, {s}, {opt, s}, {opt});
   book::book_engine<Book, observer_type> engine(opt.books, obs);
 
   // Two-stage software prefetch: 16 messages ahead the order slot and the book of the message's locate

@@ -7,6 +7,12 @@ strategy choose_strategy(const inside_options& options, bool compressed_input,
   strategy s;
   s.timed = options.stats || options.histograms;
   s.depth = options.depth || options.histograms;
+  // The tables take the messages themselves (not the decode thread's records) on one book thread.
+  if (options.tables.any()) {
+    s.tables = true;
+    s.line_thread = options.line_thread && options.slowest == 0 && !(s.timed && options.latencies != nullptr);
+    return s;
+  }
   if (options.threads > 1) {
     s.sharded = true;
     return s;

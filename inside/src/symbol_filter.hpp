@@ -48,6 +48,11 @@ class symbol_filter {
     return learn(locate, symbol, on_wanted);
   }
 
+  /// Whether every locate is wanted (no symbols were chosen).
+  [[nodiscard]] bool takes_all() const noexcept {
+    return directory_.selected(0) && directory_.selected(65535);
+  }
+
   /// The printable name of a locate learned, "?" for one never learned.
   [[nodiscard]] std::string name_of(std::uint16_t locate) const {
     const auto it = names_.find(locate);

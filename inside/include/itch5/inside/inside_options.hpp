@@ -13,6 +13,8 @@
 
 #include <itch5/book/book_config.hpp>
 
+#include <itch5/inside/table_options.hpp>
+
 namespace itch5::inside {
 
 struct inside_options {
@@ -59,6 +61,10 @@ struct inside_options {
   /// the same. Not used for compressed input on at most 2 hardware threads, where the inflater keeps the
   /// second core busy and a decode thread beside it cost more than it saved.
   bool decode_thread = true;
+  /// The tables besides the inside lines (trades, N-level book, market-state events). With any of them on,
+  /// the run keeps one book thread that reads the messages itself (run_loop: the tables need the messages
+  /// the decode thread's records do not carry), whatever `threads` says; the output is the same.
+  table_options tables;
   /// Keep the `slowest` messages that took longest to handle (result.slowest), timing every message as
   /// stats does (without stats the clock reads are the only cost). Needs threads == 1.
   std::size_t slowest = 0;
