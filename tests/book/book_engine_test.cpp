@@ -341,6 +341,100 @@ TYPED_TEST(BookEngineTest, PrefetchStagesChangeNothingAndReadOnlyTheirFrame) {
 // A directory of thousands of symbols comes faster than huge pages can be mapped: books made while the
 // arena has nothing ready keep their windows on the heap and move into the arena at later messages that
 // touch no book. Wherever a window lives, the array books give the map books' insides, event by event.
+// What each event says it did to its order: the reference, the price (the resting order's for E, C, X
+// and D), the shares moved and left, a replace's old order, an execution's match number, price and flag.
+TYPED_TEST(BookEngineTest, EventsSayWhatTheyDidToTheirOrder) {
+  auto a = this->feed(add(10, 1, 7, 'S', 300, 1'000'100)).event;
+  EXPECT_EQ(a.type, 'A');
+  EXPECT_EQ(a.order_ref, 7u);
+  EXPECT_EQ(a.price, price4(1'000'100));
+  EXPECT_EQ(a.shares, 300u);
+  EXPECT_EQ(a.remaining, 300u);
+  EXPECT_EQ(a.old_ref, 0u);
+
+  auto e_msg = exec(11, 1, 7, 100);
+  e_msg.match_number = 555;
+  auto e = this->feed(e_msg).event;
+  EXPECT_EQ(e.type, 'E');
+  EXPECT_EQ(e.price, price4(1'000'100));
+  EXPECT_EQ(e.execution_price, price4(1'000'100));  // E executes at the resting order's price
+  EXPECT_EQ(e.shares, 100u);
+  EXPECT_EQ(e.remaining, 200u);
+  EXPECT_EQ(e.match_number, 555u);
+  EXPECT_EQ(e.printable, 'Y');
+
+  auto c_msg = exec_price(12, 1, 7, 50, 1'000'000);
+  c_msg.match_number = 556;
+  c_msg.printable = 'N';
+  auto c = this->feed(c_msg).event;
+  EXPECT_EQ(c.type, 'C');
+  EXPECT_EQ(c.price, price4(1'000'100));
+  EXPECT_EQ(c.execution_price, price4(1'000'000));
+  EXPECT_EQ(c.shares, 50u);
+  EXPECT_EQ(c.remaining, 150u);
+  EXPECT_EQ(c.match_number, 556u);
+  EXPECT_EQ(c.printable, 'N');
+
+  auto x = this->feed(cancel(13, 1, 7, 20)).event;
+  EXPECT_EQ(x.type, 'X');
+  EXPECT_EQ(x.shares, 20u);
+  EXPECT_EQ(x.remaining, 130u);
+  EXPECT_EQ(x.match_number, 0u);
+
+  auto u = this->feed(replace(14, 1, 7, 8, 400, 1'000'200)).event;
+  EXPECT_EQ(u.type, 'U');
+  EXPECT_EQ(u.side, itch5::book::side_kind::sell);
+  EXPECT_EQ(u.order_ref, 8u);
+  EXPECT_EQ(u.price, price4(1'000'200));
+  EXPECT_EQ(u.shares, 400u);
+  EXPECT_EQ(u.remaining, 400u);
+  EXPECT_EQ(u.old_ref, 7u);
+  EXPECT_EQ(u.old_price, price4(1'000'100));
+  EXPECT_EQ(u.old_shares, 130u);
+
+  // A replace whose new order cannot be added (zero shares) still removed the old one: shares 0.
+  auto u0 = this->feed(replace(15, 1, 8, 9, 0, 1'000'300)).event;
+  EXPECT_EQ(u0.old_ref, 8u);
+  EXPECT_EQ(u0.old_shares, 400u);
+  EXPECT_EQ(u0.shares, 0u);
+  EXPECT_EQ(u0.remaining, 0u);
+
+  this->feed(add(16, 1, 10, 'B', 100, 999'900));
+  auto full = this->feed(exec(17, 1, 10, 100)).event;
+  EXPECT_EQ(full.remaining, 0u);  // the order left the book
+  this->feed(add(18, 1, 11, 'B', 250, 999'800));
+  auto d = this->feed(del(19, 1, 11)).event;
+  EXPECT_EQ(d.type, 'D');
+  EXPECT_EQ(d.order_ref, 11u);
+  EXPECT_EQ(d.price, price4(999'800));
+  EXPECT_EQ(d.shares, 250u);
+  EXPECT_EQ(d.remaining, 0u);
+}
+
+// An observer with on_message overloads gets the messages that touch no book, with their locate's book
+// (the directory's own), and nothing for the types it has no overload for.
+template <class Book>
+struct message_recorder {
+  std::vector<std::string> seen;
+  void on_book_event(const itch5::book::book_event&, const itch5::book::order_book<Book>&) {}
+  void on_message(const itch5::stock_directory& m, const itch5::book::order_book<Book>* b) {
+    seen.push_back("R " + std::string(m.stock.str()) +
+                   (b != nullptr ? " " + std::string(b->symbol.str()) : ""));
+  }
+  void on_message(const itch5::system_event& m, const itch5::book::order_book<Book>* b) {
+    seen.push_back(std::string("S ") + m.event_code + (b == nullptr ? " no book" : " book"));
+  }
+};
+
+TYPED_TEST(BookEngineTest, ObserversGetTheMessagesTheyTakeOverloadsFor) {
+  message_recorder<TypeParam> messages;
+  itch5::book::book_engine<TypeParam, message_recorder<TypeParam>> e(this->cfg, messages);
+  e(system_event(1, 'O'));
+  e(directory(3, "MSFT"));
+  e(add(2, 3, 1, 'B', 100, 1'000'000));  // no overload: nothing recorded
+  EXPECT_EQ(messages.seen, (std::vector<std::string>{"S O no book", "R MSFT MSFT"}));
+}
+
 TEST(BookEngineArena, BooksMadeInADirectoryFloodMoveIntoTheArena) {
   constexpr std::uint16_t symbols = 5000;  // ~5 chunks of 2 MiB
   itch5::book::book_config cfg;
