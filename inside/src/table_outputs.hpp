@@ -48,8 +48,8 @@ class table_outputs {
   }
 
   template <class M, class Book>
-    requires(output_wants_message<Parts, M, Book> || ...)
-  void on_message(const M& m, const book::order_book<Book>* b) {
+  requires(output_wants_message<Parts, M, Book> || ...) void on_message(const M& m,
+                                                                        const book::order_book<Book>* b) {
     each([&](auto& p) {
       if constexpr (requires { p.on_message(m, b); }) p.on_message(m, b);
     });

@@ -16,22 +16,14 @@ std::string field::full_name() const {
 
 std::string_view column_type_name(column_type t) noexcept {
   switch (t) {
-    case column_type::int64:
-      return "int64";
-    case column_type::uint64:
-      return "uint64";
-    case column_type::timestamp:
-      return "ns";
-    case column_type::price4:
-      return "price4";
-    case column_type::price8:
-      return "price8";
-    case column_type::symbol:
-      return "symbol";
-    case column_type::letter:
-      return "letter";
-    case column_type::boolean:
-      return "bool";
+    case column_type::int64: return "int64";
+    case column_type::uint64: return "uint64";
+    case column_type::timestamp: return "ns";
+    case column_type::price4: return "price4";
+    case column_type::price8: return "price8";
+    case column_type::symbol: return "symbol";
+    case column_type::letter: return "letter";
+    case column_type::boolean: return "bool";
   }
   return "?";
 }

@@ -136,7 +136,8 @@ TEST(Columns, MarkdownListsNameTypeAndMeaning) {
   sample_row one;
   one.levels = 1;
   const std::string md = itch5::tables::markdown_columns(itch5::tables::schema_of<sample_table>(one));
-  EXPECT_EQ(md.substr(0, md.find('\n', md.find('\n') + 1) + 1), "| column | type | meaning |\n|---|---|---|\n");
+  EXPECT_EQ(md.substr(0, md.find('\n', md.find('\n') + 1) + 1),
+            "| column | type | meaning |\n|---|---|---|\n");
   EXPECT_NE(md.find("| `timestamp` | ns | ns since midnight |\n"), std::string::npos);
   EXPECT_NE(md.find("| `maybe` | uint64 or empty | sometimes known |\n"), std::string::npos);
   EXPECT_NE(md.find("| `sz_00` | uint64 | size of level i |\n"), std::string::npos);

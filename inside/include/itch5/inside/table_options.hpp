@@ -24,7 +24,7 @@ struct table_options {
   /// The book `levels` deep (market by price), a row per change of a symbol's top levels, or per grid time
   /// with `every` (--book-levels, --levels, --every).
   tables::table_sink<tables::levels_table>* book_levels = nullptr;
-  unsigned levels = 10;        ///< 1 to max_levels
+  unsigned levels = 10;       ///< 1 to max_levels
   itch5::timestamp every{0};  ///< 0: a row per change; else a row per symbol at each multiple of it
   /// The market-state event tables, one sink per kind (--events).
   const tables::event_sinks* events = nullptr;

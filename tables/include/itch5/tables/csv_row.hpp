@@ -30,13 +30,10 @@ namespace itch5::tables {
 template <class T>
 constexpr std::size_t csv_field_bound() noexcept {
   switch (column_type_of<T>()) {
-    case column_type::symbol:
-      return itch5::stock_symbol::width;
+    case column_type::symbol: return itch5::stock_symbol::width;
     case column_type::letter:
-    case column_type::boolean:
-      return 1;
-    default:
-      return 20;
+    case column_type::boolean: return 1;
+    default: return 20;
   }
 }
 
@@ -95,7 +92,8 @@ class csv_row_formatter {
     } else if constexpr (std::is_same_v<T, itch5::stock_symbol>) {
       p_ = detail::csv_symbol(p_, v);
     } else if constexpr (std::is_same_v<T, letter>) {
-      if (v.code != 0) *p_++ = (v.code > ' ' && v.code < 127 && v.code != ',' && v.code != '"') ? v.code : '?';
+      if (v.code != 0)
+        *p_++ = (v.code > ' ' && v.code < 127 && v.code != ',' && v.code != '"') ? v.code : '?';
     } else if constexpr (std::is_same_v<T, bool>) {
       *p_++ = v ? '1' : '0';
     } else {
