@@ -24,6 +24,7 @@ std::string_view column_type_name(column_type t) noexcept {
     case column_type::symbol: return "symbol";
     case column_type::letter: return "letter";
     case column_type::boolean: return "bool";
+    case column_type::text: return "text";
   }
   return "?";
 }

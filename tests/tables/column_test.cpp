@@ -143,4 +143,73 @@ TEST(Columns, MarkdownListsNameTypeAndMeaning) {
   EXPECT_NE(md.find("| `sz_00` | uint64 | size of level i |\n"), std::string::npos);
 }
 
+// Text columns (a code's meaning in words): quoted only when they must be, RFC 4180 style, and the bound
+// follows each row's own text.
+struct text_row {
+  std::uint16_t locate = 0;
+  itch5::tables::text meaning{};
+  std::optional<itch5::tables::text> note;
+};
+
+struct text_table {
+  static constexpr std::string_view name = "texts";
+  using row = text_row;
+  template <class V>
+  static void visit(V& v, const row& r) {
+    v({"locate", "stock locate"}, r.locate);
+    v({"meaning", "in words"}, r.meaning);
+    v({"note", "sometimes"}, r.note);
+  }
+};
+
+std::string text_csv_of(const text_row& r) {
+  std::vector<char> buf(itch5::tables::csv_row_bound<text_table>(r));
+  const char* end = itch5::tables::format_csv_row<text_table>(buf.data(), r);
+  EXPECT_LE(static_cast<std::size_t>(end - buf.data()), buf.size());
+  return std::string(static_cast<const char*>(buf.data()), end);
+}
+
+TEST(Columns, TextIsItsOwnColumnTypeNamedText) {
+  const std::vector<column> cols = itch5::tables::schema_of<text_table>();
+  const std::vector<column> expected = {
+      {"locate", column_type::uint64, "stock locate", false},
+      {"meaning", column_type::text, "in words", false},
+      {"note", column_type::text, "sometimes", true},
+  };
+  EXPECT_EQ(cols, expected);
+  EXPECT_NE(itch5::tables::markdown_columns(cols).find("| `meaning` | text | in words |\n"),
+            std::string::npos);
+  EXPECT_NE(itch5::tables::markdown_columns(cols).find("| `note` | text or empty | sometimes |\n"),
+            std::string::npos);
+}
+
+TEST(Columns, TextIsQuotedOnlyWhenItHoldsACommaAQuoteOrALineBreak) {
+  text_row r;
+  r.locate = 7;
+  r.meaning = {"start of messages"};
+  EXPECT_EQ(text_csv_of(r), "7,start of messages,\n");
+  r.meaning = {"deficient, delinquent and bankrupt"};
+  r.note = itch5::tables::text{""};
+  EXPECT_EQ(text_csv_of(r), "7,\"deficient, delinquent and bankrupt\",\n");
+  r.meaning = {"Investors' Exchange"};  // an apostrophe needs nothing
+  r.note = itch5::tables::text{"say \"hi\""};
+  EXPECT_EQ(text_csv_of(r), "7,Investors' Exchange,\"say \"\"hi\"\"\"\n");
+  r.meaning = {"two\nlines"};
+  r.note.reset();
+  EXPECT_EQ(text_csv_of(r), "7,\"two\nlines\",\n");
+  r.meaning = {};
+  EXPECT_EQ(text_csv_of(r), "7,,\n");
+}
+
+TEST(Columns, TextRowsBoundEachRowByItsOwnText) {
+  text_row r;
+  const std::string quotes(300, '"');  // the worst case: every character doubled, plus the two quotes
+  r.meaning = {quotes};
+  r.note = itch5::tables::text{quotes};
+  const std::string line = text_csv_of(r);
+  EXPECT_EQ(line.size(), 2u + 602 + 1 + 602 + 1);
+  EXPECT_TRUE(itch5::tables::csv_has_text<text_table>());
+  EXPECT_FALSE(itch5::tables::csv_has_text<sample_table>());
+}
+
 }  // namespace

@@ -29,6 +29,9 @@
 //   itch5::price4                           price in $0.0001 (integer units, as the inside file)
 //   itch5::price8                           price in $0.00000001 (integer units; MWCB levels)
 //   itch5::stock_symbol                     symbol (trailing spaces trimmed; dictionary-encoded in Arrow)
+//   text (a std::string_view)               free text such as a code's meaning; CSV-quoted only when it holds
+//                                           a comma, a double quote or a line break. The characters must
+//                                           outlive the rows (static strings, as the meaning tables are)
 //   letter (a char code such as a side or a message type)   one character, empty when 0
 //   bool                                    0 or 1 in CSV, boolean in Arrow
 //   std::optional<T> of the above           the same, nullable: empty in CSV, null in Arrow
@@ -73,6 +76,14 @@ enum class column_type : std::uint8_t {
   symbol,     ///< text up to 8 characters
   letter,     ///< one character, or empty
   boolean,    ///< 0 or 1
+  text,       ///< free text (UTF-8 in Arrow)
+};
+
+/// Free text (a code's meaning in words): a view of characters that outlive the rows holding it, such as
+/// string literals. Empty is an empty CSV field.
+struct text {
+  std::string_view value;
+  friend constexpr bool operator==(text, text) noexcept = default;
 };
 
 /// The column type's name in docs ("int64", "price4", ...).
@@ -114,6 +125,8 @@ constexpr column_type column_type_of() noexcept {
     return column_type::letter;
   } else if constexpr (std::is_same_v<T, bool>) {
     return column_type::boolean;
+  } else if constexpr (std::is_same_v<T, text>) {
+    return column_type::text;
   } else if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::int32_t>) {
     return column_type::int64;
   } else if constexpr (std::is_same_v<T, std::uint64_t> || std::is_same_v<T, std::uint32_t> ||

@@ -8,7 +8,8 @@
 // Values: integers, timestamps (ns) and prices (integer units) in decimal; a symbol with trailing spaces
 // trimmed and any character that is not printable ASCII, or a comma or a double quote, written as '?' (so no
 // field ever needs quoting); a letter as its character (nothing for 0); bool as 0 or 1; an empty optional as
-// nothing. O(columns) per row.
+// nothing; text as it is, in double quotes (each double quote inside doubled, RFC 4180) only when it holds a
+// comma, a double quote or a line break. O(columns) per row (plus the text's length).
 #pragma once
 
 #include <charconv>
@@ -26,25 +27,53 @@
 
 namespace itch5::tables {
 
-/// The most bytes one CSV field of a value of type T takes.
+/// The most bytes one CSV field of a value of type T takes (for text: of an empty one; text_bound() adds
+/// what its characters take).
 template <class T>
 constexpr std::size_t csv_field_bound() noexcept {
   switch (column_type_of<T>()) {
     case column_type::symbol: return itch5::stock_symbol::width;
     case column_type::letter:
     case column_type::boolean: return 1;
+    case column_type::text: return 2;  // the quotes
     default: return 20;
   }
 }
 
 namespace detail {
+/// The most bytes text `t` takes beyond csv_field_bound<text>(): each character, doubled if a quote.
+constexpr std::size_t text_bound(const text& t) noexcept { return 2 * t.value.size(); }
+
 struct csv_bound_collector {
   std::size_t bytes = 1;  // the newline
+  bool has_text = false;
   template <class T>
-  void operator()(const field&, const T&) noexcept {
+  void operator()(const field&, const T& v) noexcept {
     bytes += csv_field_bound<T>() + 1;
+    if constexpr (std::is_same_v<T, text>) {
+      bytes += text_bound(v);
+      has_text = true;
+    } else if constexpr (std::is_same_v<T, std::optional<text>>) {
+      if (v) bytes += text_bound(*v);
+      has_text = true;
+    }
   }
 };
+
+inline char* csv_text(char* p, std::string_view s) noexcept {
+  const bool quote = s.find_first_of(",\"\r\n") != std::string_view::npos;
+  if (!quote) {
+    for (const char c : s) *p++ = c;
+    return p;
+  }
+  *p++ = '"';
+  for (const char c : s) {
+    if (c == '"') *p++ = '"';
+    *p++ = c;
+  }
+  *p++ = '"';
+  return p;
+}
 
 inline char* csv_symbol(char* p, const itch5::stock_symbol& s) noexcept {
   for (const char c : s.str()) {
@@ -54,12 +83,21 @@ inline char* csv_symbol(char* p, const itch5::stock_symbol& s) noexcept {
 }
 }  // namespace detail
 
-/// The most bytes format_csv_row writes for rows shaped like `prototype` (the same columns).
+/// The most bytes format_csv_row writes for rows shaped like `prototype` (the same columns), or for this very
+/// row when the table has text columns (their length is the row's).
 template <class Table>
 std::size_t csv_row_bound(const typename Table::row& prototype = {}) {
   detail::csv_bound_collector c;
   Table::visit(c, prototype);
   return c.bytes;
+}
+
+/// Whether rows of `Table` shaped like `prototype` have text columns (so that their bound is per row).
+template <class Table>
+bool csv_has_text(const typename Table::row& prototype = {}) {
+  detail::csv_bound_collector c;
+  Table::visit(c, prototype);
+  return c.has_text;
 }
 
 /// A visitor that writes the values of one row, separated by commas, from `out` on.
@@ -96,6 +134,8 @@ class csv_row_formatter {
         *p_++ = (v.code > ' ' && v.code < 127 && v.code != ',' && v.code != '"') ? v.code : '?';
     } else if constexpr (std::is_same_v<T, bool>) {
       *p_++ = v ? '1' : '0';
+    } else if constexpr (std::is_same_v<T, text>) {
+      p_ = detail::csv_text(p_, v.value);
     } else {
       integer(v);
     }
@@ -124,12 +164,12 @@ template <class Table>
 class csv_table_writer {
  public:
   explicit csv_table_writer(itch5::io::output_file& out, const typename Table::row& prototype = {})
-      : lines_(out), bound_(csv_row_bound<Table>(prototype)) {
+      : lines_(out), bound_(csv_row_bound<Table>(prototype)), per_row_bound_(csv_has_text<Table>(prototype)) {
     lines_.append(csv_header(schema_of<Table>(prototype)));
   }
 
   void write(const typename Table::row& r) {
-    char* p = lines_.reserve(bound_);
+    char* p = lines_.reserve(per_row_bound_ ? csv_row_bound<Table>(r) : bound_);
     lines_.commit(format_csv_row<Table>(p, r));
     ++rows_;
   }
@@ -140,6 +180,7 @@ class csv_table_writer {
  private:
   itch5::io::line_writer lines_;
   std::size_t bound_;
+  bool per_row_bound_;  // text columns: each row's bound from its own text
   std::uint64_t rows_ = 0;
 };
 
