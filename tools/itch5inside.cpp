@@ -1,7 +1,10 @@
 // itch5inside: one line per change of a symbol's best bid or offer, from an ITCH 5.0 file.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
 
@@ -16,6 +19,8 @@
 #include <itch5/inside/run_inside.hpp>
 
 #include <itch5/stats/histogram_file.hpp>
+
+#include <itch5/tables/event_csv_files.hpp>
 
 #include <itch5/cli/capture_flags.hpp>
 #include <itch5/cli/compression_flags.hpp>
@@ -51,7 +56,35 @@ struct config {
   std::string session;
   itch5::cli::capture_flags capture;
   itch5::cli::time_range range;  // from the three above, resolved after parsing
+  // --events DIR, --event-kinds LIST: the market-state event tables, one CSV per kind in DIR.
+  std::string events;
+  std::vector<std::string> event_kinds;
+  std::vector<std::string_view> event_kinds_chosen;  // resolved after parsing
 };
+
+// --events DIR: checks DIR (created if missing: `created` says so) and registers its files with `paths`.
+void check_events_dir(const config& cfg, itch5::cli::path_guard& paths, bool& created) {
+  namespace fs = std::filesystem;
+  using itch5::cli::path_error;
+  if (cfg.events == "-")
+    throw path_error(path_error::kind::conflict, "--events: needs a directory, not standard output");
+  std::error_code ec;
+  const fs::file_status st = fs::status(cfg.events, ec);
+  if (fs::exists(st)) {
+    if (!fs::is_directory(st))
+      throw path_error(path_error::kind::unusable, "--events: '" + cfg.events + "' is not a directory");
+  } else {
+    if (!fs::create_directories(cfg.events, ec) || ec) {
+      throw path_error(path_error::kind::unusable,
+                       "--events: cannot create directory '" + cfg.events + "': " + ec.message());
+    }
+    created = true;
+  }
+  if (::access(cfg.events.c_str(), W_OK | X_OK) != 0)
+    throw path_error(path_error::kind::unusable, "--events: directory '" + cfg.events + "' is not writable");
+  for (const auto kind : cfg.event_kinds_chosen)
+    paths.output(itch5::tables::event_csv_files::path_of(cfg.events, kind), "--events");
+}
 
 class file_sink final : public itch5::inside::line_sink {
  public:
@@ -192,6 +225,14 @@ int run(const config& cfg) {
   if (opt.stats) stats_out = std::make_unique<itch5::io::output_file>(cfg.stats, out_opts);
   if (opt.depth) depth_out = std::make_unique<itch5::io::output_file>(cfg.depth, out_opts);
   if (opt.histograms) histograms_out = std::make_unique<itch5::io::output_file>(cfg.histograms, out_opts);
+  std::unique_ptr<itch5::tables::event_csv_files> events_out;
+  if (!cfg.events.empty()) {
+    events_out =
+        std::make_unique<itch5::tables::event_csv_files>(cfg.events, cfg.event_kinds_chosen, out_opts);
+    opt.tables.events = &events_out->sinks();
+  }
+  std::vector<itch5::io::output_file*> tables_out = {stats_out.get(), depth_out.get(), histograms_out.get()};
+  if (events_out) tables_out.insert(tables_out.end(), events_out->files().begin(), events_out->files().end());
 
   file_sink sink(out);
   itch5::cli::progress progress(!cfg.quiet);
@@ -214,15 +255,13 @@ int run(const config& cfg) {
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (r.cancelled || itch5::cli::interruption::requested()) {
-    report_unfinished(cfg, r, seconds, capture_stats, out,
-                      {stats_out.get(), depth_out.get(), histograms_out.get()},
+    report_unfinished(cfg, r, seconds, capture_stats, out, tables_out,
                       "interrupted by " + itch5::cli::interruption::name() + " after " +
                           std::to_string(r.messages) + " messages of " + input_name);
     itch5::cli::interruption::exit_now();
   }
   if (r.status == itch5::read_status::error) {
-    report_unfinished(cfg, r, seconds, capture_stats, out,
-                      {stats_out.get(), depth_out.get(), histograms_out.get()},
+    report_unfinished(cfg, r, seconds, capture_stats, out, tables_out,
                       "error: " + r.error.describe(cfg.input) +
                           itch5::cli::capture_flags::framing_note_for(capture_stats, r.error));
     return 1;
@@ -231,7 +270,9 @@ int run(const config& cfg) {
   if (stats_out) stats_out->commit();
   if (depth_out) depth_out->commit();
   if (histograms_out) histograms_out->commit();
+  if (events_out) events_out->commit();
   if (!cfg.quiet) print_summary(cfg, r, seconds, capture_stats);
+  if (!cfg.quiet && events_out) std::fprintf(stderr, "  event rows: %s\n", events_out->rows().c_str());
   if (cfg.slowest > 0) print_slowest(r);
   if (r.status == itch5::read_status::end_of_session && r.data_after_end_of_session) {
     std::cerr << "itch5inside: warning: " << input_name << ": zero length prefix at byte offset "
@@ -334,6 +375,20 @@ int main(int argc, char** argv) {
   opts.add("session", cfg.session,
            "regular: the regular trading session, --from 09:30 --to 16:00 (not combined with them).")
       .value_name("NAME");
+  opts.add("events", cfg.events,
+           "Write the market-state event tables as CSV files in DIR (created if missing), one per kind: "
+           "stock_directory.csv (R), system_events.csv (S), trading_actions.csv (H, with the reason), "
+           "reg_sho.csv (Y), luld_collars.csv (J), mwcb_levels.csv (V, Price(8)), mwcb_status.csv (W), "
+           "ipo_quoting.csv (K), noii.csv (I), rpii.csv (N), operational_halts.csv (h), dlcr.csv (O), "
+           "participant_positions.csv (L): a row per message, timestamp and locate first, prices in Price(4) "
+           "units, each code as its letter and its meaning in words (docs/formats.md). --symbols and "
+           "--from/--to apply to them; the messages of the whole market (S, V, W: locate 0) are kept "
+           "whatever --symbols says. Runs keep one book thread (--threads is ignored).")
+      .value_name("DIR");
+  opts.add("event-kinds", cfg.event_kinds,
+           "With --events: only these kinds, by name (noii) or message type letter (I; h and H differ), "
+           "e.g. stock_directory,H,noii (default: all).")
+      .value_name("LIST");
   cfg.capture.add_to(opts);
   opts.add(
       "allow-zero-tail", cfg.allow_zero_tail,
@@ -393,12 +448,17 @@ int main(int argc, char** argv) {
       "complete lines as on an error, and exits as killed by the signal (128 + its number); a second signal, "
       "or 10 s without stopping, removes every temporary file at once.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
+  bool events_dir_created = false;  // --events DIR made by this run (removed again if the checks fail)
   try {
     check_symbols(cfg.symbols);
     if (cfg.slowest > 0 && cfg.threads > 1) {
       throw std::invalid_argument("--slowest needs --threads 1 (book threads handle messages in batches)");
     }
     cfg.capture.check();
+    if (!cfg.event_kinds.empty() && cfg.events.empty())
+      throw std::invalid_argument("--event-kinds needs --events DIR");
+    if (!cfg.events.empty())
+      cfg.event_kinds_chosen = itch5::tables::event_csv_files::parse_kinds(cfg.event_kinds);
     cfg.range = itch5::cli::resolve_time_range(cfg.from, cfg.to, cfg.session);
     if (const std::string note = cfg.range.past_the_day(); !note.empty())
       std::cerr << "itch5inside: warning: " << note << "\n";
@@ -409,8 +469,13 @@ int main(int argc, char** argv) {
     paths.output(cfg.stats, "--stats");
     paths.output(cfg.depth, "--depth");
     paths.output(cfg.histograms, "--histograms");
+    if (!cfg.events.empty()) check_events_dir(cfg, paths, events_dir_created);
     paths.check();
   } catch (const itch5::cli::path_error& e) {
+    if (events_dir_created) {
+      std::error_code ec;
+      std::filesystem::remove(cfg.events, ec);  // only if still empty: nothing of the user's is lost
+    }
     std::cerr << "itch5inside: error: " << e.what() << "\n";
     return e.exit_status();
   } catch (const std::invalid_argument& e) {
