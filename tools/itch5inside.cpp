@@ -387,7 +387,7 @@ int main(int argc, char** argv) {
       .value_name("DIR");
   opts.add("event-kinds", cfg.event_kinds,
            "With --events: only these kinds, by name (noii) or message type letter (I; h and H differ), "
-           "e.g. stock_directory,H,noii (default: all).")
+           "e.g. stock_directory,H,noii; none given: every kind.")
       .value_name("LIST");
   cfg.capture.add_to(opts);
   opts.add(
