@@ -4,9 +4,10 @@
 // Which prints count (trades, volume, notional, VWAP, first/last/high/low): E; C when printable; P; Q with
 // shares (a cross of 0 shares only names a price). That is what the spec says belongs in time-and-sales and
 // volume: a non-printable C is left out (its shares are in the non_printable columns; a cross's executions
-// of displayed orders come so, and the Q that follows carries their total). A B (broken trade) is counted
-// in `breaks` and does not undo its print: the B carries only the match number, and finding the print would
-// mean keeping every print of the day. The trades table has both rows, joined by match_number.
+// of displayed orders are typically marked so, and the Q that follows carries their total). A B (broken
+// trade) is counted in `breaks` and does not undo its print: the B carries only the match number, and
+// finding the print would mean keeping every print of the day. The trades table has both rows, joined by
+// match_number.
 #pragma once
 
 #include <cstdint>
