@@ -184,6 +184,9 @@ JOB_ROWS = [
     ("--stats", ["--stats", "{d}/s.csv"], "raw"),
     ("--stats --stats-events all", ["--stats", "{d}/s.csv", "--stats-events", "all"], "raw"),
     ("--depth", ["--depth", "{d}/d.csv"], "raw"),
+    # --trades (issue 32): the trades table, and with its statistics, beside the inside-only run
+    ("--trades", ["--trades", "{d}/trades.csv"], "raw"),
+    ("--trades --trade-stats", ["--trades", "{d}/trades.csv", "--trade-stats", "{d}/trade-stats.csv"], "raw"),
     ("-o inside.txt.gz", ["-o", "{d}/inside.txt.gz"], "raw"),
     ("-o inside.txt.gz --gzip-level 6", ["-o", "{d}/inside.txt.gz", "--gzip-level", "6"], "raw"),
     ("-o inside.txt.zst", ["-o", "{d}/inside.txt.zst"], "raw"),

@@ -21,6 +21,9 @@
 #include <itch5/stats/histogram_file.hpp>
 
 #include <itch5/tables/event_csv_files.hpp>
+#include <itch5/tables/table_sink.hpp>
+#include <itch5/tables/trade_stats_table.hpp>
+#include <itch5/tables/trades_table.hpp>
 
 #include <itch5/cli/capture_flags.hpp>
 #include <itch5/cli/compression_flags.hpp>
@@ -43,6 +46,8 @@ struct config {
   std::string stats_events = "inside";
   std::string depth;
   std::string histograms;
+  std::string trades;       // --trades
+  std::string trade_stats;  // --trade-stats
   bool quiet = false;
   bool allow_zero_tail = false;
   bool read_ahead = true;
@@ -184,7 +189,7 @@ void report_unfinished(const config& cfg, const itch5::inside::inside_result& r,
     std::cerr << "itch5inside: the " << r.lines << " lines written before it are in " << kept << "\n";
   }
   if (!tables_kept.empty()) {
-    std::cerr << "itch5inside: statistics up to that point are in " << joined(tables_kept) << "\n";
+    std::cerr << "itch5inside: statistics and tables up to that point are in " << joined(tables_kept) << "\n";
   }
   std::cerr << "itch5inside: " << reason << "\n";
 }
@@ -231,7 +236,23 @@ int run(const config& cfg) {
         std::make_unique<itch5::tables::event_csv_files>(cfg.events, cfg.event_kinds_chosen, out_opts);
     opt.tables.events = &events_out->sinks();
   }
-  std::vector<itch5::io::output_file*> tables_out = {stats_out.get(), depth_out.get(), histograms_out.get()};
+  // --trades, --trade-stats: rows written while the run goes (the stats at its end), through CSV sinks.
+  std::unique_ptr<itch5::io::output_file> trades_out, trade_stats_out;
+  std::unique_ptr<itch5::tables::csv_table_sink<itch5::tables::trades_table>> trades_csv;
+  std::unique_ptr<itch5::tables::csv_table_sink<itch5::tables::trade_stats_table>> trade_stats_csv;
+  if (!cfg.trades.empty()) {
+    trades_out = std::make_unique<itch5::io::output_file>(cfg.trades, out_opts);
+    trades_csv = std::make_unique<itch5::tables::csv_table_sink<itch5::tables::trades_table>>(*trades_out);
+    opt.tables.trades = trades_csv.get();
+  }
+  if (!cfg.trade_stats.empty()) {
+    trade_stats_out = std::make_unique<itch5::io::output_file>(cfg.trade_stats, out_opts);
+    trade_stats_csv =
+        std::make_unique<itch5::tables::csv_table_sink<itch5::tables::trade_stats_table>>(*trade_stats_out);
+    opt.tables.trade_stats = trade_stats_csv.get();
+  }
+  std::vector<itch5::io::output_file*> tables_out = {stats_out.get(), depth_out.get(), histograms_out.get(),
+                                                     trades_out.get(), trade_stats_out.get()};
   if (events_out) tables_out.insert(tables_out.end(), events_out->files().begin(), events_out->files().end());
 
   file_sink sink(out);
@@ -271,8 +292,15 @@ int run(const config& cfg) {
   if (depth_out) depth_out->commit();
   if (histograms_out) histograms_out->commit();
   if (events_out) events_out->commit();
+  if (trades_out) trades_out->commit();
+  if (trade_stats_out) trade_stats_out->commit();
   if (!cfg.quiet) print_summary(cfg, r, seconds, capture_stats);
   if (!cfg.quiet && events_out) std::fprintf(stderr, "  event rows: %s\n", events_out->rows().c_str());
+  if (!cfg.quiet && (trades_csv || trade_stats_csv)) {
+    std::fprintf(stderr, "  trades rows: %s, trade-stats rows: %s\n",
+                 trades_csv ? std::to_string(trades_csv->rows()).c_str() : "-",
+                 trade_stats_csv ? std::to_string(trade_stats_csv->rows()).c_str() : "-");
+  }
   if (cfg.slowest > 0) print_slowest(r);
   if (r.status == itch5::read_status::end_of_session && r.data_after_end_of_session) {
     std::cerr << "itch5inside: warning: " << input_name << ": zero length prefix at byte offset "
@@ -362,6 +390,22 @@ int main(int argc, char** argv) {
            "merge', "
            "which adds up the files of several runs (days) per symbol name and writes the two CSVs. FILE.gz "
            "is compressed. Collecting them times every message as --stats does, with --depth's bookkeeping.")
+      .value_name("FILE");
+  opts.add("trades", cfg.trades,
+           "Write every print as CSV, in feed order: one row per execution of a displayed order (E, at the "
+           "resting order's price and side, which the books know; C, at its execution price, with its "
+           "printable flag), per trade of a non-displayed order (P), per cross (Q, with its cross type) and "
+           "per broken trade (B: the match number it voids). Columns: timestamp, locate, symbol, kind, price "
+           "(Price(4) units), shares, side of the resting order, match number, order reference, printable, "
+           "cross type (docs/formats.md). --symbols, --from and --to select the rows as they do the lines. "
+           "- is standard output.")
+      .value_name("FILE");
+  opts.add("trade-stats", cfg.trade_stats,
+           "Write per-symbol trade statistics as CSV at the end, one row per symbol with --trades rows: "
+           "trades, volume, exact notional (Price(4) units times shares), VWAP (rounded half up), first, "
+           "last, high and low price, cross volume, non-printable executions and broken trades. Counted: E, "
+           "printable C, P and Q of more than 0 shares; a broken trade (B) is counted, its print not taken "
+           "back (docs/formats.md says why). - is standard output.")
       .value_name("FILE");
   opts.add(
           "from", cfg.from,
@@ -469,6 +513,8 @@ int main(int argc, char** argv) {
     paths.output(cfg.stats, "--stats");
     paths.output(cfg.depth, "--depth");
     paths.output(cfg.histograms, "--histograms");
+    paths.output(cfg.trades, "--trades");
+    paths.output(cfg.trade_stats, "--trade-stats");
     if (!cfg.events.empty()) check_events_dir(cfg, paths, events_dir_created);
     paths.check();
   } catch (const itch5::cli::path_error& e) {

@@ -25,12 +25,13 @@
 #include "sample_thread.hpp"
 #include "shard_samples.hpp"
 #include "table_outputs.hpp"
+#include "trades_output.hpp"
 
 namespace itch5::inside {
 
 /// The table outputs (table_outputs.hpp): one part per table, each made only when its table is on. A new
 /// table adds its part here.
-using run_tables = table_outputs<events_output>;
+using run_tables = table_outputs<events_output, trades_output>;
 
 /// The observer of one book thread that writes its lines to `Out` (line_formatter or line_thread), with
 /// the tables when `Tables`. Built as observer_type(opt, {out}, {sample_thread*}, {opt, sample_thread*},
