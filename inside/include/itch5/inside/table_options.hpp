@@ -12,6 +12,7 @@ struct trades_table;
 struct trade_stats_table;
 struct levels_table;
 struct event_sinks;
+struct inside_table;
 }  // namespace itch5::tables
 
 namespace itch5::inside {
@@ -29,9 +30,13 @@ struct table_options {
   /// The market-state event tables, one sink per kind (--events).
   const tables::event_sinks* events = nullptr;
 
+  /// The inside changes as rows (tables/inside_table.hpp), the inside lines' content (the Python package).
+  tables::table_sink<tables::inside_table>* inside = nullptr;
+
   /// Whether any table is on.
   [[nodiscard]] bool any() const noexcept {
-    return trades != nullptr || trade_stats != nullptr || book_levels != nullptr || events != nullptr;
+    return trades != nullptr || trade_stats != nullptr || book_levels != nullptr || events != nullptr ||
+           inside != nullptr;
   }
 };
 

@@ -1,0 +1,182 @@
+"""Tables of a day as Parquet files: ``itch5.to_parquet`` and the console script ``itch5parquet``.
+
+One pass of the engine writes every table asked for (pyarrow.parquet's writer over the Arrow batches):
+one file per table, ``OUT/<table>.parquet``, zstd by default, row groups of ``row_group_rows`` rows (1 Mi:
+large enough for scans, small enough to skip by the timestamp statistics), the sort order recorded
+(timestamp, the feed's order), and in the footer's key-value metadata the source file's name, size and
+sha256 and the tool's version. Each file is written to a temporary name and renamed when complete, so a
+file that exists is finished: a second run skips it (resumable, like itch5batch).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import sys
+import time
+from typing import Any, Optional, Sequence, Union
+
+from . import Day, Error, __version__, open as _open, table_names
+
+ROW_GROUP_ROWS = 1 << 20
+
+
+def _sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while True:
+            chunk = f.read(1 << 22)
+            if not chunk:
+                break
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def source_metadata(path: str) -> dict:
+    """The footer metadata that names the source and the tool."""
+    return {
+        "itch5.source.name": os.path.basename(path),
+        "itch5.source.size": str(os.path.getsize(path)),
+        "itch5.source.sha256": _sha256(path),
+        "itch5.version": __version__,
+    }
+
+
+class _Progress:
+    """Rows written per table and elapsed time on one stderr line, on a terminal only."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.start = time.monotonic()
+        self.last = 0.0
+
+    def update(self, rows: dict, final: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not final and now - self.last < 0.2:
+            return
+        self.last = now
+        spin = "|/-\\"[int(now * 5) % 4] if not final else "done"
+        text = " ".join(f"{k} {v:,}" for k, v in rows.items())
+        sys.stderr.write(f"\ritch5parquet [{spin}] {text} rows, {now - self.start:.1f} s\x1b[K")
+        if final:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def to_parquet(
+    day: Union[Day, str],
+    out_dir: str,
+    tables: Sequence[str] = ("inside",),
+    compression: str = "zstd",
+    row_group_rows: int = ROW_GROUP_ROWS,
+    progress: bool = False,
+    **open_args: Any,
+) -> dict:
+    """Writes `tables` of `day` (an itch5.Day or a path, opened with open_args) to out_dir/<table>.parquet.
+
+    Returns {table: path}. Tables whose file exists are not redone. On corrupt input raises itch5.Error
+    and leaves no file for the tables of that pass (their temporaries removed).
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if not isinstance(day, Day):
+        day = _open(day, **open_args)
+    known = table_names()
+    for t in tables:
+        if t not in known:
+            raise ValueError(f"unknown table {t!r} (tables: {', '.join(known)})")
+    os.makedirs(out_dir, exist_ok=True)
+    paths = {t: os.path.join(out_dir, f"{t}.parquet") for t in tables}
+    todo = [t for t in tables if not os.path.exists(paths[t])]
+    if not todo:
+        return paths
+    meta = source_metadata(day.path)
+    temps = {t: f"{paths[t]}.tmp.{os.getpid()}" for t in todo}
+    writers: dict = {}
+    pending: dict = {t: [] for t in todo}
+    pending_rows = {t: 0 for t in todo}
+    rows = {t: 0 for t in todo}
+    bar = _Progress(progress)
+
+    def flush(t: str) -> None:
+        if pending[t]:
+            writers[t].write_table(pa.Table.from_batches(pending[t]), row_group_size=row_group_rows)
+            pending[t] = []
+            pending_rows[t] = 0
+
+    try:
+        for t in todo:
+            schema = day.table(t).schema
+            schema = schema.with_metadata({**(schema.metadata or {}), **{k.encode(): v.encode() for k, v in meta.items()}})
+            writers[t] = pq.ParquetWriter(
+                temps[t], schema, compression=compression,
+                sorting_columns=[pq.SortingColumn(0)], write_statistics=True,
+            )
+        for t, batch in day.batches(*todo):
+            pending[t].append(batch)
+            pending_rows[t] += batch.num_rows
+            rows[t] += batch.num_rows
+            if pending_rows[t] >= row_group_rows:
+                flush(t)
+            bar.update(rows)
+        for t in todo:
+            flush(t)
+            writers.pop(t).close()
+            os.replace(temps[t], paths[t])
+        bar.update(rows, final=True)
+    except BaseException:
+        for w in writers.values():
+            try:
+                w.close()
+            except Exception:  # pragma: no cover - the original error matters
+                pass
+        for t in todo:
+            if os.path.exists(temps[t]):
+                os.remove(temps[t])
+        raise
+    return paths
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """itch5parquet DAY --out DIR [--tables inside,...] [--symbols A,B] [--from T] [--to T]."""
+    p = argparse.ArgumentParser(
+        prog="itch5parquet",
+        description="Writes tables of an ITCH 5.0 day as Parquet files, one per table (OUT/<table>.parquet), "
+        "in one pass. A table whose file exists is skipped (resumable).",
+    )
+    p.add_argument("day", help="the day's file: raw or gzip ITCH 5.0, or a pcap/pcapng of a MoldUDP64 feed")
+    p.add_argument("--out", required=True, help="the directory for the Parquet files (made if missing)")
+    p.add_argument("--tables", default="inside",
+                   help=f"comma-separated tables to write (default inside; known: {', '.join(table_names())})")
+    p.add_argument("--symbols", default="", help="comma-separated symbols to keep (default: all)")
+    p.add_argument("--from", dest="start", default=None, help="keep rows from this time of day (HH:MM[:SS])")
+    p.add_argument("--to", dest="end", default=None, help="keep rows before this time of day (HH:MM[:SS])")
+    p.add_argument("--compression", default="zstd", help="Parquet compression codec (default zstd)")
+    p.add_argument("--row-group-rows", type=int, default=ROW_GROUP_ROWS,
+                   help=f"rows per row group (default {ROW_GROUP_ROWS})")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.add_argument("--version", action="version", version=f"itch5parquet {__version__}")
+    a = p.parse_args(argv)
+    tables = [t for t in a.tables.split(",") if t]
+    try:
+        day = _open(a.day, symbols=[s for s in a.symbols.split(",") if s], start=a.start, end=a.end)
+        paths = to_parquet(day, a.out, tables=tables, compression=a.compression,
+                           row_group_rows=a.row_group_rows, progress=not a.quiet)
+    except (Error, OSError, ValueError) as e:
+        print(f"itch5parquet: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("itch5parquet: interrupted", file=sys.stderr)
+        return 130
+    if not a.quiet:
+        for t, path in paths.items():
+            print(f"itch5parquet: {t}: {path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,370 @@
+// One generic converter from a table of tables/ (a row type and its visit(), column.hpp) to Arrow: the
+// schema from visiting a prototype row, and record batches (a struct array per batch) from rows appended
+// one by one. Column types (docs/python.md):
+//   integers, timestamps (ns since midnight), prices (integer units of $0.0001 or $0.00000001)  int64 /
+//   uint64; symbols dictionary-encoded (int32 indices into utf8, a dictionary per batch); letters and text
+//   (std::string_view) utf8, a letter of 0 null; bool boolean; std::optional nullable.
+// With a known date (`midnight_utc_ns`, the epoch nanoseconds of the day's midnight in `timezone`), a
+// column `time`, timestamp[ns, timezone], follows the `timestamp` column.
+// Every field carries metadata itch5.type (column_type_name, or "text") and itch5.meaning.
+// append() is O(columns) with no allocation (the builders reserve a batch's rows); finish() allocates the
+// batch's buffers once per column. Not thread-safe: one thread builds, the batch may be released anywhere.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+#include <itch5/tables/column.hpp>
+
+#include "arrow_abi.hpp"
+#include "arrow_nodes.hpp"
+
+namespace itch5::python {
+
+/// How a column is laid out in Arrow.
+enum class arrow_kind : std::uint8_t { int64, uint64, boolean, utf8, symbol, time };
+
+template <class T>
+struct value_of {
+  using type = T;
+};
+template <class T>
+struct value_of<std::optional<T>> {
+  using type = T;
+};
+
+template <class T>
+constexpr arrow_kind arrow_kind_of() noexcept {
+  using V = typename value_of<T>::type;
+  if constexpr (std::is_same_v<V, std::string_view>) {
+    return arrow_kind::utf8;
+  } else {
+    switch (tables::column_type_of<V>()) {
+      case tables::column_type::uint64: return arrow_kind::uint64;
+      case tables::column_type::boolean: return arrow_kind::boolean;
+      case tables::column_type::letter: return arrow_kind::utf8;
+      case tables::column_type::symbol: return arrow_kind::symbol;
+      default: return arrow_kind::int64;
+    }
+  }
+}
+
+template <class T>
+std::string_view type_name_of() noexcept {
+  using V = typename value_of<T>::type;
+  if constexpr (std::is_same_v<V, std::string_view>) {
+    return "text";
+  } else {
+    return tables::column_type_name(tables::column_type_of<V>());
+  }
+}
+
+/// Where the tz-aware `time` column comes from (none when the date is unknown).
+struct time_column {
+  std::int64_t midnight_utc_ns = 0;
+  std::string timezone;  ///< e.g. America/New_York; empty: no time column
+};
+
+/// A column's values for the batch being built.
+class column_builder {
+ public:
+  column_builder(std::string name, arrow_kind kind, bool nullable, std::string type_name, std::string meaning)
+      : name_(std::move(name)),
+        kind_(kind),
+        nullable_(nullable),
+        type_name_(std::move(type_name)),
+        meaning_(std::move(meaning)) {}
+
+  void reserve(std::size_t rows) {
+    ints_.reserve(rows);
+    if (nullable_) valid_.reserve(rows);
+    if (kind_ == arrow_kind::utf8) {
+      offsets_.reserve(rows + 1);
+      if (offsets_.empty()) offsets_.push_back(0);
+      chars_.reserve(rows * 2);
+    }
+    if (kind_ == arrow_kind::symbol && dict_offsets_.empty()) dict_offsets_.push_back(0);
+  }
+
+  template <class T>
+  void append(const T& v) {
+    if constexpr (tables::detail::is_optional<T>::value) {
+      if (v) {
+        append_value(*v);
+        mark(true);
+      } else {
+        append_null();
+      }
+    } else {
+      append_value(v);
+      if constexpr (std::is_same_v<T, tables::letter>) {
+        mark(v.code != 0);
+      } else {
+        mark(true);
+      }
+    }
+  }
+
+  void append_time(std::int64_t ns) {
+    ints_.push_back(ns);
+    mark(true);
+  }
+
+  /// The column's schema (a child of the batch's struct schema).
+  void schema(ArrowSchema* out, const time_column& tc) const {
+    std::string format;
+    std::unique_ptr<ArrowSchema> dict;
+    switch (kind_) {
+      case arrow_kind::int64: format = "l"; break;
+      case arrow_kind::uint64: format = "L"; break;
+      case arrow_kind::boolean: format = "b"; break;
+      case arrow_kind::utf8: format = "u"; break;
+      case arrow_kind::time: format = "tsn:" + tc.timezone; break;
+      case arrow_kind::symbol:
+        format = "i";
+        dict = std::make_unique<ArrowSchema>();
+        make_schema(dict.get(), "u", "", "", 0);
+        break;
+    }
+    const bool nullable = nullable_ || kind_ == arrow_kind::utf8;
+    make_schema(out, format, name_,
+                encode_metadata({{"itch5.type", type_name_}, {"itch5.meaning", meaning_}}),
+                nullable ? ARROW_FLAG_NULLABLE : 0, {}, std::move(dict));
+  }
+
+  /// The column's values as an array; the builder starts the next batch (its rows reserved again).
+  void finish(ArrowArray* out, std::size_t reserve_rows) {
+    const std::int64_t n = static_cast<std::int64_t>(rows_);
+    owned_buffer validity;
+    if (nulls_ > 0) validity = bits(valid_);
+    std::vector<owned_buffer> buffers;
+    buffers.push_back(std::move(validity));
+    std::unique_ptr<ArrowArray> dict;
+    switch (kind_) {
+      case arrow_kind::int64:
+      case arrow_kind::uint64:
+      case arrow_kind::time: buffers.push_back(copy(ints_.data(), ints_.size())); break;
+      case arrow_kind::boolean: {
+        std::vector<bool> b(ints_.begin(), ints_.end());
+        buffers.push_back(bits(b));
+        break;
+      }
+      case arrow_kind::utf8:
+        buffers.push_back(copy(offsets_.data(), offsets_.size()));
+        buffers.push_back(copy(chars_.data(), chars_.size()));
+        break;
+      case arrow_kind::symbol: {
+        std::vector<std::int32_t> idx(ints_.begin(), ints_.end());
+        buffers.push_back(copy(idx.data(), idx.size()));
+        dict = std::make_unique<ArrowArray>();
+        std::vector<owned_buffer> dbuf;
+        dbuf.emplace_back();
+        dbuf.push_back(copy(dict_offsets_.data(), dict_offsets_.size()));
+        dbuf.push_back(copy(dict_chars_.data(), dict_chars_.size()));
+        make_array(dict.get(), static_cast<std::int64_t>(dict_offsets_.size() - 1), 0, std::move(dbuf));
+        break;
+      }
+    }
+    make_array(out, n, static_cast<std::int64_t>(nulls_), std::move(buffers), {}, std::move(dict));
+    ints_.clear();
+    valid_.clear();
+    offsets_.clear();
+    chars_.clear();
+    dict_index_.clear();
+    symbol_cache_.fill({});
+    dict_offsets_.clear();
+    dict_chars_.clear();
+    rows_ = 0;
+    nulls_ = 0;
+    reserve(reserve_rows);
+  }
+
+ private:
+  template <class T>
+  void append_value(const T& v) {
+    if constexpr (std::is_same_v<T, itch5::timestamp>) {
+      ints_.push_back(static_cast<std::int64_t>(v.count()));
+    } else if constexpr (std::is_same_v<T, itch5::price4> || std::is_same_v<T, itch5::price8>) {
+      ints_.push_back(static_cast<std::int64_t>(v.units()));
+    } else if constexpr (std::is_same_v<T, itch5::stock_symbol>) {
+      std::uint64_t key = 0;
+      std::memcpy(&key, v.raw().data(), sizeof key);  // never 0: a symbol is padded with spaces
+      symbol_slot& slot = symbol_cache_[(key * 0x9E3779B97F4A7C15ull) >> (64 - symbol_cache_bits)];
+      if (slot.key != key) {
+        auto [it, inserted] =
+            dict_index_.try_emplace(key, static_cast<std::int32_t>(dict_offsets_.size() - 1));
+        if (inserted) {
+          const std::string_view s = v.str();
+          dict_chars_.insert(dict_chars_.end(), s.begin(), s.end());
+          dict_offsets_.push_back(static_cast<std::int32_t>(dict_chars_.size()));
+        }
+        slot = {key, it->second};
+      }
+      ints_.push_back(slot.index);
+    } else if constexpr (std::is_same_v<T, tables::letter>) {
+      if (v.code != 0) chars_.push_back(v.code);
+      offsets_.push_back(static_cast<std::int32_t>(chars_.size()));
+      ints_.push_back(0);
+    } else if constexpr (std::is_same_v<T, std::string_view>) {
+      chars_.insert(chars_.end(), v.begin(), v.end());
+      offsets_.push_back(static_cast<std::int32_t>(chars_.size()));
+      ints_.push_back(0);
+    } else if constexpr (std::is_same_v<T, bool>) {
+      ints_.push_back(v ? 1 : 0);
+    } else {
+      ints_.push_back(static_cast<std::int64_t>(v));
+    }
+  }
+
+  void append_null() {
+    ints_.push_back(0);
+    if (kind_ == arrow_kind::utf8) offsets_.push_back(static_cast<std::int32_t>(chars_.size()));
+    if (kind_ == arrow_kind::symbol) {
+      if (dict_offsets_.size() == 1) {  // index 0 must exist: an empty string
+        dict_offsets_.push_back(0);
+      }
+      ints_.back() = 0;
+    }
+    mark(false);
+  }
+
+  void mark(bool valid) {
+    ++rows_;
+    if (nullable_ || kind_ == arrow_kind::utf8) valid_.push_back(valid);
+    if (!valid) ++nulls_;
+  }
+
+  template <class T>
+  static owned_buffer copy(const T* p, std::size_t n) {
+    owned_buffer b(n * sizeof(T));
+    if (n > 0) std::memcpy(b.data(), p, n * sizeof(T));
+    return b;
+  }
+
+  static owned_buffer bits(const std::vector<bool>& v) {
+    owned_buffer b((v.size() + 7) / 8);
+    std::memset(b.data(), 0, b.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i]) b.data()[i / 8] = static_cast<std::uint8_t>(b.data()[i / 8] | (1u << (i % 8)));
+    }
+    return b;
+  }
+
+  std::string name_;
+  arrow_kind kind_;
+  bool nullable_;
+  std::string type_name_;
+  std::string meaning_;
+  std::vector<std::int64_t> ints_;  // integers, prices, times, booleans, symbol indices
+  std::vector<bool> valid_;
+  std::vector<std::int32_t> offsets_;  // utf8
+  std::vector<char> chars_;
+  // symbol: its 8 bytes -> index, through a direct-mapped cache in front of the map (a row costs a multiply
+  // and a compare for the symbols seen recently)
+  struct symbol_slot {
+    std::uint64_t key = 0;
+    std::int32_t index = 0;
+  };
+  static constexpr unsigned symbol_cache_bits = 10;
+  std::array<symbol_slot, std::size_t{1} << symbol_cache_bits> symbol_cache_{};
+  std::unordered_map<std::uint64_t, std::int32_t> dict_index_;
+  std::vector<std::int32_t> dict_offsets_;
+  std::vector<char> dict_chars_;
+  std::size_t rows_ = 0;
+  std::size_t nulls_ = 0;
+};
+
+/// A table's rows turned into Arrow record batches.
+template <class Table>
+class arrow_table_builder {
+ public:
+  using row = typename Table::row;
+
+  explicit arrow_table_builder(std::size_t batch_rows, time_column tc = {}, const row& prototype = {})
+      : batch_rows_(batch_rows), time_(std::move(tc)) {
+    schema_visitor sv{*this};
+    Table::visit(sv, prototype);
+    for (auto& c : columns_) c.reserve(batch_rows_);
+  }
+
+  void append(const row& r) {
+    append_visitor av{*this, 0};
+    Table::visit(av, r);
+    ++rows_;
+  }
+
+  [[nodiscard]] std::size_t rows() const noexcept { return rows_; }
+  [[nodiscard]] bool full() const noexcept { return rows_ >= batch_rows_; }
+
+  /// The schema of the batches (a struct of the columns).
+  void schema(ArrowSchema* out) const {
+    std::vector<std::unique_ptr<ArrowSchema>> children;
+    for (const auto& c : columns_) {
+      children.push_back(std::make_unique<ArrowSchema>());
+      c.schema(children.back().get(), time_);
+    }
+    make_schema(out, "+s", "", encode_metadata({{"itch5.table", std::string(Table::name)}}), 0,
+                std::move(children));
+  }
+
+  /// The rows appended since the last batch, as one record batch (a struct array).
+  void finish_batch(ArrowArray* out) {
+    std::vector<std::unique_ptr<ArrowArray>> children;
+    for (auto& c : columns_) {
+      children.push_back(std::make_unique<ArrowArray>());
+      c.finish(children.back().get(), batch_rows_);
+    }
+    std::vector<owned_buffer> buffers;
+    buffers.emplace_back();
+    make_array(out, static_cast<std::int64_t>(rows_), 0, std::move(buffers), std::move(children));
+    rows_ = 0;
+  }
+
+ private:
+  struct schema_visitor {
+    arrow_table_builder& b;
+    template <class T>
+    void operator()(const tables::field& f, const T&) {
+      b.columns_.emplace_back(f.full_name(), arrow_kind_of<T>(), tables::nullable_v<T>,
+                              std::string(type_name_of<T>()), std::string(f.meaning));
+      if constexpr (std::is_same_v<T, itch5::timestamp>) {
+        if (!b.time_.timezone.empty() && f.name == "timestamp" && f.index < 0) {
+          b.time_after_ = b.columns_.size() - 1;
+          b.columns_.emplace_back("time", arrow_kind::time, false, "time",
+                                  "the timestamp as a point in time in " + b.time_.timezone);
+        }
+      }
+    }
+  };
+
+  struct append_visitor {
+    arrow_table_builder& b;
+    std::size_t col;
+    template <class T>
+    void operator()(const tables::field&, const T& v) {
+      b.columns_[col].append(v);
+      if constexpr (std::is_same_v<T, itch5::timestamp>) {
+        if (col == b.time_after_) {
+          b.columns_[++col].append_time(b.time_.midnight_utc_ns + static_cast<std::int64_t>(v.count()));
+        }
+      }
+      ++col;
+    }
+  };
+
+  std::size_t batch_rows_;
+  time_column time_;
+  std::vector<column_builder> columns_;
+  std::size_t time_after_ = static_cast<std::size_t>(-1);
+  std::size_t rows_ = 0;
+};
+
+}  // namespace itch5::python

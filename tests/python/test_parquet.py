@@ -1,0 +1,64 @@
+"""itch5.to_parquet and itch5parquet: round trip, footer metadata, sorting columns, resumability."""
+
+import hashlib
+import os
+import subprocess
+import sys
+
+import pytest
+
+import itch5
+
+pq = pytest.importorskip("pyarrow.parquet")
+
+
+def test_round_trip_and_metadata(sample, tmp_path):
+    day = itch5.open(sample, symbols=["SPY", "AAPL"])
+    paths = itch5.to_parquet(day, str(tmp_path), tables=["inside"], row_group_rows=1000)
+    back = pq.read_table(paths["inside"])
+    want = day.inside.to_arrow()
+    assert back.num_rows == want.num_rows > 1000
+    for c in want.column_names:
+        assert back.column(c).to_pylist() == want.column(c).to_pylist(), c
+    f = pq.ParquetFile(paths["inside"])
+    meta = f.schema_arrow.metadata
+    assert meta[b"itch5.source.name"] == os.path.basename(sample).encode()
+    assert int(meta[b"itch5.source.size"]) == os.path.getsize(sample)
+    with open(sample, "rb") as s:
+        assert meta[b"itch5.source.sha256"] == hashlib.sha256(s.read()).hexdigest().encode()
+    assert meta[b"itch5.version"] == itch5.__version__.encode()
+    assert f.metadata.num_row_groups == -(-want.num_rows // 1000)
+    sc = f.metadata.row_group(0).sorting_columns
+    assert sc and sc[0].column_index == 0
+    assert f.metadata.row_group(0).column(0).compression == "ZSTD"
+
+
+def test_a_finished_table_is_not_redone(sample, tmp_path):
+    day = itch5.open(sample, symbols=["SPY"])
+    p = itch5.to_parquet(day, str(tmp_path))["inside"]
+    stamp = os.stat(p).st_mtime_ns
+    os.utime(p, ns=(stamp - 10**9, stamp - 10**9))
+    itch5.to_parquet(day, str(tmp_path))
+    assert os.stat(p).st_mtime_ns == stamp - 10**9
+    assert not [n for n in os.listdir(tmp_path) if ".tmp." in n]
+
+
+def test_corrupt_input_leaves_no_file(raw_sample, tmp_path):
+    cut = tmp_path / "cut.itch"
+    with open(raw_sample, "rb") as f:
+        cut.write_bytes(f.read(200003))
+    out = tmp_path / "out"
+    with pytest.raises(itch5.Error):
+        itch5.to_parquet(str(cut), str(out))
+    assert os.listdir(out) == []
+
+
+def test_console_script(sample, tmp_path):
+    r = subprocess.run([sys.executable, "-m", "itch5.parquet", sample, "--out", str(tmp_path), "--tables",
+                        "inside", "--symbols", "QQQ", "--quiet"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    t = pq.read_table(tmp_path / "inside.parquet")
+    assert set(t.column("symbol").to_pylist()) == {"QQQ"}
+    r = subprocess.run([sys.executable, "-m", "itch5.parquet", "/nonexistent.itch", "--out", str(tmp_path)],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and "itch5parquet: error:" in r.stderr
