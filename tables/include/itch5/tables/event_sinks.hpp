@@ -1,6 +1,6 @@
 // The market-state event tables (events/*_table.hpp: one per ITCH message type that tells the state of a
-// symbol or of the market rather than of an order: R, S, H, Y, J, V, W, K, I, N, h, O, L) and where each one's
-// rows go: a table_sink per kind, null for a kind that is off (inside::table_options::events).
+// symbol or of the market rather than of an order: R, S, H, Y, J, V, W, K, I, N, h, O, L) and where each
+// one's rows go: a table_sink per kind, null for a kind that is off (inside::table_options::events).
 //
 //   itch5::tables::event_sinks sinks;
 //   sinks.noii = &my_noii_sink;                           // the other kinds stay off
