@@ -401,7 +401,8 @@ int main(int argc, char** argv) {
            "- is standard output.")
       .value_name("FILE");
   opts.add("trade-stats", cfg.trade_stats,
-           "Write per-symbol trade statistics as CSV at the end, one row per symbol with --trades rows: "
+           "Write per-symbol trade statistics as CSV at the end, one row per symbol with rows in the trades "
+           "table (whether or not --trades writes it): "
            "trades, volume, exact notional (Price(4) units times shares), VWAP (rounded half up), first, "
            "last, high and low price, cross volume, non-printable executions and broken trades. Counted: E, "
            "printable C, P and Q of more than 0 shares; a broken trade (B) is counted, its print not taken "
