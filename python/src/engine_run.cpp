@@ -2,6 +2,7 @@
 #include "engine_run.hpp"
 
 #include <functional>
+#include <type_traits>
 #include <stdexcept>
 #include <utility>
 
@@ -11,7 +12,10 @@
 
 #include <itch5/inside/run_inside.hpp>
 #include <itch5/inside/table_options.hpp>
+#include <itch5/tables/event_sinks.hpp>
 #include <itch5/tables/inside_table.hpp>
+#include <itch5/tables/trade_stats_table.hpp>
+#include <itch5/tables/trades_table.hpp>
 #include <itch5/tables/table_sink.hpp>
 
 namespace itch5::python {
@@ -45,12 +49,18 @@ class arrow_sink final : public tables::table_sink<Table> {
   arrow_table_builder<Table> builder_;
 };
 
+// Where a binding sets its sink: the run's options, or the event tables' sinks (which the options point to
+// when any event table is asked for).
+struct sink_slots {
+  inside::inside_options& options;
+  tables::event_sinks& events;
+};
+
 // A table as the Python package knows it: its name, its schema, and its sink set in inside_options.
 struct table_binding {
   std::string name;
   std::function<void(const run_config&, ArrowSchema*)> schema;
-  std::function<std::shared_ptr<void>(engine_run&, std::size_t, const run_config&, inside::inside_options&)>
-      attach;
+  std::function<std::shared_ptr<void>(engine_run&, std::size_t, const run_config&, sink_slots)> attach;
 };
 
 template <class Table, class Member>
@@ -63,9 +73,14 @@ table_binding bind(
             arrow_table_builder<Table>(0, cfg.time, prototype(cfg)).schema(out);
           },
           [member, prototype](engine_run& run, std::size_t index, const run_config& cfg,
-                              inside::inside_options& opt) -> std::shared_ptr<void> {
+                              sink_slots slots) -> std::shared_ptr<void> {
             auto sink = std::make_shared<arrow_sink<Table>>(run, index, cfg, prototype(cfg));
-            opt.tables.*member = sink.get();
+            if constexpr (std::is_member_object_pointer_v<Member> &&
+                          std::is_same_v<Member, tables::table_sink<Table> * tables::event_sinks::*>) {
+              slots.events.*member = sink.get();
+            } else {
+              slots.options.tables.*member = sink.get();
+            }
             return sink;
           }};
 }
@@ -74,8 +89,16 @@ table_binding bind(
 const std::vector<table_binding>& table_bindings() {
   static const std::vector<table_binding> all = {
       bind<tables::inside_table>(&inside::table_options::inside),
+      bind<tables::trades_table>(&inside::table_options::trades),
+      bind<tables::trade_stats_table>(&inside::table_options::trade_stats),
   };
-  return all;
+  static const std::vector<table_binding> with_events = [] {
+    std::vector<table_binding> v = all;
+    tables::for_each_event_table(
+        [&]<class T>(std::type_identity<T>, auto member) { v.push_back(bind<T>(member)); });
+    return v;
+  }();
+  return with_events;
 }
 
 const table_binding& binding(const std::string& name) {
@@ -109,6 +132,7 @@ struct engine_run::engine {
   std::unique_ptr<itch5::message_reader> reader;
   inside::inside_options options;
   std::vector<std::shared_ptr<void>> sinks;
+  tables::event_sinks events;
 };
 
 engine_run::engine_run(run_config cfg) : cfg_(std::move(cfg)), engine_(std::make_unique<engine>()) {
@@ -124,8 +148,9 @@ engine_run::engine_run(run_config cfg) : cfg_(std::move(cfg)), engine_(std::make
   opt.stats = cfg_.stats;
   opt.depth = cfg_.stats;
   for (std::size_t i = 0; i < cfg_.tables.size(); ++i) {
-    engine_->sinks.push_back(binding(cfg_.tables[i]).attach(*this, i, cfg_, opt));
+    engine_->sinks.push_back(binding(cfg_.tables[i]).attach(*this, i, cfg_, {opt, engine_->events}));
   }
+  if (tables::any(engine_->events)) opt.tables.events = &engine_->events;
   engine_->reader =
       std::make_unique<itch5::message_reader>(itch5::io::make_block_source(itch5::io::open_input(cfg_.path)));
   thread_ = std::thread([this] { body(); });
