@@ -17,6 +17,9 @@
 
 #include <itch5/stats/histogram_file.hpp>
 
+#include <itch5/tables/levels_table.hpp>
+#include <itch5/tables/table_sink.hpp>
+
 #include <itch5/cli/capture_flags.hpp>
 #include <itch5/cli/compression_flags.hpp>
 #include <itch5/cli/inflate_flag.hpp>
@@ -51,7 +54,23 @@ struct config {
   std::string session;
   itch5::cli::capture_flags capture;
   itch5::cli::time_range range;  // from the three above, resolved after parsing
+  // The N-level book table (--book-levels, --levels, --every).
+  std::string book_levels;
+  std::uint64_t levels = 10;
+  std::chrono::nanoseconds every{0};
 };
+
+// The N-level book options: --levels and --every only with --book-levels, a grid of at most a day.
+void check_book_levels(const config& cfg) {
+  if (cfg.book_levels.empty() && (cfg.levels != 10 || cfg.every.count() != 0)) {
+    throw std::invalid_argument(std::string(cfg.levels != 10 ? "--levels" : "--every") +
+                                " needs --book-levels FILE (the table it shapes)");
+  }
+  if (cfg.every > std::chrono::hours(24)) {
+    throw std::invalid_argument("--every " + itch5::cli::format_duration(cfg.every) +
+                                ": a grid coarser than a day (24h) has at most one time in the day");
+  }
+}
 
 class file_sink final : public itch5::inside::line_sink {
  public:
@@ -192,6 +211,18 @@ int run(const config& cfg) {
   if (opt.stats) stats_out = std::make_unique<itch5::io::output_file>(cfg.stats, out_opts);
   if (opt.depth) depth_out = std::make_unique<itch5::io::output_file>(cfg.depth, out_opts);
   if (opt.histograms) histograms_out = std::make_unique<itch5::io::output_file>(cfg.histograms, out_opts);
+  std::unique_ptr<itch5::io::output_file> levels_out;
+  std::unique_ptr<itch5::tables::csv_table_sink<itch5::tables::levels_table>> levels_csv;
+  if (!cfg.book_levels.empty()) {
+    levels_out = std::make_unique<itch5::io::output_file>(cfg.book_levels, out_opts);
+    itch5::tables::levels_row shape;
+    shape.levels = static_cast<std::uint32_t>(cfg.levels);
+    levels_csv =
+        std::make_unique<itch5::tables::csv_table_sink<itch5::tables::levels_table>>(*levels_out, shape);
+    opt.tables.book_levels = levels_csv.get();
+    opt.tables.levels = static_cast<unsigned>(cfg.levels);
+    opt.tables.every = cfg.every;
+  }
 
   file_sink sink(out);
   itch5::cli::progress progress(!cfg.quiet);
@@ -215,14 +246,14 @@ int run(const config& cfg) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (r.cancelled || itch5::cli::interruption::requested()) {
     report_unfinished(cfg, r, seconds, capture_stats, out,
-                      {stats_out.get(), depth_out.get(), histograms_out.get()},
+                      {stats_out.get(), depth_out.get(), histograms_out.get(), levels_out.get()},
                       "interrupted by " + itch5::cli::interruption::name() + " after " +
                           std::to_string(r.messages) + " messages of " + input_name);
     itch5::cli::interruption::exit_now();
   }
   if (r.status == itch5::read_status::error) {
     report_unfinished(cfg, r, seconds, capture_stats, out,
-                      {stats_out.get(), depth_out.get(), histograms_out.get()},
+                      {stats_out.get(), depth_out.get(), histograms_out.get(), levels_out.get()},
                       "error: " + r.error.describe(cfg.input) +
                           itch5::cli::capture_flags::framing_note_for(capture_stats, r.error));
     return 1;
@@ -231,6 +262,7 @@ int run(const config& cfg) {
   if (stats_out) stats_out->commit();
   if (depth_out) depth_out->commit();
   if (histograms_out) histograms_out->commit();
+  if (levels_out) levels_out->commit();
   if (!cfg.quiet) print_summary(cfg, r, seconds, capture_stats);
   if (cfg.slowest > 0) print_slowest(r);
   if (r.status == itch5::read_status::end_of_session && r.data_after_end_of_session) {
@@ -334,6 +366,24 @@ int main(int argc, char** argv) {
   opts.add("session", cfg.session,
            "regular: the regular trading session, --from 09:30 --to 16:00 (not combined with them).")
       .value_name("NAME");
+  opts.add("book-levels", cfg.book_levels,
+           "Write the book N levels deep (market by price) as CSV with a header: timestamp, locate, symbol, "
+           "then per level 00 to N-1 bid_px, bid_sz, bid_ct, ask_px, ask_sz, ask_ct (price in $0.0001, "
+           "shares, orders; empty fields for a level the side lacks), one row after each book event that "
+           "changes any of the symbol's top N levels (price, size or order count, either side), or per "
+           "symbol at each --every grid time. --from/--to and --symbols apply. Runs on one book thread. - "
+           "is standard output.")
+      .value_name("FILE");
+  opts.add("levels", cfg.levels, "Levels per side in --book-levels (N), 1 to 50.", 1,
+           itch5::tables::max_levels)
+      .value_name("N");
+  opts.add(
+          "every", cfg.every,
+          "With --book-levels: instead of a row per change, a row per symbol at every multiple of this "
+          "duration of the day (1s, 100ms, 1us, 1ns; at most 24h) in [--from, --to): its book after every "
+          "message before the grid time, stamped with it. Symbols get rows from their first order on; a grid "
+          "time after the last order message of the chosen symbols gets none. 0: a row per change.")
+      .value_name("DURATION");
   cfg.capture.add_to(opts);
   opts.add(
       "allow-zero-tail", cfg.allow_zero_tail,
@@ -399,6 +449,7 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("--slowest needs --threads 1 (book threads handle messages in batches)");
     }
     cfg.capture.check();
+    check_book_levels(cfg);
     cfg.range = itch5::cli::resolve_time_range(cfg.from, cfg.to, cfg.session);
     if (const std::string note = cfg.range.past_the_day(); !note.empty())
       std::cerr << "itch5inside: warning: " << note << "\n";
@@ -409,6 +460,7 @@ int main(int argc, char** argv) {
     paths.output(cfg.stats, "--stats");
     paths.output(cfg.depth, "--depth");
     paths.output(cfg.histograms, "--histograms");
+    paths.output(cfg.book_levels, "--book-levels");
     paths.check();
   } catch (const itch5::cli::path_error& e) {
     std::cerr << "itch5inside: error: " << e.what() << "\n";
