@@ -184,6 +184,7 @@ JOB_ROWS = [
     ("--stats", ["--stats", "{d}/s.csv"], "raw"),
     ("--stats --stats-events all", ["--stats", "{d}/s.csv", "--stats-events", "all"], "raw"),
     ("--depth", ["--depth", "{d}/d.csv"], "raw"),
+    ("--book-levels --levels 10", ["--book-levels", "{d}/levels.csv", "--levels", "10"], "raw"),
     ("-o inside.txt.gz", ["-o", "{d}/inside.txt.gz"], "raw"),
     ("-o inside.txt.gz --gzip-level 6", ["-o", "{d}/inside.txt.gz", "--gzip-level", "6"], "raw"),
     ("-o inside.txt.zst", ["-o", "{d}/inside.txt.zst"], "raw"),
