@@ -187,6 +187,7 @@ JOB_ROWS = [
     # --trades (issue 32): the trades table, and with its statistics, beside the inside-only run
     ("--trades", ["--trades", "{d}/trades.csv"], "raw"),
     ("--trades --trade-stats", ["--trades", "{d}/trades.csv", "--trade-stats", "{d}/trade-stats.csv"], "raw"),
+    ("--book-levels --levels 10", ["--book-levels", "{d}/levels.csv", "--levels", "10"], "raw"),
     ("-o inside.txt.gz", ["-o", "{d}/inside.txt.gz"], "raw"),
     ("-o inside.txt.gz --gzip-level 6", ["-o", "{d}/inside.txt.gz", "--gzip-level", "6"], "raw"),
     ("-o inside.txt.zst", ["-o", "{d}/inside.txt.zst"], "raw"),

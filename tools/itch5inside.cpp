@@ -24,6 +24,7 @@
 #include <itch5/tables/table_sink.hpp>
 #include <itch5/tables/trade_stats_table.hpp>
 #include <itch5/tables/trades_table.hpp>
+#include <itch5/tables/levels_table.hpp>
 
 #include <itch5/cli/capture_flags.hpp>
 #include <itch5/cli/compression_flags.hpp>
@@ -65,30 +66,47 @@ struct config {
   std::string events;
   std::vector<std::string> event_kinds;
   std::vector<std::string_view> event_kinds_chosen;  // resolved after parsing
+  // The N-level book table (--book-levels, --levels, --every).
+  std::string book_levels;
+  std::uint64_t levels = 10;
+  std::chrono::nanoseconds every{0};
+
+  // --events DIR: checks DIR (created if missing: `created` says so) and registers its files with `paths`.
+  void check_events_dir(const config& cfg, itch5::cli::path_guard& paths, bool& created) {
+    namespace fs = std::filesystem;
+    using itch5::cli::path_error;
+    if (cfg.events == "-")
+      throw path_error(path_error::kind::conflict, "--events: needs a directory, not standard output");
+    std::error_code ec;
+    const fs::file_status st = fs::status(cfg.events, ec);
+    if (fs::exists(st)) {
+      if (!fs::is_directory(st))
+        throw path_error(path_error::kind::unusable, "--events: '" + cfg.events + "' is not a directory");
+    } else {
+      if (!fs::create_directories(cfg.events, ec) || ec) {
+        throw path_error(path_error::kind::unusable,
+                         "--events: cannot create directory '" + cfg.events + "': " + ec.message());
+      }
+      created = true;
+    }
+    if (::access(cfg.events.c_str(), W_OK | X_OK) != 0)
+      throw path_error(path_error::kind::unusable,
+                       "--events: directory '" + cfg.events + "' is not writable");
+    for (const auto kind : cfg.event_kinds_chosen)
+      paths.output(itch5::tables::event_csv_files::path_of(cfg.events, kind), "--events");
+  }
 };
 
-// --events DIR: checks DIR (created if missing: `created` says so) and registers its files with `paths`.
-void check_events_dir(const config& cfg, itch5::cli::path_guard& paths, bool& created) {
-  namespace fs = std::filesystem;
-  using itch5::cli::path_error;
-  if (cfg.events == "-")
-    throw path_error(path_error::kind::conflict, "--events: needs a directory, not standard output");
-  std::error_code ec;
-  const fs::file_status st = fs::status(cfg.events, ec);
-  if (fs::exists(st)) {
-    if (!fs::is_directory(st))
-      throw path_error(path_error::kind::unusable, "--events: '" + cfg.events + "' is not a directory");
-  } else {
-    if (!fs::create_directories(cfg.events, ec) || ec) {
-      throw path_error(path_error::kind::unusable,
-                       "--events: cannot create directory '" + cfg.events + "': " + ec.message());
-    }
-    created = true;
+// The N-level book options: --levels and --every only with --book-levels, a grid of at most a day.
+void check_book_levels(const config& cfg) {
+  if (cfg.book_levels.empty() && (cfg.levels != 10 || cfg.every.count() != 0)) {
+    throw std::invalid_argument(std::string(cfg.levels != 10 ? "--levels" : "--every") +
+                                " needs --book-levels FILE (the table it shapes)");
   }
-  if (::access(cfg.events.c_str(), W_OK | X_OK) != 0)
-    throw path_error(path_error::kind::unusable, "--events: directory '" + cfg.events + "' is not writable");
-  for (const auto kind : cfg.event_kinds_chosen)
-    paths.output(itch5::tables::event_csv_files::path_of(cfg.events, kind), "--events");
+  if (cfg.every > std::chrono::hours(24)) {
+    throw std::invalid_argument("--every " + itch5::cli::format_duration(cfg.every) +
+                                ": a grid coarser than a day (24h) has at most one time in the day");
+  }
 }
 
 class file_sink final : public itch5::inside::line_sink {
@@ -251,8 +269,21 @@ int run(const config& cfg) {
         std::make_unique<itch5::tables::csv_table_sink<itch5::tables::trade_stats_table>>(*trade_stats_out);
     opt.tables.trade_stats = trade_stats_csv.get();
   }
-  std::vector<itch5::io::output_file*> tables_out = {stats_out.get(), depth_out.get(), histograms_out.get(),
-                                                     trades_out.get(), trade_stats_out.get()};
+  std::unique_ptr<itch5::io::output_file> levels_out;
+  std::unique_ptr<itch5::tables::csv_table_sink<itch5::tables::levels_table>> levels_csv;
+  if (!cfg.book_levels.empty()) {
+    levels_out = std::make_unique<itch5::io::output_file>(cfg.book_levels, out_opts);
+    itch5::tables::levels_row shape;
+    shape.levels = static_cast<std::uint32_t>(cfg.levels);
+    levels_csv =
+        std::make_unique<itch5::tables::csv_table_sink<itch5::tables::levels_table>>(*levels_out, shape);
+    opt.tables.book_levels = levels_csv.get();
+    opt.tables.levels = static_cast<unsigned>(cfg.levels);
+    opt.tables.every = cfg.every;
+  }
+  std::vector<itch5::io::output_file*> tables_out = {stats_out.get(),       depth_out.get(),
+                                                     histograms_out.get(),  trades_out.get(),
+                                                     trade_stats_out.get(), levels_out.get()};
   if (events_out) tables_out.insert(tables_out.end(), events_out->files().begin(), events_out->files().end());
 
   file_sink sink(out);
@@ -294,6 +325,7 @@ int run(const config& cfg) {
   if (events_out) events_out->commit();
   if (trades_out) trades_out->commit();
   if (trade_stats_out) trade_stats_out->commit();
+  if (levels_out) levels_out->commit();
   if (!cfg.quiet) print_summary(cfg, r, seconds, capture_stats);
   if (!cfg.quiet && events_out) std::fprintf(stderr, "  event rows: %s\n", events_out->rows().c_str());
   if (!cfg.quiet && (trades_csv || trade_stats_csv)) {
@@ -434,6 +466,24 @@ int main(int argc, char** argv) {
            "With --events: only these kinds, by name (noii) or message type letter (I; h and H differ), "
            "e.g. stock_directory,H,noii; none given: every kind.")
       .value_name("LIST");
+  opts.add("book-levels", cfg.book_levels,
+           "Write the book N levels deep (market by price) as CSV with a header: timestamp, locate, symbol, "
+           "then per level 00 to N-1 bid_px, bid_sz, bid_ct, ask_px, ask_sz, ask_ct (price in $0.0001, "
+           "shares, orders; empty fields for a level the side lacks), one row after each book event that "
+           "changes any of the symbol's top N levels (price, size or order count, either side), or per "
+           "symbol at each --every grid time. --from/--to and --symbols apply. Runs on one book thread. - "
+           "is standard output.")
+      .value_name("FILE");
+  opts.add("levels", cfg.levels, "Levels per side in --book-levels (N), 1 to 50.", 1,
+           itch5::tables::max_levels)
+      .value_name("N");
+  opts.add(
+          "every", cfg.every,
+          "With --book-levels: instead of a row per change, a row per symbol at every multiple of this "
+          "duration of the day (1s, 100ms, 1us, 1ns; at most 24h) in [--from, --to): its book after every "
+          "message before the grid time, stamped with it. Symbols get rows from their first order on; a grid "
+          "time after the last order message of the chosen symbols gets none. 0: a row per change.")
+      .value_name("DURATION");
   cfg.capture.add_to(opts);
   opts.add(
       "allow-zero-tail", cfg.allow_zero_tail,
@@ -504,6 +554,7 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("--event-kinds needs --events DIR");
     if (!cfg.events.empty())
       cfg.event_kinds_chosen = itch5::tables::event_csv_files::parse_kinds(cfg.event_kinds);
+    check_book_levels(cfg);
     cfg.range = itch5::cli::resolve_time_range(cfg.from, cfg.to, cfg.session);
     if (const std::string note = cfg.range.past_the_day(); !note.empty())
       std::cerr << "itch5inside: warning: " << note << "\n";
@@ -517,6 +568,7 @@ int main(int argc, char** argv) {
     paths.output(cfg.trades, "--trades");
     paths.output(cfg.trade_stats, "--trade-stats");
     if (!cfg.events.empty()) check_events_dir(cfg, paths, events_dir_created);
+    paths.output(cfg.book_levels, "--book-levels");
     paths.check();
   } catch (const itch5::cli::path_error& e) {
     if (events_dir_created) {

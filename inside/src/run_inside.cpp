@@ -11,6 +11,7 @@
 
 #include <itch5/inside/strategy.hpp>
 
+#include "levels_output.hpp"
 #include "line_formatter.hpp"
 #include "line_thread.hpp"
 #include "run_decoded.hpp"
@@ -29,6 +30,7 @@ inside_result run_inside(itch5::message_reader& reader, const inside_options& op
     throw std::invalid_argument(
         "run_inside: slowest needs threads == 1 (book threads time batches, not messages)");
   }
+  if (options.tables.book_levels != nullptr) levels_output::check(options.tables);
   const strategy how = choose_strategy(options, reader.compressed(), std::thread::hardware_concurrency());
   book::with_book_type(options.book, [&]<class Book>() {
     auto run = [&]<bool Timed, bool Depth>() {
