@@ -15,6 +15,9 @@
 #include <itch5/book/book_types.hpp>
 #include <itch5/inside/run_inside.hpp>
 
+#include <itch5/net/endpoint.hpp>
+#include <itch5/net/live_capture.hpp>
+
 #include <itch5/stats/histogram_file.hpp>
 
 #include <itch5/cli/capture_flags.hpp>
@@ -50,6 +53,10 @@ struct config {
   std::string to;
   std::string session;
   itch5::cli::capture_flags capture;
+  std::vector<std::string> listen;  // live feeds instead of INPUT
+  std::string interface;
+  std::chrono::nanoseconds idle{0};
+  std::chrono::nanoseconds linger{std::chrono::milliseconds(500)};
   itch5::cli::time_range range;  // from the three above, resolved after parsing
 };
 
@@ -62,10 +69,17 @@ class file_sink final : public itch5::inside::line_sink {
   itch5::io::output_file& file_;
 };
 
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
 // `capture`: what reading a pcap/pcapng input counted (nothing for another input).
 void print_summary(const config& cfg, const itch5::inside::inside_result& r, double seconds,
                    const itch5::io::capture_stats& capture) {
-  std::fprintf(stderr, "itch5inside: %s: %llu messages in %.2f s (%s msg/s), book %s\n", cfg.input.c_str(),
+  const std::string name = cfg.listen.empty() ? cfg.input : "--listen " + joined(cfg.listen);
+  std::fprintf(stderr, "itch5inside: %s: %llu messages in %.2f s (%s msg/s), book %s\n", name.c_str(),
                static_cast<unsigned long long>(r.messages), seconds,
                itch5::cli::human_count(static_cast<double>(r.messages) / (seconds > 0 ? seconds : 1)).c_str(),
                cfg.book.c_str());
@@ -102,6 +116,14 @@ void print_summary(const config& cfg, const itch5::inside::inside_result& r, dou
   if (capture.is_capture) std::fprintf(stderr, "  capture: %s\n", capture.describe().c_str());
 }
 
+// A live feed's own line of the summary: datagrams, malformed ones, why it ended.
+void print_live(const itch5::net::live_stats& live) {
+  std::fprintf(stderr, "  live: %llu datagrams received, %llu malformed (skipped); ended by %s\n",
+               static_cast<unsigned long long>(live.datagrams.load()),
+               static_cast<unsigned long long>(live.malformed.load()),
+               live.ended.empty() ? "an error" : live.ended.c_str());
+}
+
 // --slowest: asked for, so printed also with --quiet (on stderr, like the summary).
 void print_slowest(const itch5::inside::inside_result& r) {
   std::fprintf(stderr, "itch5inside: the %zu slowest messages (message number from 1, type, microseconds):\n",
@@ -121,12 +143,6 @@ void check_symbols(const std::vector<std::string>& symbols) {
                                   "' cannot be an ITCH symbol (1 to 8 printable characters, no spaces)");
     }
   }
-}
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
 }
 
 // How a run that did not finish reports: what was kept where, the reason last.
@@ -168,20 +184,41 @@ int run(const config& cfg) {
   opt.histograms = !cfg.histograms.empty();
   opt.from = cfg.range.from;
   opt.to = cfg.range.to;
-  opt.cancel = &itch5::cli::interruption::flag();
+  // A live feed ends on a signal as a file ends (the live stream stops, the run finishes): the books go on
+  // to the end of what was received.
+  const bool live = !cfg.listen.empty();
+  opt.cancel = live ? nullptr : &itch5::cli::interruption::flag();
   opt.threads = static_cast<unsigned>(cfg.threads);
   opt.slowest = static_cast<std::size_t>(cfg.slowest);
 
   itch5::io::block_options blocks;
   blocks.threaded = cfg.read_ahead;
   blocks.block_size = cfg.block_size;
-  const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
+  const std::string input_name = live               ? "--listen " + joined(cfg.listen)
+                                 : cfg.input == "-" ? "standard input"
+                                                    : cfg.input;
   // With --stats on a capture: each message's feed latency, from the capture stream to the statistics.
   itch5::io::latency_queue latencies;
   itch5::io::capture_stats capture_stats;  // of a pcap/pcapng input
   itch5::io::capture_options capture_opts = cfg.capture.make("itch5inside", input_name, &capture_stats);
   if (opt.stats) capture_opts.latencies = &latencies;
-  auto input = itch5::io::open_input(cfg.input, cfg.inflate.library(), capture_opts);
+  itch5::net::live_stats live_stats;
+  std::unique_ptr<itch5::io::byte_stream> input;
+  if (live) {
+    itch5::net::live_options lo;
+    lo.listen = cfg.listen;
+    lo.receiver.interface = cfg.interface;
+    lo.idle = cfg.idle;
+    lo.linger = cfg.linger;
+    lo.cancel = &itch5::cli::interruption::flag();
+    lo.stats = &live_stats;
+    lo.report = [](const std::string& line) {
+      std::fprintf(stderr, "itch5inside: warning: %s\n", line.c_str());
+    };
+    input = itch5::net::live_capture(lo, capture_opts);
+  } else {
+    input = itch5::io::open_input(cfg.input, cfg.inflate.library(), capture_opts);
+  }
   if (opt.stats && capture_stats.is_capture) opt.latencies = &latencies;
   cfg.capture.check_input(capture_stats, input_name);
   itch5::message_reader reader(itch5::io::make_block_source(std::move(input), blocks));
@@ -213,7 +250,7 @@ int run(const config& cfg) {
   }
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (r.cancelled || itch5::cli::interruption::requested()) {
+  if (r.cancelled || (!live && itch5::cli::interruption::requested())) {
     report_unfinished(cfg, r, seconds, capture_stats, out,
                       {stats_out.get(), depth_out.get(), histograms_out.get()},
                       "interrupted by " + itch5::cli::interruption::name() + " after " +
@@ -221,6 +258,7 @@ int run(const config& cfg) {
     itch5::cli::interruption::exit_now();
   }
   if (r.status == itch5::read_status::error) {
+    if (live && !cfg.quiet) print_live(live_stats);
     report_unfinished(cfg, r, seconds, capture_stats, out,
                       {stats_out.get(), depth_out.get(), histograms_out.get()},
                       "error: " + r.error.describe(cfg.input) +
@@ -232,6 +270,7 @@ int run(const config& cfg) {
   if (depth_out) depth_out->commit();
   if (histograms_out) histograms_out->commit();
   if (!cfg.quiet) print_summary(cfg, r, seconds, capture_stats);
+  if (live && !cfg.quiet) print_live(live_stats);
   if (cfg.slowest > 0) print_slowest(r);
   if (r.status == itch5::read_status::end_of_session && r.data_after_end_of_session) {
     std::cerr << "itch5inside: warning: " << input_name << ": zero length prefix at byte offset "
@@ -271,7 +310,8 @@ int main(int argc, char** argv) {
       "INPUT", cfg.input,
       "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - for standard input; or a "
       "pcap/pcapng capture (also gzip-compressed) of a MoldUDP64 feed, whose messages are read in "
-      "sequence order once (duplicates dropped, gaps reported on stderr and counted).");
+      "sequence order once (duplicates dropped, gaps reported on stderr and counted). Not with --listen.",
+      false);
   opts.add("output", cfg.output,
            "Where the inside lines go; - is standard output. A FILE is written under a temporary name and "
            "renamed when complete; FILE.gz is compressed on the fly.")
@@ -336,6 +376,25 @@ int main(int argc, char** argv) {
       .value_name("NAME");
   cfg.capture.add_to(opts);
   opts.add(
+          "listen", cfg.listen,
+          "Read a live MoldUDP64 feed instead of INPUT: [GROUP@]HOST:PORT ([::1]:PORT for IPv6; "
+          "GROUP@INTERFACE_ADDRESS:PORT joins a multicast group), twice (or A,B) for an A/B pair, arbitrated "
+          "by sequence number as in a capture. Each datagram's kernel receive time is its arrival, so "
+          "--timestamp capture and the feed latency columns of --stats work as for a capture; gaps are "
+          "reported as in captures. A malformed datagram (shorter than the Mold header, a count or length "
+          "that overruns it) is counted, reported and skipped: a live feed cannot stop at its first bad "
+          "packet as a corrupt file does. The run ends at the end of session (every feed's, or --linger "
+          "after the first), after --idle without a datagram, or on SIGINT/SIGTERM/SIGHUP, which on a live "
+          "feed finish the outputs as at the end of a file (exit status 0).")
+      .value_name("ENDPOINT");
+  opts.add("interface", cfg.interface,
+           "With --listen: the interface address to join a multicast group written as HOST:PORT on.")
+      .value_name("ADDRESS");
+  opts.add("idle", cfg.idle, "With --listen: stop after this long without a datagram (0: never).");
+  opts.add("linger", cfg.linger,
+           "With --listen on two feeds: how long to wait for more after the first end of session (the other "
+           "feed's end may be lost).");
+  opts.add(
       "allow-zero-tail", cfg.allow_zero_tail,
       "A zero length prefix followed by more bytes (a zero-filled tail: a copy that stopped, a disk that "
       "lost blocks) ends the input with a warning naming its byte offset and how many bytes were not "
@@ -394,6 +453,20 @@ int main(int argc, char** argv) {
       "or 10 s without stopping, removes every temporary file at once.\n");
   if (auto rc = opts.parse(argc, argv)) return *rc;
   try {
+    if (cfg.input.empty() == cfg.listen.empty())
+      throw std::invalid_argument(cfg.input.empty()
+                                      ? "give an INPUT file, or --listen ENDPOINT for a live feed"
+                                      : "INPUT and --listen exclude each other");
+    if (cfg.listen.size() > 2)
+      throw std::invalid_argument("--listen: one feed or an A/B pair, not " +
+                                  std::to_string(cfg.listen.size()));
+    for (const auto& e : cfg.listen) {
+      try {
+        (void)itch5::net::endpoint::parse(e);
+      } catch (const itch5::net::endpoint_error& bad) {
+        throw std::invalid_argument(std::string("--listen: ") + bad.what());
+      }
+    }
     check_symbols(cfg.symbols);
     if (cfg.slowest > 0 && cfg.threads > 1) {
       throw std::invalid_argument("--slowest needs --threads 1 (book threads handle messages in batches)");
@@ -404,7 +477,7 @@ int main(int argc, char** argv) {
       std::cerr << "itch5inside: warning: " << note << "\n";
     itch5::cli::path_guard paths;
     for (const auto& c : opts.config_files()) paths.input(c, "--config");
-    paths.input(cfg.input, "INPUT");
+    if (!cfg.input.empty()) paths.input(cfg.input, "INPUT");
     paths.output(cfg.output, "--output");
     paths.output(cfg.stats, "--stats");
     paths.output(cfg.depth, "--depth");
