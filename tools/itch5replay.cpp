@@ -38,6 +38,7 @@ struct config {
   std::chrono::nanoseconds span = 1us;
   std::string session = "ITCH5LIVE";
   std::chrono::nanoseconds heartbeat = 1s;
+  std::chrono::nanoseconds max_wait{0};
   double loss = 0;
   double loss_b = 0;
   double duplicates = 0;
@@ -119,6 +120,7 @@ int run(const config& cfg) {
   ro.speed = speed;
   ro.rate = cfg.rate;
   ro.heartbeat = cfg.heartbeat;
+  ro.max_wait = cfg.max_wait;
   ro.loss_a = cfg.loss;
   ro.loss_b = cfg.loss_b;
   ro.duplicates = cfg.duplicates;
@@ -224,6 +226,9 @@ int main(int argc, char** argv) {
   opts.add("span", cfg.span,
            "With --speed X: a packet holds messages of at most this span of feed time (a feed sends what it "
            "has promptly).");
+  opts.add("max-wait", cfg.max_wait,
+           "With --speed X: a wait between two packets longer than this is cut to it (the hours between a "
+           "day's first system events and its trading, the night); 0: the day's pace throughout.");
   opts.add("session", cfg.session, "MoldUDP64 session name (padded or cut to 10 characters).");
   opts.add("heartbeat", cfg.heartbeat, "Heartbeat interval while no packet is due (0: none).");
   opts.add("loss", cfg.loss, "Fraction of packets not sent on feed A (chosen from --seed).", 0, 0.99);

@@ -103,6 +103,7 @@ bool replayer::send(std::span<const std::byte> mold, std::uint64_t feed_ns) {
     std::memcpy(session_, mold.data(), 10);
     start_ns_ = now_ns();
     first_feed_ns_ = feed_ns;
+    prev_feed_ns_ = feed_ns;
     started_ = true;
     last_send_ns_ = start_ns_;
   }
@@ -111,7 +112,12 @@ bool replayer::send(std::span<const std::byte> mold, std::uint64_t feed_ns) {
     due = start_ns_ +
           static_cast<std::uint64_t>(static_cast<double>(stats_.messages + messages) * 1e9 / options_.rate);
   } else if (options_.speed > 0) {
-    const std::uint64_t since = feed_ns > first_feed_ns_ ? feed_ns - first_feed_ns_ : 0;
+    const auto max_feed_gap =
+        static_cast<std::uint64_t>(static_cast<double>(options_.max_wait.count()) * options_.speed);
+    if (max_feed_gap > 0 && feed_ns > prev_feed_ns_ + max_feed_gap)
+      cut_ns_ += feed_ns - prev_feed_ns_ - max_feed_gap;
+    prev_feed_ns_ = std::max(prev_feed_ns_, feed_ns);
+    const std::uint64_t since = feed_ns > first_feed_ns_ + cut_ns_ ? feed_ns - first_feed_ns_ - cut_ns_ : 0;
     due = start_ns_ + static_cast<std::uint64_t>(static_cast<double>(since) / options_.speed);
   } else {
     due = now_ns();

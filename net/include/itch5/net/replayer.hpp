@@ -3,7 +3,7 @@
 //
 // Each packet comes with its feed time (the timestamp of its last message: it cannot leave before that
 // message exists). Its due time is
-//   speed:  start + (feed time - first packet's feed time) / speed
+//   speed:  start + (feed time - first packet's feed time - waits cut by max_wait) / speed
 //   rate:   start + (messages up to and including its last) / rate      (a steady rate, whatever the times)
 //   max:    when the previous one has gone
 // and the replayer waits for it (sleeping, then spinning the last 100 us), sending heartbeats (count 0, the
@@ -38,6 +38,9 @@ struct replay_options {
   double speed = 1;  ///< Feed time / wall time; 0 = as fast as possible (unless rate).
   double rate = 0;   ///< Messages per second, steady; 0 = off (speed decides).
   std::chrono::nanoseconds heartbeat{std::chrono::seconds(1)};
+  /// With speed: a wait between two packets longer than this (wall time) is cut to it, so the hours
+  /// between a day's system events and its trading pass quickly (0: never cut).
+  std::chrono::nanoseconds max_wait{0};
   double loss_a = 0;      ///< Fraction of packets not sent on feed A.
   double loss_b = 0;      ///< On feed B.
   double duplicates = 0;  ///< Fraction of packets sent twice (on each feed).
@@ -92,6 +95,8 @@ class replayer {
   bool started_ = false;
   std::uint64_t start_ns_ = 0;
   std::uint64_t first_feed_ns_ = 0;
+  std::uint64_t prev_feed_ns_ = 0;
+  std::uint64_t cut_ns_ = 0;  // feed time taken out by max_wait
   std::uint64_t last_send_ns_ = 0;
   std::byte session_[10]{};
   std::uint64_t next_seq_ = 1;
