@@ -261,7 +261,7 @@ int run(const config& cfg) {
     if (live && !cfg.quiet) print_live(live_stats);
     report_unfinished(cfg, r, seconds, capture_stats, out,
                       {stats_out.get(), depth_out.get(), histograms_out.get()},
-                      "error: " + r.error.describe(cfg.input) +
+                      "error: " + r.error.describe(live ? input_name : cfg.input) +
                           itch5::cli::capture_flags::framing_note_for(capture_stats, r.error));
     return 1;
   }
@@ -375,17 +375,17 @@ int main(int argc, char** argv) {
            "regular: the regular trading session, --from 09:30 --to 16:00 (not combined with them).")
       .value_name("NAME");
   cfg.capture.add_to(opts);
-  opts.add(
-          "listen", cfg.listen,
-          "Read a live MoldUDP64 feed instead of INPUT: [GROUP@]HOST:PORT ([::1]:PORT for IPv6; "
-          "GROUP@INTERFACE_ADDRESS:PORT joins a multicast group), twice (or A,B) for an A/B pair, arbitrated "
-          "by sequence number as in a capture. Each datagram's kernel receive time is its arrival, so "
-          "--timestamp capture and the feed latency columns of --stats work as for a capture; gaps are "
-          "reported as in captures. A malformed datagram (shorter than the Mold header, a count or length "
-          "that overruns it) is counted, reported and skipped: a live feed cannot stop at its first bad "
-          "packet as a corrupt file does. The run ends at the end of session (every feed's, or --linger "
-          "after the first), after --idle without a datagram, or on SIGINT/SIGTERM/SIGHUP, which on a live "
-          "feed finish the outputs as at the end of a file (exit status 0).")
+  opts.add("listen", cfg.listen,
+           "Read a live MoldUDP64 feed instead of INPUT: [GROUP@]HOST:PORT ([::1]:PORT for IPv6; "
+           "GROUP@INTERFACE_ADDRESS:PORT joins a multicast group), or A,B for an A/B pair, arbitrated by "
+           "sequence number as in a capture (a repeated --listen replaces the earlier one, as for every "
+           "list). Each datagram's kernel receive time is its arrival, so "
+           "--timestamp capture and the feed latency columns of --stats work as for a capture; gaps are "
+           "reported as in captures. A malformed datagram (shorter than the Mold header, a count or length "
+           "that overruns it) is counted, reported and skipped: a live feed cannot stop at its first bad "
+           "packet as a corrupt file does. The run ends at the end of session (every feed's, or --linger "
+           "after the first), after --idle without a datagram, or on SIGINT/SIGTERM/SIGHUP, which on a live "
+           "feed finish the outputs as at the end of a file (exit status 0).")
       .value_name("ENDPOINT");
   opts.add("interface", cfg.interface,
            "With --listen: the interface address to join a multicast group written as HOST:PORT on.")

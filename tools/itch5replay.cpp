@@ -203,8 +203,7 @@ int main(int argc, char** argv) {
       "MoldUDP64 feed (its messages, in sequence order once).");
   opts.add("to", cfg.to,
            "Where to send: HOST:PORT ([::1]:PORT for IPv6), or GROUP@INTERFACE_ADDRESS:PORT for a multicast "
-           "group. Twice (or A,B) for an A/B pair of feeds: the second gets a copy of every packet, "
-           "--b-delay later.")
+           "group. A,B for an A/B pair of feeds: B gets a copy of every packet, --b-delay later.")
       .value_name("ENDPOINT");
   opts.add("interface", cfg.interface,
            "Interface address to send a multicast group written as HOST:PORT out of (a group without one is "
@@ -247,7 +246,7 @@ int main(int argc, char** argv) {
   opts.epilog(
       "Examples:\n"
       "  itch5replay day.itch.gz --to 127.0.0.1:26477 --speed 10\n"
-      "  itch5replay day.pcap --to 127.0.0.1:26477 --to 127.0.0.1:26478 --b-delay 50us --loss 0.01\n"
+      "  itch5replay day.pcap --to 127.0.0.1:26477,127.0.0.1:26478 --b-delay 50us --loss 0.01\n"
       "  itch5replay day.itch --to 233.54.12.111@10.0.0.5:26477 --rate 500000\n"
       "Exit status: 0 when the whole day was sent, 1 on an error (bad input: the packets before it were "
       "sent, "

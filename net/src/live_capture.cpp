@@ -47,6 +47,8 @@ class live_stream final : public io::byte_stream {
     for (const auto& e : options_.listen)
       receivers_.push_back(std::make_unique<udp_receiver>(endpoint::parse(e), options_.receiver));
     ended_feed_.assign(receivers_.size(), false);
+    got_.assign(receivers_.size(), 0);
+    next_.assign(receivers_.size(), 0);
     polls_.resize(receivers_.size());
     for (std::size_t i = 0; i < receivers_.size(); ++i) polls_[i] = {receivers_[i]->fd(), POLLIN, 0};
     // pcap global header: nanosecond magic (host order), 2.4, snap length, LINKTYPE_RAW (101).
@@ -114,13 +116,25 @@ class live_stream final : public io::byte_stream {
     }
     const int ready = ::poll(polls_.data(), polls_.size(), static_cast<int>((wait + 999'999) / 1'000'000));
     if (ready <= 0) return;
+    // Each ready feed's batch, then the datagrams of all batches in order of arrival, as a capture of both
+    // feeds would hold them: feed A's batch first and then B's would put A's losses ahead of B's copies by
+    // a whole batch, and gaps would be declared that B fills a moment later.
     for (std::size_t f = 0; f < receivers_.size(); ++f) {
-      if ((polls_[f].revents & POLLIN) == 0) continue;
-      udp_receiver& r = *receivers_[f];
-      const std::size_t got = r.receive();
-      for (std::size_t i = 0; i < got; ++i) take(f, r, i);
-      stats_->truncated.store(truncated_total(), std::memory_order_relaxed);
+      got_[f] = (polls_[f].revents & POLLIN) != 0 ? receivers_[f]->receive() : 0;
+      next_[f] = 0;
     }
+    for (;;) {
+      std::size_t pick = receivers_.size();
+      for (std::size_t f = 0; f < receivers_.size(); ++f) {
+        if (next_[f] < got_[f] &&
+            (pick == receivers_.size() ||
+             receivers_[f]->arrival_ns(next_[f]) < receivers_[pick]->arrival_ns(next_[pick])))
+          pick = f;
+      }
+      if (pick == receivers_.size()) break;
+      take(pick, *receivers_[pick], next_[pick]++);
+    }
+    stats_->truncated.store(truncated_total(), std::memory_order_relaxed);
     if (std::all_of(ended_feed_.begin(), ended_feed_.end(), [](bool e) { return e; })) stop("end of session");
   }
 
@@ -181,6 +195,8 @@ class live_stream final : public io::byte_stream {
   std::vector<std::unique_ptr<udp_receiver>> receivers_;
   std::vector<pollfd> polls_;
   std::vector<bool> ended_feed_;
+  std::vector<std::size_t> got_;   // datagrams of each feed's last batch
+  std::vector<std::size_t> next_;  // the next of them to take
   std::vector<std::uint16_t> ports_;
   bool first_end_ = false;
   bool done_ = false;
