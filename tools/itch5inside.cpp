@@ -1,4 +1,6 @@
 // itch5inside: one line per change of a symbol's best bid or offer, from an ITCH 5.0 file.
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -57,6 +59,7 @@ struct config {
   std::string interface;
   std::chrono::nanoseconds idle{0};
   std::chrono::nanoseconds linger{std::chrono::milliseconds(500)};
+  std::string ready_times;
   itch5::cli::time_range range;  // from the three above, resolved after parsing
 };
 
@@ -115,6 +118,19 @@ void print_summary(const config& cfg, const itch5::inside::inside_result& r, dou
                itch5::cli::human_bytes(static_cast<double>(itch5::cli::peak_rss_bytes())).c_str());
   if (capture.is_capture) std::fprintf(stderr, "  capture: %s\n", capture.describe().c_str());
 }
+
+// --ready-times: when the lines of each live packet were handed to the output (CLOCK_REALTIME ns) and how
+// many messages had been read then; kept in memory (16 bytes a packet) and written at the end.
+struct ready_log {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> entries;  // (messages, ns)
+  static void record(void* self, std::uint64_t messages) {
+    timespec t{};
+    clock_gettime(CLOCK_REALTIME, &t);
+    static_cast<ready_log*>(self)->entries.emplace_back(
+        messages,
+        static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(t.tv_nsec));
+  }
+};
 
 // A live feed's own line of the summary: datagrams, malformed ones, why it ended.
 void print_live(const itch5::net::live_stats& live) {
@@ -203,6 +219,14 @@ int run(const config& cfg) {
   itch5::io::capture_options capture_opts = cfg.capture.make("itch5inside", input_name, &capture_stats);
   if (opt.stats) capture_opts.latencies = &latencies;
   itch5::net::live_stats live_stats;
+  ready_log ready;
+  if (!cfg.ready_times.empty()) {
+    ready.entries.reserve(std::size_t{1} << 20);
+    opt.line_thread = false;  // the books' thread formats the lines and hands each packet's on at once
+    opt.decode_thread = false;
+    opt.block_end = &ready_log::record;
+    opt.block_end_context = &ready;
+  }
   std::unique_ptr<itch5::io::byte_stream> input;
   if (live) {
     itch5::net::live_options lo;
@@ -264,6 +288,18 @@ int run(const config& cfg) {
                       "error: " + r.error.describe(live ? input_name : cfg.input) +
                           itch5::cli::capture_flags::framing_note_for(capture_stats, r.error));
     return 1;
+  }
+  if (!cfg.ready_times.empty()) {
+    itch5::io::output_file f(cfg.ready_times);
+    std::string text;
+    char line[48];
+    for (const auto& [m, t] : ready.entries) {
+      const int n = std::snprintf(line, sizeof line, "%llu %llu\n", static_cast<unsigned long long>(m),
+                                  static_cast<unsigned long long>(t));
+      text.append(line, static_cast<std::size_t>(n));
+    }
+    f.write(text);
+    f.commit();
   }
   out.commit();
   if (stats_out) stats_out->commit();
@@ -390,6 +426,12 @@ int main(int argc, char** argv) {
   opts.add("interface", cfg.interface,
            "With --listen: the interface address to join a multicast group written as HOST:PORT on.")
       .value_name("ADDRESS");
+  opts.add("ready-times", cfg.ready_times,
+           "With --listen, for latency measurements (bench/live_latency.py): the lines of each packet are "
+           "handed to the output as soon as its last message is applied (the books' thread formats them), "
+           "and FILE gets one line per packet, '<messages read> <ns>': CLOCK_REALTIME ns since the epoch "
+           "when they were.")
+      .value_name("FILE");
   opts.add("idle", cfg.idle, "With --listen: stop after this long without a datagram (0: never).");
   opts.add("linger", cfg.linger,
            "With --listen on two feeds: how long to wait for more after the first end of session (the other "
@@ -479,6 +521,11 @@ int main(int argc, char** argv) {
     for (const auto& c : opts.config_files()) paths.input(c, "--config");
     if (!cfg.input.empty()) paths.input(cfg.input, "INPUT");
     paths.output(cfg.output, "--output");
+    if (!cfg.ready_times.empty() && cfg.listen.empty())
+      throw std::invalid_argument("--ready-times applies to a live feed (--listen)");
+    if (!cfg.ready_times.empty() && cfg.threads > 1)
+      throw std::invalid_argument("--ready-times needs --threads 1");
+    paths.output(cfg.ready_times, "--ready-times");
     paths.output(cfg.stats, "--stats");
     paths.output(cfg.depth, "--depth");
     paths.output(cfg.histograms, "--histograms");
