@@ -3,8 +3,9 @@
 // nothing, a malformed datagram is skipped, SIGINT keeps complete lines, bad endpoints are one line each.
 //
 // Robust on a loaded machine: the listener's readiness is its socket appearing in /proc/net/udp (not a
-// sleep), every wait has a generous bound, and no assertion is about timing. The days are small enough to
-// fit the receive buffer whole, so a descheduled listener loses nothing.
+// sleep), every wait has a generous bound, and no assertion is about timing. But for the --speed max run
+// (skipped where the receive buffer cannot hold the day), the feeds go at a steady 100k-200k messages/s,
+// which a listener even under sanitizers keeps up with, its buffer absorbing the pauses.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -194,7 +195,16 @@ class Live : public ::testing::Test {
 
 temp_dir* Live::dir_ = nullptr;
 
+// At --speed max the whole day (about 1,100 packets, 2.5 MB of kernel buffer) may wait in the socket while
+// a descheduled listener sleeps: that needs the 32 MB buffer itch5inside asks for (SO_RCVBUFFORCE as root,
+// else up to net.core.rmem_max). With less, loss would be the machine's, not the program's: skipped.
 TEST_F(Live, AtMaxSpeedTheLinesAreThoseOfTheFileRun) {
+  {
+    itch5::net::udp_receiver probe(itch5::net::endpoint::parse("127.0.0.1:0"));
+    if (probe.receive_buffer() < (8 << 20))
+      GTEST_SKIP() << "the kernel grants a receive buffer of " << probe.receive_buffer()
+                   << " bytes only (net.core.rmem_max): a --speed max day could overflow it";
+  }
   const live_run r = run("day.itch", {"--speed", "max"});
   ASSERT_EQ(r.replay_status, 0) << r.replay_err;
   ASSERT_EQ(r.listen_status, 0) << r.err;
@@ -213,7 +223,7 @@ TEST_F(Live, AtThePaceOfTheTimestampsTheLinesAreThoseOfTheFileRun) {
 }
 
 TEST_F(Live, LostPacketsAreReportedAsGapsAndCounted) {
-  const live_run r = run("day.itch", {"--speed", "max", "--loss", "0.05", "--seed", "3"});
+  const live_run r = run("day.itch", {"--rate", "100000", "--loss", "0.05", "--seed", "3"});
   ASSERT_EQ(r.replay_status, 0) << r.replay_err;
   ASSERT_EQ(r.listen_status, 0) << r.err;
   const std::uint64_t lost = number_after(r.replay_err, R"(lost on A (\d+))");
@@ -244,7 +254,7 @@ TEST_F(Live, AnABPairWithOneLossyCopyLosesNothing) {
 
 TEST_F(Live, AMalformedDatagramIsCountedAndSkipped) {
   const live_run r =
-      run("day.itch", {"--speed", "max"}, false, {}, [](const std::vector<std::uint16_t>& ports) {
+      run("day.itch", {"--rate", "100000"}, false, {}, [](const std::vector<std::uint16_t>& ports) {
         itch5::net::udp_sender s(itch5::net::endpoint::parse("127.0.0.1:" + std::to_string(ports[0])));
         const std::byte shorter[5]{};
         s.send(shorter);
