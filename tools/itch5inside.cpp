@@ -1,4 +1,5 @@
 // itch5inside: one line per change of a symbol's best bid or offer, from an ITCH 5.0 file.
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +18,9 @@
 
 #include <itch5/book/book_types.hpp>
 #include <itch5/inside/run_inside.hpp>
+
+#include <itch5/net/endpoint.hpp>
+#include <itch5/net/live_capture.hpp>
 
 #include <itch5/stats/histogram_file.hpp>
 
@@ -61,6 +65,11 @@ struct config {
   std::string to;
   std::string session;
   itch5::cli::capture_flags capture;
+  std::vector<std::string> listen;  // live feeds instead of INPUT
+  std::string interface;
+  std::chrono::nanoseconds idle{0};
+  std::chrono::nanoseconds linger{std::chrono::milliseconds(500)};
+  std::string ready_times;
   itch5::cli::time_range range;  // from the three above, resolved after parsing
   // --events DIR, --event-kinds LIST: the market-state event tables, one CSV per kind in DIR.
   std::string events;
@@ -70,32 +79,31 @@ struct config {
   std::string book_levels;
   std::uint64_t levels = 10;
   std::chrono::nanoseconds every{0};
-
-  // --events DIR: checks DIR (created if missing: `created` says so) and registers its files with `paths`.
-  void check_events_dir(const config& cfg, itch5::cli::path_guard& paths, bool& created) {
-    namespace fs = std::filesystem;
-    using itch5::cli::path_error;
-    if (cfg.events == "-")
-      throw path_error(path_error::kind::conflict, "--events: needs a directory, not standard output");
-    std::error_code ec;
-    const fs::file_status st = fs::status(cfg.events, ec);
-    if (fs::exists(st)) {
-      if (!fs::is_directory(st))
-        throw path_error(path_error::kind::unusable, "--events: '" + cfg.events + "' is not a directory");
-    } else {
-      if (!fs::create_directories(cfg.events, ec) || ec) {
-        throw path_error(path_error::kind::unusable,
-                         "--events: cannot create directory '" + cfg.events + "': " + ec.message());
-      }
-      created = true;
-    }
-    if (::access(cfg.events.c_str(), W_OK | X_OK) != 0)
-      throw path_error(path_error::kind::unusable,
-                       "--events: directory '" + cfg.events + "' is not writable");
-    for (const auto kind : cfg.event_kinds_chosen)
-      paths.output(itch5::tables::event_csv_files::path_of(cfg.events, kind), "--events");
-  }
 };
+
+// --events DIR: checks DIR (created if missing: `created` says so) and registers its files with `paths`.
+void check_events_dir(const config& cfg, itch5::cli::path_guard& paths, bool& created) {
+  namespace fs = std::filesystem;
+  using itch5::cli::path_error;
+  if (cfg.events == "-")
+    throw path_error(path_error::kind::conflict, "--events: needs a directory, not standard output");
+  std::error_code ec;
+  const fs::file_status st = fs::status(cfg.events, ec);
+  if (fs::exists(st)) {
+    if (!fs::is_directory(st))
+      throw path_error(path_error::kind::unusable, "--events: '" + cfg.events + "' is not a directory");
+  } else {
+    if (!fs::create_directories(cfg.events, ec) || ec) {
+      throw path_error(path_error::kind::unusable,
+                       "--events: cannot create directory '" + cfg.events + "': " + ec.message());
+    }
+    created = true;
+  }
+  if (::access(cfg.events.c_str(), W_OK | X_OK) != 0)
+    throw path_error(path_error::kind::unusable, "--events: directory '" + cfg.events + "' is not writable");
+  for (const auto kind : cfg.event_kinds_chosen)
+    paths.output(itch5::tables::event_csv_files::path_of(cfg.events, kind), "--events");
+}
 
 // The N-level book options: --levels and --every only with --book-levels, a grid of at most a day.
 void check_book_levels(const config& cfg) {
@@ -118,10 +126,17 @@ class file_sink final : public itch5::inside::line_sink {
   itch5::io::output_file& file_;
 };
 
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
 // `capture`: what reading a pcap/pcapng input counted (nothing for another input).
 void print_summary(const config& cfg, const itch5::inside::inside_result& r, double seconds,
                    const itch5::io::capture_stats& capture) {
-  std::fprintf(stderr, "itch5inside: %s: %llu messages in %.2f s (%s msg/s), book %s\n", cfg.input.c_str(),
+  const std::string name = cfg.listen.empty() ? cfg.input : "--listen " + joined(cfg.listen);
+  std::fprintf(stderr, "itch5inside: %s: %llu messages in %.2f s (%s msg/s), book %s\n", name.c_str(),
                static_cast<unsigned long long>(r.messages), seconds,
                itch5::cli::human_count(static_cast<double>(r.messages) / (seconds > 0 ? seconds : 1)).c_str(),
                cfg.book.c_str());
@@ -158,6 +173,27 @@ void print_summary(const config& cfg, const itch5::inside::inside_result& r, dou
   if (capture.is_capture) std::fprintf(stderr, "  capture: %s\n", capture.describe().c_str());
 }
 
+// --ready-times: when the lines of each live packet were handed to the output (CLOCK_REALTIME ns) and how
+// many messages had been read then; kept in memory (16 bytes a packet) and written at the end.
+struct ready_log {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> entries;  // (messages, ns)
+  static void record(void* self, std::uint64_t messages) {
+    timespec t{};
+    clock_gettime(CLOCK_REALTIME, &t);
+    static_cast<ready_log*>(self)->entries.emplace_back(
+        messages,
+        static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(t.tv_nsec));
+  }
+};
+
+// A live feed's own line of the summary: datagrams, malformed ones, why it ended.
+void print_live(const itch5::net::live_stats& live) {
+  std::fprintf(stderr, "  live: %llu datagrams received, %llu malformed (skipped); ended by %s\n",
+               static_cast<unsigned long long>(live.datagrams.load()),
+               static_cast<unsigned long long>(live.malformed.load()),
+               live.ended.empty() ? "an error" : live.ended.c_str());
+}
+
 // --slowest: asked for, so printed also with --quiet (on stderr, like the summary).
 void print_slowest(const itch5::inside::inside_result& r) {
   std::fprintf(stderr, "itch5inside: the %zu slowest messages (message number from 1, type, microseconds):\n",
@@ -177,12 +213,6 @@ void check_symbols(const std::vector<std::string>& symbols) {
                                   "' cannot be an ITCH symbol (1 to 8 printable characters, no spaces)");
     }
   }
-}
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
 }
 
 // How a run that did not finish reports: what was kept where, the reason last.
@@ -224,20 +254,49 @@ int run(const config& cfg) {
   opt.histograms = !cfg.histograms.empty();
   opt.from = cfg.range.from;
   opt.to = cfg.range.to;
-  opt.cancel = &itch5::cli::interruption::flag();
+  // A live feed ends on a signal as a file ends (the live stream stops, the run finishes): the books go on
+  // to the end of what was received.
+  const bool live = !cfg.listen.empty();
+  opt.cancel = live ? nullptr : &itch5::cli::interruption::flag();
   opt.threads = static_cast<unsigned>(cfg.threads);
   opt.slowest = static_cast<std::size_t>(cfg.slowest);
 
   itch5::io::block_options blocks;
   blocks.threaded = cfg.read_ahead;
   blocks.block_size = cfg.block_size;
-  const std::string input_name = cfg.input == "-" ? "standard input" : cfg.input;
+  const std::string input_name = live               ? "--listen " + joined(cfg.listen)
+                                 : cfg.input == "-" ? "standard input"
+                                                    : cfg.input;
   // With --stats on a capture: each message's feed latency, from the capture stream to the statistics.
   itch5::io::latency_queue latencies;
   itch5::io::capture_stats capture_stats;  // of a pcap/pcapng input
   itch5::io::capture_options capture_opts = cfg.capture.make("itch5inside", input_name, &capture_stats);
   if (opt.stats) capture_opts.latencies = &latencies;
-  auto input = itch5::io::open_input(cfg.input, cfg.inflate.library(), capture_opts);
+  itch5::net::live_stats live_stats;
+  ready_log ready;
+  if (!cfg.ready_times.empty()) {
+    ready.entries.reserve(std::size_t{1} << 20);
+    opt.line_thread = false;  // the books' thread formats the lines and hands each packet's on at once
+    opt.decode_thread = false;
+    opt.block_end = &ready_log::record;
+    opt.block_end_context = &ready;
+  }
+  std::unique_ptr<itch5::io::byte_stream> input;
+  if (live) {
+    itch5::net::live_options lo;
+    lo.listen = cfg.listen;
+    lo.receiver.interface = cfg.interface;
+    lo.idle = cfg.idle;
+    lo.linger = cfg.linger;
+    lo.cancel = &itch5::cli::interruption::flag();
+    lo.stats = &live_stats;
+    lo.report = [](const std::string& line) {
+      std::fprintf(stderr, "itch5inside: warning: %s\n", line.c_str());
+    };
+    input = itch5::net::live_capture(lo, capture_opts);
+  } else {
+    input = itch5::io::open_input(cfg.input, cfg.inflate.library(), capture_opts);
+  }
   if (opt.stats && capture_stats.is_capture) opt.latencies = &latencies;
   cfg.capture.check_input(capture_stats, input_name);
   itch5::message_reader reader(itch5::io::make_block_source(std::move(input), blocks));
@@ -306,17 +365,30 @@ int run(const config& cfg) {
   }
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (r.cancelled || itch5::cli::interruption::requested()) {
+  if (r.cancelled || (!live && itch5::cli::interruption::requested())) {
     report_unfinished(cfg, r, seconds, capture_stats, out, tables_out,
                       "interrupted by " + itch5::cli::interruption::name() + " after " +
                           std::to_string(r.messages) + " messages of " + input_name);
     itch5::cli::interruption::exit_now();
   }
   if (r.status == itch5::read_status::error) {
+    if (live && !cfg.quiet) print_live(live_stats);
     report_unfinished(cfg, r, seconds, capture_stats, out, tables_out,
-                      "error: " + r.error.describe(cfg.input) +
+                      "error: " + r.error.describe(live ? input_name : cfg.input) +
                           itch5::cli::capture_flags::framing_note_for(capture_stats, r.error));
     return 1;
+  }
+  if (!cfg.ready_times.empty()) {
+    itch5::io::output_file f(cfg.ready_times);
+    std::string text;
+    char line[48];
+    for (const auto& [m, t] : ready.entries) {
+      const int n = std::snprintf(line, sizeof line, "%llu %llu\n", static_cast<unsigned long long>(m),
+                                  static_cast<unsigned long long>(t));
+      text.append(line, static_cast<std::size_t>(n));
+    }
+    f.write(text);
+    f.commit();
   }
   out.commit();
   if (stats_out) stats_out->commit();
@@ -333,6 +405,7 @@ int run(const config& cfg) {
                  trades_csv ? std::to_string(trades_csv->rows()).c_str() : "-",
                  trade_stats_csv ? std::to_string(trade_stats_csv->rows()).c_str() : "-");
   }
+  if (live && !cfg.quiet) print_live(live_stats);
   if (cfg.slowest > 0) print_slowest(r);
   if (r.status == itch5::read_status::end_of_session && r.data_after_end_of_session) {
     std::cerr << "itch5inside: warning: " << input_name << ": zero length prefix at byte offset "
@@ -372,7 +445,8 @@ int main(int argc, char** argv) {
       "INPUT", cfg.input,
       "ITCH 5.0 file, raw or gzip-compressed (detected from its bytes), or - for standard input; or a "
       "pcap/pcapng capture (also gzip-compressed) of a MoldUDP64 feed, whose messages are read in "
-      "sequence order once (duplicates dropped, gaps reported on stderr and counted).");
+      "sequence order once (duplicates dropped, gaps reported on stderr and counted). Not with --listen.",
+      false);
   opts.add("output", cfg.output,
            "Where the inside lines go; - is standard output. A FILE is written under a temporary name and "
            "renamed when complete; FILE.gz is compressed on the fly.")
@@ -485,6 +559,31 @@ int main(int argc, char** argv) {
           "time after the last order message of the chosen symbols gets none. 0: a row per change.")
       .value_name("DURATION");
   cfg.capture.add_to(opts);
+  opts.add("listen", cfg.listen,
+           "Read a live MoldUDP64 feed instead of INPUT: [GROUP@]HOST:PORT ([::1]:PORT for IPv6; "
+           "GROUP@INTERFACE_ADDRESS:PORT joins a multicast group), or A,B for an A/B pair, arbitrated by "
+           "sequence number as in a capture (a repeated --listen replaces the earlier one, as for every "
+           "list). Each datagram's kernel receive time is its arrival, so "
+           "--timestamp capture and the feed latency columns of --stats work as for a capture; gaps are "
+           "reported as in captures. A malformed datagram (shorter than the Mold header, a count or length "
+           "that overruns it) is counted, reported and skipped: a live feed cannot stop at its first bad "
+           "packet as a corrupt file does. The run ends at the end of session (every feed's, or --linger "
+           "after the first), after --idle without a datagram, or on SIGINT/SIGTERM/SIGHUP, which on a live "
+           "feed finish the outputs as at the end of a file (exit status 0).")
+      .value_name("ENDPOINT");
+  opts.add("interface", cfg.interface,
+           "With --listen: the interface address to join a multicast group written as HOST:PORT on.")
+      .value_name("ADDRESS");
+  opts.add("ready-times", cfg.ready_times,
+           "With --listen, for latency measurements (bench/live_latency.py): the lines of each packet are "
+           "handed to the output as soon as its last message is applied (the books' thread formats them), "
+           "and FILE gets one line per packet, '<messages read> <ns>': CLOCK_REALTIME ns since the epoch "
+           "when they were.")
+      .value_name("FILE");
+  opts.add("idle", cfg.idle, "With --listen: stop after this long without a datagram (0: never).");
+  opts.add("linger", cfg.linger,
+           "With --listen on two feeds: how long to wait for more after the first end of session (the other "
+           "feed's end may be lost).");
   opts.add(
       "allow-zero-tail", cfg.allow_zero_tail,
       "A zero length prefix followed by more bytes (a zero-filled tail: a copy that stopped, a disk that "
@@ -545,6 +644,20 @@ int main(int argc, char** argv) {
   if (auto rc = opts.parse(argc, argv)) return *rc;
   bool events_dir_created = false;  // --events DIR made by this run (removed again if the checks fail)
   try {
+    if (cfg.input.empty() == cfg.listen.empty())
+      throw std::invalid_argument(cfg.input.empty()
+                                      ? "give an INPUT file, or --listen ENDPOINT for a live feed"
+                                      : "INPUT and --listen exclude each other");
+    if (cfg.listen.size() > 2)
+      throw std::invalid_argument("--listen: one feed or an A/B pair, not " +
+                                  std::to_string(cfg.listen.size()));
+    for (const auto& e : cfg.listen) {
+      try {
+        (void)itch5::net::endpoint::parse(e);
+      } catch (const itch5::net::endpoint_error& bad) {
+        throw std::invalid_argument(std::string("--listen: ") + bad.what());
+      }
+    }
     check_symbols(cfg.symbols);
     if (cfg.slowest > 0 && cfg.threads > 1) {
       throw std::invalid_argument("--slowest needs --threads 1 (book threads handle messages in batches)");
@@ -560,8 +673,13 @@ int main(int argc, char** argv) {
       std::cerr << "itch5inside: warning: " << note << "\n";
     itch5::cli::path_guard paths;
     for (const auto& c : opts.config_files()) paths.input(c, "--config");
-    paths.input(cfg.input, "INPUT");
+    if (!cfg.input.empty()) paths.input(cfg.input, "INPUT");
     paths.output(cfg.output, "--output");
+    if (!cfg.ready_times.empty() && cfg.listen.empty())
+      throw std::invalid_argument("--ready-times applies to a live feed (--listen)");
+    if (!cfg.ready_times.empty() && cfg.threads > 1)
+      throw std::invalid_argument("--ready-times needs --threads 1");
+    paths.output(cfg.ready_times, "--ready-times");
     paths.output(cfg.stats, "--stats");
     paths.output(cfg.depth, "--depth");
     paths.output(cfg.histograms, "--histograms");

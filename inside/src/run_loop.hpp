@@ -71,6 +71,7 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
   const event_clock clock = Timed || timing ? event_clock::calibrated() : event_clock::steady();
   day_events events;
   std::span<const std::byte> msg;
+  const auto block_end = threaded_lines ? nullptr : opt.block_end;  // live feeds: lines out per packet
   while (reader.next(msg) == itch5::read_status::message) {
     if constexpr (Timed) {
       if (latencies != nullptr) {
@@ -88,6 +89,12 @@ void run_loop(itch5::message_reader& reader, const inside_options& opt, line_sin
       slow.offer(reader.messages(), static_cast<char>(itch5::peek_type(msg)), took);
     } else {
       itch5::dispatch_unchecked(msg.data(), engine);
+    }
+    if constexpr (!threaded_lines) {
+      if (block_end != nullptr && reader.lookahead().empty()) [[unlikely]] {
+        out.flush();
+        block_end(opt.block_end_context, reader.messages());
+      }
     }
     if ((reader.messages() & 0xffff) == 0) [[unlikely]] {
       if (progress) progress(reader);

@@ -116,6 +116,7 @@ class capture_stream final : public byte_stream {
         produced += k;
         continue;
       }
+      if (options_.live && produced > 0) break;  // hand a live packet's messages on now
       out_.clear();
       out_pos_ = 0;
       if (finished_) break;
@@ -151,7 +152,7 @@ class capture_stream final : public byte_stream {
       std::size_t done = 0;
       while (done < size) {
         if (self->in_pos_ == self->in_len_) {
-          if (self->in_eof_) break;
+          if (self->in_eof_ || (self->options_.live && done > 0)) break;
           self->in_pos_ = 0;
           self->in_len_ =
               self->inner_->read(reinterpret_cast<std::byte*>(self->in_.data()), self->in_.size());

@@ -61,6 +61,13 @@ struct inside_options {
   /// the same. Not used for compressed input on at most 2 hardware threads, where the inflater keeps the
   /// second core busy and a decode thread beside it cost more than it saved.
   bool decode_thread = true;
+  /// Live feeds (itch5inside --listen --ready-times): when set, and the books' thread formats the lines
+  /// itself (line_thread and decode_thread false, threads 1, no tables), then after the last message of each
+  /// input block (a live packet) the lines formatted so far are handed to the sink and
+  /// `block_end(block_end_context, messages read so far)` is called, on the books' thread. Null (the
+  /// default): one test of a register per message, nothing else.
+  void (*block_end)(void* context, std::uint64_t messages) = nullptr;
+  void* block_end_context = nullptr;
   /// The tables besides the inside lines (trades, N-level book, market-state events). With any of them on,
   /// the run keeps one book thread that reads the messages itself (run_loop: the tables need the messages
   /// the decode thread's records do not carry), whatever `threads` says; the output is the same.

@@ -190,6 +190,10 @@ struct capture_options {
   /// When set: every message's feed latency (arrival - exchange timestamp, see latency_queue), whether or not
   /// stamp_arrival replaces the timestamps. The queue must outlive the stream and be consumed.
   latency_queue* latencies = nullptr;
+  /// A live feed (net::live_capture): read() returns as soon as a packet has produced bytes, instead of
+  /// filling the caller's buffer, and the capture underneath is read as it arrives, so every message is
+  /// handed on when its packet comes. Off for files (whole buffers are cheaper).
+  bool live = false;
 };
 
 /// True when `head` (the first bytes of an input, at least 4 to be sure) is a pcap or pcapng file.

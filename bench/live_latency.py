@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Wire-to-inside latency of a live feed, without coordinated omission (issue 34).
+
+For each steady rate, itch5replay sends a day as a MoldUDP64 feed to 127.0.0.1 at that many messages per
+second (--rate: a steady pace, packets filled to 1400 bytes) and writes its schedule: for every packet the
+time it was DUE by the schedule, not the time it went out. itch5inside --listen builds the books and, with
+--ready-times, records when each packet's lines were handed to the output. A packet's latency is
+
+    ready time of the packet's last message  -  due time of the packet
+
+so a stall of the sender (sending late), of the kernel or of the receiver all count in full: the schedule
+does not wait for anybody (coordinated omission is the mistake of measuring from the send instead).
+Both times are CLOCK_REALTIME of the one machine. Loss (gaps reported by itch5inside) is reported per rate;
+latencies are only computed for runs without loss (message numbers then equal sequence numbers).
+
+  python3 bench/live_latency.py --day /work/days/d300k.itch --rates 100k,200k,400k,560k,800k,1M \\
+      --out bench/results/live-latency.md --plot bench/results/live-latency.png
+
+Not a test: the numbers depend on the machine and on its load; the report says what the machine was doing.
+"""
+import argparse
+import bisect
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+QUANTILES = [50, 90, 99, 99.9, 99.99]
+
+
+def parse_rate(text):
+    text = text.strip().lower()
+    mult = 1
+    if text.endswith("k"):
+        mult, text = 1_000, text[:-1]
+    elif text.endswith("m"):
+        mult, text = 1_000_000, text[:-1]
+    return int(float(text) * mult)
+
+
+def free_port():
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def bound(port):
+    want = ":%04X " % port
+    with open("/proc/net/udp") as f:
+        for line in f.readlines()[1:]:
+            fields = line.split()
+            if len(fields) > 1 and (fields[1] + " ").endswith(want):
+                return True
+    return False
+
+
+def quantile(sorted_values, q):
+    if not sorted_values:
+        return float("nan")
+    k = min(len(sorted_values) - 1, max(0, int(round(q / 100.0 * len(sorted_values) + 0.5)) - 1))
+    return sorted_values[k]
+
+
+def one_run(tools, day, rate, work):
+    port = free_port()
+    ready = os.path.join(work, "ready.txt")
+    schedule = os.path.join(work, "schedule.txt")
+    listener = subprocess.Popen(
+        [os.path.join(tools, "itch5inside"), "--listen", "127.0.0.1:%d" % port, "--ready-times", ready,
+         "--idle", "60s", "-o", os.path.join(work, "inside.txt")],
+        stderr=subprocess.PIPE, text=True)
+    give_up = time.time() + 60
+    while not bound(port):
+        if listener.poll() is not None or time.time() > give_up:
+            raise RuntimeError("itch5inside did not start: " + listener.stderr.read())
+        time.sleep(0.005)
+    replay = subprocess.run(
+        [os.path.join(tools, "itch5replay"), day, "--to", "127.0.0.1:%d" % port, "--rate", str(rate),
+         "--schedule", schedule], stderr=subprocess.PIPE, text=True, check=True)
+    _, err = listener.communicate(timeout=600)
+    if listener.returncode != 0:
+        raise RuntimeError("itch5inside failed: " + err)
+    achieved = re.search(r"\(([\d.]+ [kM]?) msg/s", replay.stderr)
+    behind = re.search(r"at most ([\d.]+) us behind", replay.stderr)
+    gaps = re.search(r"(\d+) gaps \((\d+) messages missing\)", err)
+    missing = int(gaps.group(2)) if gaps else -1
+    ready_entries = []
+    with open(ready) as f:
+        for line in f:
+            m, t = line.split()
+            ready_entries.append((int(m), int(t)))
+    ready_messages = [m for m, _ in ready_entries]
+    latencies = []
+    if missing == 0:
+        with open(schedule) as f:
+            for line in f:
+                seq, count, due, _sent = (int(x) for x in line.split())
+                if count == 0:
+                    continue
+                last = seq + count - 1
+                i = bisect.bisect_left(ready_messages, last)
+                if i < len(ready_entries):
+                    latencies.append((ready_entries[i][1] - due) / 1000.0)  # us
+    latencies.sort()
+    return {
+        "rate": rate,
+        "achieved": achieved.group(1) if achieved else "?",
+        "behind_us": float(behind.group(1)) if behind else float("nan"),
+        "missing": missing,
+        "packets": len(latencies),
+        "latencies": latencies,
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--day", required=True, help="the day to send (raw, .gz or a capture)")
+    ap.add_argument("--rates", default="100k,200k,400k,560k,800k,1M", help="messages per second, A,B,...")
+    ap.add_argument("--tools", default=os.path.join(os.path.dirname(__file__), "..", "build", "tools"))
+    ap.add_argument("--out", help="Markdown report (default: standard output)")
+    ap.add_argument("--plot", help="PNG of the latency quantiles per rate (matplotlib)")
+    args = ap.parse_args()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="itch5-live-") as work:
+        for rate in (parse_rate(r) for r in args.rates.split(",")):
+            r = one_run(args.tools, args.day, rate, work)
+            results.append(r)
+            print("rate %d: achieved %s msg/s, %s messages missing, %d packets timed" %
+                  (rate, r["achieved"], r["missing"], r["packets"]), file=sys.stderr)
+    load = open("/proc/loadavg").read().split()[:3]
+    lines = ["# Wire-to-inside latency over loopback (bench/live_latency.py)", "",
+             "Day: `%s`; %d cores; load average at the end %s (other sessions were running)." %
+             (args.day, os.cpu_count(), " ".join(load)), "",
+             "| rate (msg/s) | achieved | messages lost | packets | " +
+             " | ".join("p%s (us)" % q for q in QUANTILES) + " | max (us) | sender behind (max us) |",
+             "|" + "---:|" * (6 + len(QUANTILES))]
+    for r in results:
+        lat = r["latencies"]
+        qs = " | ".join("%.1f" % quantile(lat, q) if lat else "-" for q in QUANTILES)
+        lines.append("| %d | %s | %s | %d | %s | %s | %.1f |" % (
+            r["rate"], r["achieved"], r["missing"], r["packets"], qs, "%.1f" % lat[-1] if lat else "-",
+            r["behind_us"]))
+    no_loss = [r["rate"] for r in results if r["missing"] == 0]
+    lines += ["", "Highest rate without loss: %s msg/s." % (max(no_loss) if no_loss else "none"), ""]
+    text = "\n".join(lines)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    else:
+        print(text)
+    if args.plot:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(8, 5))
+        for r in results:
+            lat = r["latencies"]
+            if not lat:
+                continue
+            qs = [50, 75, 90, 99, 99.9, 99.99, 100]
+            ax.plot(range(len(qs)), [quantile(lat, q) if q < 100 else lat[-1] for q in qs], marker="o",
+                    label="%s msg/s" % format(r["rate"], ","))
+            ax.set_xticks(range(len(qs)), ["p50", "p75", "p90", "p99", "p99.9", "p99.99", "max"])
+        ax.set_yscale("log")
+        ax.set_ylabel("wire-to-inside latency (us, from the packet's due time)")
+        ax.set_title("itch5replay --rate -> itch5inside --listen, loopback, loaded 2-core VM")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=100)
+
+
+if __name__ == "__main__":
+    main()
