@@ -20,6 +20,7 @@
 #include "feed_output.hpp"
 #include "line_formatter.hpp"
 #include "lines_output.hpp"
+#include "lobster_output.hpp"
 #include "observer.hpp"
 #include "sample_thread.hpp"
 #include "shard_samples.hpp"
@@ -29,7 +30,7 @@ namespace itch5::inside {
 
 /// The table outputs (table_outputs.hpp): one part per table, each made only when its table is on. A new
 /// table adds its part here.
-using run_tables = table_outputs<>;
+using run_tables = table_outputs<lobster_output>;
 
 /// The observer of one book thread that writes its lines to `Out` (line_formatter or line_thread), with
 /// the tables when `Tables`. Built as observer_type(opt, {out}, {sample_thread*}, {opt, sample_thread*},

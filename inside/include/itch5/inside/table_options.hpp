@@ -16,6 +16,8 @@ struct event_sinks;
 
 namespace itch5::inside {
 
+struct lobster_tables;  // lobster.hpp
+
 struct table_options {
   /// One row per print (E, C, P, Q) and broken trade (B), in feed order (--trades).
   tables::table_sink<tables::trades_table>* trades = nullptr;
@@ -28,10 +30,13 @@ struct table_options {
   itch5::timestamp every{0};  ///< 0: a row per change; else a row per symbol at each multiple of it
   /// The market-state event tables, one sink per kind (--events).
   const tables::event_sinks* events = nullptr;
+  /// LOBSTER's message and orderbook rows of some symbols (itch5lobster, run_lobster: lobster.hpp).
+  const lobster_tables* lobster = nullptr;
 
   /// Whether any table is on.
   [[nodiscard]] bool any() const noexcept {
-    return trades != nullptr || trade_stats != nullptr || book_levels != nullptr || events != nullptr;
+    return trades != nullptr || trade_stats != nullptr || book_levels != nullptr || events != nullptr ||
+           lobster != nullptr;
   }
 };
 
