@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -413,6 +415,29 @@ TEST(LobsterGenerated, EqualsTheNaiveReferenceAndReplays) {
       }
       // Levels entering from beyond N happen (removals at the N shown levels of a deeper book).
       EXPECT_GT(entering, 0u);
+      // The orderbook CSV (which formats only the levels that changed) is each row formatted on its own.
+      const std::string path = ::testing::TempDir() + "lobster_generated_orderbook.csv";
+      {
+        itch5::io::output_file f(path);
+        lobster_orderbook_row shape;
+        shape.levels = levels;
+        itch5::tables::lobster_csv_sink<itch5::tables::lobster_orderbook_table> csv(f, shape);
+        csv.write(got.orderbook.got);
+        csv.finish();
+        f.commit();
+      }
+      std::string expected;
+      for (const auto& row : got.orderbook.got) {
+        char line[4096];
+        itch5::tables::lobster_csv_formatter fmt(line);
+        itch5::tables::lobster_orderbook_table::visit(fmt, row);
+        expected.append(line, fmt.finish());
+      }
+      std::ifstream written(path);
+      std::stringstream text_written;
+      text_written << written.rdbuf();
+      EXPECT_TRUE(text_written.str() == expected)
+          << "the orderbook CSV differs from the rows formatted one by one";
     }
   }
 }
@@ -454,6 +479,22 @@ TEST(LobsterCsv, NoHeaderAndTimesInSecondsWithNineDecimals) {
   ASSERT_EQ(book_cols.size(), 12u);
   EXPECT_EQ(book_cols[0].name, "ask_price_01");
   EXPECT_EQ(book_cols[11].name, "bid_size_03");
+}
+
+TEST(LobsterCsv, DocsListTheColumns) {
+  std::ifstream in(std::string(ITCH5_DATA_DIR) + "/../docs/formats.md");
+  std::stringstream docs;
+  docs << in.rdbuf();
+  const std::string md = docs.str();
+  lobster_orderbook_row one;
+  one.levels = 1;
+  const std::string messages =
+      itch5::tables::markdown_columns(itch5::tables::schema_of<itch5::tables::lobster_message_table>());
+  const std::string book =
+      itch5::tables::markdown_columns(itch5::tables::schema_of<itch5::tables::lobster_orderbook_table>(one));
+  EXPECT_NE(md.find(messages), std::string::npos) << "docs/formats.md, LOBSTER files, should list:\n"
+                                                  << messages;
+  EXPECT_NE(md.find(book), std::string::npos) << "docs/formats.md, LOBSTER files, should list:\n" << book;
 }
 
 TEST(LobsterNames, FileNamesAsLobsterWritesThem) {
