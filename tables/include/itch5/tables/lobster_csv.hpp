@@ -6,10 +6,11 @@
 //   sink.write(rows); ... sink.finish();   // flushes; the caller commits the file
 //
 // O(columns) per row, no allocation per row; an orderbook row formats only the levels that differ from the
-// row before (a symbol's consecutive rows differ in a level or two). Not thread-safe (one sink per file,
-// used from one thread).
+// row before, in place or shifted one place (a symbol's consecutive rows differ in a level or two). Not
+// thread-safe (one sink per file, used from one thread).
 #pragma once
 
+#include <array>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <memory>
 #include <span>
 #include <type_traits>
+#include <utility>
 
 #include <itch5/io/line_writer.hpp>
 #include <itch5/io/output_file.hpp>
@@ -79,7 +81,7 @@ template <class Table>
 class lobster_csv_sink final : public table_sink<Table> {
  public:
   explicit lobster_csv_sink(itch5::io::output_file& out, const typename Table::row& prototype = {})
-      : lines_(out), bound_(csv_row_bound<Table>(prototype) + 2 + 88) {}
+      : lines_(out), bound_(csv_row_bound<Table>(prototype) + 2 + 48) {}
 
   void write(std::span<const typename Table::row> rows) override {
     for (const auto& r : rows) {
@@ -98,45 +100,73 @@ class lobster_csv_sink final : public table_sink<Table> {
   [[nodiscard]] std::uint64_t rows() const noexcept { return rows_; }
 
  private:
-  // An orderbook row: consecutive rows of a symbol differ in a level or two, so each level's text is kept
-  // and formatted again only when the level changed (the same bytes as lobster_csv_formatter's).
+  // An orderbook row: a symbol's consecutive rows differ in a level or two, or by levels shifted one place
+  // (a level that came or went above), so each side's levels keep their text from the row before, looked
+  // up at the same place and the places beside it, and only a (price, size) not among them is formatted.
+  // The same bytes as lobster_csv_formatter's.
   char* book_row(char* p, const lobster_orderbook_row& r) noexcept {
-    for (unsigned i = 0; i < r.levels; ++i) {
-      level_text& t = text_[i];
-      if (!t.valid || !(r.level[i] == t.level)) {
-        char* q = t.bytes;
-        q = std::to_chars(q, q + 20, r.level[i].ask_price).ptr;
-        *q++ = ',';
-        q = std::to_chars(q, q + 20, r.level[i].ask_size).ptr;
-        *q++ = ',';
-        q = std::to_chars(q, q + 20, r.level[i].bid_price).ptr;
-        *q++ = ',';
-        q = std::to_chars(q, q + 20, r.level[i].bid_size).ptr;
-        t.size = static_cast<std::uint8_t>(q - t.bytes);
-        t.level = r.level[i];
-        t.valid = true;
-      }
+    const unsigned n = r.levels;
+    std::swap(prev_, cur_);
+    for (unsigned i = 0; i < n; ++i) {
+      side_text(prev_[0], cur_[0], i, n, r.level[i].ask_price, r.level[i].ask_size);
+      side_text(prev_[1], cur_[1], i, n, r.level[i].bid_price, r.level[i].bid_size);
       if (i > 0) *p++ = ',';
-      std::memcpy(p, t.bytes, sizeof t.bytes);  // a fixed size: a few vector moves (the bound has room)
-      p += t.size;
+      const side_level& a = cur_[0][i];
+      std::memcpy(p, a.bytes, sizeof a.bytes);  // a fixed size: a few vector moves (the bound has room)
+      p += a.length;
+      *p++ = ',';
+      const side_level& b = cur_[1][i];
+      std::memcpy(p, b.bytes, sizeof b.bytes);
+      p += b.length;
     }
     *p++ = '\n';
     return p;
   }
 
-  struct level_text {
-    lobster_level level;
+  // One side's level `i` of the row: its text from the row before (places i, i - 1, i + 1) or formatted.
+  struct side_level {
+    std::int64_t price = 0;
+    std::uint64_t size = 0;
     bool valid = false;
-    std::uint8_t size = 0;
-    char bytes[88];  // 4 fields of up to 20 characters and 3 commas
+    std::uint8_t length = 0;
+    char bytes[48] = {};  // "price,size": up to 20 + 1 + 20 characters
   };
+
+  static void side_text(const std::unique_ptr<side_level[]>& before, std::unique_ptr<side_level[]>& now,
+                        unsigned i, unsigned n, std::int64_t price, std::uint64_t size) noexcept {
+    side_level& t = now[i];
+    const auto same = [&](unsigned j) {
+      const side_level& b = before[j];
+      return b.valid && b.price == price && b.size == size;
+    };
+    if (same(i)) {
+      t = before[i];
+    } else if (i > 0 && same(i - 1)) {
+      t = before[i - 1];
+    } else if (i + 1 < n && same(i + 1)) {
+      t = before[i + 1];
+    } else {
+      char* q = std::to_chars(t.bytes, t.bytes + 20, price).ptr;
+      *q++ = ',';
+      q = std::to_chars(q, q + 20, size).ptr;
+      t.length = static_cast<std::uint8_t>(q - t.bytes);
+      t.price = price;
+      t.size = size;
+      t.valid = true;
+    }
+  }
 
   itch5::io::line_writer lines_;
   std::size_t bound_;
   std::uint64_t rows_ = 0;
-  std::unique_ptr<level_text[]> text_ = std::is_same_v<Table, lobster_orderbook_table>
-                                            ? std::make_unique<level_text[]>(lobster_max_levels)
-                                            : nullptr;
+  // Per side (0 asks, 1 bids): the levels' text of the row before and of this one (orderbook rows only).
+  std::array<std::unique_ptr<side_level[]>, 2> prev_ = make_sides(), cur_ = make_sides();
+
+  static std::array<std::unique_ptr<side_level[]>, 2> make_sides() {
+    if constexpr (!std::is_same_v<Table, lobster_orderbook_table>) return {};
+    return {std::make_unique<side_level[]>(lobster_max_levels),
+            std::make_unique<side_level[]>(lobster_max_levels)};
+  }
 };
 
 }  // namespace itch5::tables
