@@ -5,7 +5,8 @@
 // side), walking the side's top `levels` from the best (for_each_level); after events outside the range
 // (which change the book without a row) the next row refreshes both sides. A replace's in-between row (the
 // book after the old order left, before the new one came) is the book after the replace without the new
-// order's shares at its price, from the side's top `levels` + 1. P, Q and H rows repeat the last book row.
+// order's shares at its price, from the side's top `levels` + 1. P, Q and H rows repeat the last book row,
+// and so do events beyond the levels shown (a side showing `levels` levels, a price worse than the last).
 #pragma once
 
 #include <algorithm>
@@ -61,6 +62,10 @@ class lobster_output {
     if (s == nullptr) return;
     const std::int64_t direction = e.side == book::side_kind::buy ? 1 : -1;
     const auto price = static_cast<std::int64_t>(e.price.units());
+    // An event beyond the levels shown (a full side, at a worse price than its last level) leaves the row.
+    const bool unchanged =
+        !s->stale && s->beyond(e.side, price) &&
+        (e.type != 'U' || s->beyond(e.side, static_cast<std::int64_t>(e.old_price.units())));
     switch (e.type) {
       case 'A':
       case 'F':
@@ -80,13 +85,21 @@ class lobster_output {
         s->message(e.timestamp, tables::lobster_full_delete, e.old_ref, e.old_shares,
                    static_cast<std::int64_t>(e.old_price.units()), direction);
         if (e.shares != 0) {  // the new order was added: the book between the two, then the add
-          s->book_without(b, e.side, e.price, e.shares);
+          if (unchanged) {
+            s->emit(s->last);
+          } else {
+            s->book_without(b, e.side, e.price, e.shares);
+          }
           s->message(e.timestamp, tables::lobster_new_order, e.order_ref, e.shares, price, direction);
         }
         break;
       default: return;
     }
-    s->book_after(b, e.side);
+    if (unchanged) {
+      s->emit(s->last);
+    } else {
+      s->book_after(b, e.side);
+    }
   }
 
   template <class Book>
@@ -162,6 +175,14 @@ class lobster_output {
       r.size = size;
       r.price = price;
       r.direction = direction;
+    }
+
+    // Whether `price` on `side` is beyond the levels the last row shows: the side shows all its levels and
+    // the price is worse than the last one's.
+    [[nodiscard]] bool beyond(book::side_kind side, std::int64_t price) const noexcept {
+      const tables::lobster_level& l = last.level[last.levels - 1];
+      if (side == book::side_kind::sell) return l.ask_size != 0 && price > l.ask_price;
+      return l.bid_size != 0 && price < l.bid_price;
     }
 
     // The book row after an event on `side` of `b`.
