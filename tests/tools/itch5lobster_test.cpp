@@ -156,6 +156,25 @@ TEST_F(Itch5lobster, ASymbolTheDayNeverNamesIsAnErrorAfterTheRun) {
   EXPECT_EQ(std::distance(fs::directory_iterator(out), fs::directory_iterator{}), 2);
 }
 
+TEST_F(Itch5lobster, ACorruptDayKeepsTheRowsBeforeTheErrorAsPartial) {
+  itch5_test::bytes cut = day_bytes();
+  cut.resize(cut.size() - 5);  // the last message (S 'C') cut short
+  const std::string in = dir_.file("01302019.NASDAQ_ITCH50");
+  itch5_test::write_file(in, cut);
+  const std::string out = out_dir("out");
+  const run_result r = run(sh_quote(in) + " --symbols AAPL -q --out " + sh_quote(out));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("itch5lobster: error: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(in), std::string::npos) << r.err;
+  const std::string base = out + "/AAPL_2019-01-30_34200000_57600000_";
+  EXPECT_FALSE(fs::exists(base + "message_10.csv"));
+  EXPECT_EQ(itch5_test::read_text(base + "message_10.csv.partial"),
+            "34200.001500000,1,2,200,1010000,-1\n"
+            "34200.003000000,3,2,200,1010000,-1\n"
+            "34200.003000000,1,4,150,1020000,-1\n");
+  EXPECT_TRUE(fs::exists(base + "orderbook_10.csv.partial"));
+}
+
 TEST_F(Itch5lobster, AnOutputThatIsTheInputIsRefused) {
   // The day named as one of the files the run would write, in --out.
   const std::string out = out_dir("out");
