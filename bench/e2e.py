@@ -10,6 +10,8 @@ the same run.
                                         # against a build of another commit, same run
   bench/e2e.py --suite job --books array --messages 20M --seed 3 [--baseline-build ../old/build]
                                         # the whole job: outputs to files, statistics, depth, .gz/.zst output
+  bench/e2e.py --suite lobster --day /work/days/d5M.itch --no-build
+                                        # itch5lobster for 10 symbols against itch5inside (inside only)
 
 The synthetic day is generated once with itch5synth (deterministic for --seed) and cached in bench/cache/shaped/
 together with a gzip copy (gzip -6). Every run of every configuration is interleaved with the others
@@ -199,6 +201,23 @@ JOB_ROWS = [
 ]
 
 
+# itch5lobster's rows: the LOBSTER files of 10 symbols, 10 levels, against itch5inside of the same day, inside
+# lines only, > /dev/null. itch5synth's directory names its symbols busiest first: the 10 busiest (on a
+# generated day about half of all messages: the worst case) and the 10 ranked 101-110 (a few % of them).
+LOBSTER_SYMBOLS = {"10 busiest symbols": "SPY,QQQ,AAPL,MSFT,AMD,AMZN,IWM,FB,NVDA,TSLA",
+                   "symbols ranked 101-110": "IEFA,EA,BLK,AGG,JD,TGT,BND,BIDU,LOW,EWZ"}
+
+
+def lobster_configs(tools, book, raw, cache_dir):
+    scratch = os.path.join(cache_dir, "lobster-out")
+    os.makedirs(scratch, exist_ok=True)
+    base = "itch5inside raw > /dev/null (inside only)"
+    return [(base, [os.path.join(tools, "itch5inside"), "-q", "--book", book, raw], None)] + \
+        [(f"itch5lobster raw, {label}, --levels 10",
+          [os.path.join(tools, "itch5lobster"), "-q", "--book", book, "--symbols", symbols, "--levels", "10",
+           "--date", "2019-01-30", "--out", scratch, raw], base) for label, symbols in LOBSTER_SYMBOLS.items()]
+
+
 def job_configs(tools, book, extra, raw, gz, cache_dir, suffix):
     """The job suite's configurations for the programs in `tools`: each row against the same build's
     `itch5inside` of the same input with no output. A baseline build's rows (suffix) compare with its own
@@ -225,7 +244,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--runs", type=int, default=3, help="runs of every configuration (3)")
     ap.add_argument("--books", default="array,map", help="book types to measure (array,map)")
-    ap.add_argument("--suite", choices=["inside", "decoder", "job", "all"], default="all")
+    ap.add_argument("--suite", choices=["inside", "decoder", "job", "lobster", "all"], default="all")
+    ap.add_argument("--day", help="an existing raw day to measure instead of a generated one (no gzip runs)")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     ap.add_argument("--cache-dir", default=CACHE_DIR)
     ap.add_argument("--no-build", action="store_true", help="use the existing build")
@@ -246,7 +266,13 @@ def main():
         subprocess.run([os.path.join(ROOT, "scripts", "build")], check=True,
                        env=dict(os.environ, ITCH5_BUILD_DIR=args.build_dir), stdout=subprocess.DEVNULL)
     tools = os.path.join(args.build_dir, "tools")
-    raw, gz, messages = ensure_data(args, tools)
+    if args.day:
+        args.no_gzip = True
+        raw, gz = args.day, args.day + ".gz"
+        _, _, counted = run_timed([os.path.join(tools, "itch5cat"), "--counts", "-q", raw], stdout=None)
+        messages = int([line.split()[1] for line in counted.splitlines() if line.startswith("total ")][0])
+    else:
+        raw, gz, messages = ensure_data(args, tools)
     books = [b for b in args.books.split(",") if b]
     extra = args.extra.split()
 
@@ -271,6 +297,10 @@ def main():
         if args.baseline_build:
             configs += job_configs(os.path.join(args.baseline_build, "tools"), books[0], extra, raw, gz,
                                    args.cache_dir, " (baseline build)")
+
+    if args.suite == "lobster":
+        configs = [c for c in configs if c[0] == "cat raw (baseline)"] + \
+            lobster_configs(tools, books[0], raw, args.cache_dir)
 
     if args.baseline_build and args.suite in ("inside", "all"):
         btools = os.path.join(args.baseline_build, "tools")
@@ -319,7 +349,7 @@ def main():
     med = {name: statistics.median(v) for name, v in times.items()}
     for name, _, baseline in configs:
         ratio = f"{med[name] / med[baseline]:.2f}x {baseline.split()[0]}" if baseline else ""
-        if baseline and "> /dev/null" in baseline:  # the job suite: the cost of the outputs over the engine
+        if baseline and "> /dev/null" in baseline:  # job and lobster suites: the cost of the outputs over the engine
             ratio = f"{med[name] / med[baseline]:.2f}x `{baseline}`"
         elif baseline and baseline.startswith("itch5inside"):  # book threads: the speed-up over one thread
             ratio = f"{med[baseline] / med[name]:.2f}x as fast as --threads 1"

@@ -23,6 +23,7 @@
 #include "line_formatter.hpp"
 #include "levels_output.hpp"
 #include "lines_output.hpp"
+#include "lobster_output.hpp"
 #include "observer.hpp"
 #include "sample_thread.hpp"
 #include "shard_samples.hpp"
@@ -33,7 +34,8 @@ namespace itch5::inside {
 
 /// The table outputs (table_outputs.hpp): one part per table, each made only when its table is on. A new
 /// table adds its part here.
-using run_tables = table_outputs<inside_table_output, events_output, trades_output, levels_output>;
+using run_tables =
+    table_outputs<inside_table_output, events_output, trades_output, levels_output, lobster_output>;
 
 /// The observer of one book thread that writes its lines to `Out` (line_formatter or line_thread), with
 /// the tables when `Tables`. Built as observer_type(opt, {out}, {sample_thread*}, {opt, sample_thread*},

@@ -17,6 +17,8 @@ struct inside_table;
 
 namespace itch5::inside {
 
+struct lobster_tables;  // lobster.hpp
+
 struct table_options {
   /// One row per print (E, C, P, Q) and broken trade (B), in feed order (--trades).
   tables::table_sink<tables::trades_table>* trades = nullptr;
@@ -29,6 +31,8 @@ struct table_options {
   itch5::timestamp every{0};  ///< 0: a row per change; else a row per symbol at each multiple of it
   /// The market-state event tables, one sink per kind (--events).
   const tables::event_sinks* events = nullptr;
+  /// LOBSTER's message and orderbook rows of some symbols (itch5lobster, run_lobster: lobster.hpp).
+  const lobster_tables* lobster = nullptr;
 
   /// The inside changes as rows (tables/inside_table.hpp), the inside lines' content (the Python package).
   tables::table_sink<tables::inside_table>* inside = nullptr;
@@ -36,7 +40,7 @@ struct table_options {
   /// Whether any table is on.
   [[nodiscard]] bool any() const noexcept {
     return trades != nullptr || trade_stats != nullptr || book_levels != nullptr || events != nullptr ||
-           inside != nullptr;
+           inside != nullptr || lobster != nullptr;
   }
 };
 
