@@ -57,6 +57,15 @@ def table_names() -> list[str]:
     return list(_itch5.table_names())
 
 
+def _is_table(name: str) -> bool:
+    """Whether `name` is a table: one of table_names(), or ``levelsN`` (the book N levels deep, N from 1 to
+    50; ``levels`` is N = 10)."""
+    if name in table_names():
+        return True
+    n = name[6:] if name.startswith("levels") else ""
+    return n.isdigit() and str(int(n)) == n and 1 <= int(n) <= 50
+
+
 def _time_ns(t: TimeLike, default: int) -> int:
     """Nanoseconds since midnight from None, an int (ns), 'HH:MM[:SS[.fffffffff]]', a time or timedelta."""
     if t is None:
@@ -153,7 +162,7 @@ class Day:
     def _run(self, tables: Sequence[str], stats: bool = False) -> "_itch5.Run":
         known = table_names()
         for t in tables:
-            if t not in known:
+            if not _is_table(t):
                 raise ValueError(f"unknown table {t!r} (tables: {', '.join(known)})")
         tz, midnight = self._time_args()
         try:
@@ -189,12 +198,12 @@ class Day:
 
     def table(self, name: str) -> "Table":
         """The table `name` of this day (lazy: read when consumed)."""
-        if name not in table_names():
+        if not _is_table(name):
             raise ValueError(f"unknown table {name!r} (tables: {', '.join(table_names())})")
         return Table(self, name)
 
     def __getattr__(self, name: str) -> "Table":
-        if not name.startswith("_") and name in table_names():
+        if not name.startswith("_") and _is_table(name):
             return Table(self, name)
         raise AttributeError(name)
 

@@ -14,6 +14,7 @@
 #include <itch5/inside/table_options.hpp>
 #include <itch5/tables/event_sinks.hpp>
 #include <itch5/tables/inside_table.hpp>
+#include <itch5/tables/levels_table.hpp>
 #include <itch5/tables/trade_stats_table.hpp>
 #include <itch5/tables/trades_table.hpp>
 #include <itch5/tables/table_sink.hpp>
@@ -85,6 +86,8 @@ table_binding bind(
           }};
 }
 
+table_binding levels_binding(unsigned n);
+
 // Every table of tables/ the package offers: one line each.
 const std::vector<table_binding>& table_bindings() {
   static const std::vector<table_binding> all = {
@@ -94,6 +97,7 @@ const std::vector<table_binding>& table_bindings() {
   };
   static const std::vector<table_binding> with_events = [] {
     std::vector<table_binding> v = all;
+    v.push_back(levels_binding(10));
     tables::for_each_event_table(
         [&]<class T>(std::type_identity<T>, auto member) { v.push_back(bind<T>(member)); });
     return v;
@@ -101,13 +105,44 @@ const std::vector<table_binding>& table_bindings() {
   return with_events;
 }
 
-const table_binding& binding(const std::string& name) {
+// The N-level book as table "levels" (N = 10) or "levelsN" (N from 1 to tables::max_levels): its columns
+// follow N, so its binding is made per N.
+table_binding levels_binding(unsigned n) {
+  table_binding b = bind<tables::levels_table>(&inside::table_options::book_levels, [n](const run_config&) {
+    tables::levels_row shape;
+    shape.levels = n;
+    return shape;
+  });
+  b.name = n == 10 ? "levels" : "levels" + std::to_string(n);
+  auto attach = b.attach;
+  b.attach = [attach, n](engine_run& run, std::size_t index, const run_config& cfg, sink_slots slots) {
+    slots.options.tables.levels = n;
+    return attach(run, index, cfg, slots);
+  };
+  return b;
+}
+
+// The levels of a "levelsN" name, or 0.
+unsigned levels_of(const std::string& name) {
+  if (name == "levels") return 10;
+  if (name.size() < 7 || name.size() > 8 || name.rfind("levels", 0) != 0) return 0;
+  unsigned n = 0;
+  for (std::size_t i = 6; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return 0;
+    n = n * 10 + static_cast<unsigned>(name[i] - '0');
+  }
+  return n >= 1 && n <= tables::max_levels && std::to_string(n) == name.substr(6) ? n : 0;
+}
+
+table_binding binding(const std::string& name) {
+  if (const unsigned n = levels_of(name); n != 0) return levels_binding(n);
   for (const auto& b : table_bindings()) {
     if (b.name == name) return b;
   }
   std::string known;
   for (const auto& b : table_bindings()) known += (known.empty() ? "" : ", ") + b.name;
-  throw std::invalid_argument("unknown table '" + name + "' (tables: " + known + ")");
+  throw std::invalid_argument("unknown table '" + name + "' (tables: " + known +
+                              ", levelsN for N from 1 to " + std::to_string(tables::max_levels) + ")");
 }
 
 // Where the inside lines go: nowhere (the tables carry them).
