@@ -3,7 +3,7 @@
 // one by one. Column types (docs/python.md):
 //   integers, timestamps (ns since midnight), prices (integer units of $0.0001 or $0.00000001)  int64 /
 //   uint64; symbols dictionary-encoded (int32 indices into utf8, a dictionary per batch); letters and text
-//   (std::string_view) utf8, a letter of 0 null; bool boolean; std::optional nullable.
+//   (std::string_view, tables::text) utf8, a letter of 0 null; bool boolean; std::optional nullable.
 // With a known date (`midnight_utc_ns`, the epoch nanoseconds of the day's midnight in `timezone`), a
 // column `time`, timestamp[ns, timezone], follows the `timestamp` column.
 // Every field carries metadata itch5.type (column_type_name, or "text") and itch5.meaning.
@@ -44,7 +44,7 @@ struct value_of<std::optional<T>> {
 template <class T>
 constexpr arrow_kind arrow_kind_of() noexcept {
   using V = typename value_of<T>::type;
-  if constexpr (std::is_same_v<V, std::string_view>) {
+  if constexpr (std::is_same_v<V, std::string_view> || std::is_same_v<V, tables::text>) {
     return arrow_kind::utf8;
   } else {
     switch (tables::column_type_of<V>()) {
@@ -211,6 +211,10 @@ class column_builder {
       ints_.push_back(slot.index);
     } else if constexpr (std::is_same_v<T, tables::letter>) {
       if (v.code != 0) chars_.push_back(v.code);
+      offsets_.push_back(static_cast<std::int32_t>(chars_.size()));
+      ints_.push_back(0);
+    } else if constexpr (std::is_same_v<T, tables::text>) {
+      chars_.insert(chars_.end(), v.value.begin(), v.value.end());
       offsets_.push_back(static_cast<std::int32_t>(chars_.size()));
       ints_.push_back(0);
     } else if constexpr (std::is_same_v<T, std::string_view>) {

@@ -209,8 +209,13 @@ try:
             import pyarrow as pa
             try:
                 pa.RecordBatchReader.from_stream(day.inside).read_all()
-            except pa.ArrowException:
-                time.sleep(5)  # stopped by the interrupt, which is raised here, once back in Python
+            except (pa.ArrowException, OSError) as e:
+                # pyarrow's own SIGINT handling during read_all may take the re-armed interrupt and raise the
+                # stream's error instead ("interrupted (KeyboardInterrupt)"); otherwise the interrupt is
+                # raised here, once back in Python.
+                if "interrupted (KeyboardInterrupt)" in str(e):
+                    raise KeyboardInterrupt from e
+                time.sleep(5)
 except KeyboardInterrupt:
     print("KeyboardInterrupt", flush=True)
     sys.exit(3)
