@@ -75,7 +75,8 @@ TEST(EventsTool, EventKindsWritesTheKindsChosenOnly) {
 TEST(EventsTool, ACorruptInputKeepsTheRowsBeforeItAsPartialFiles) {
   itch5_test::temp_dir tmp;
   itch5_test::bytes data = itch5_test::read_file(itch5_test::data_path("real-2019-first1000.itch"));
-  data.resize(data.size() - 5);  // the last message cut short
+  ASSERT_GT(data.size(), 5u);
+  data.erase(data.end() - 5, data.end());  // the last message cut short
   itch5_test::write_file(tmp.file("cut.itch"), data);
   const std::string dir = tmp.file("ev");
   const result r = run(tmp, sh_quote(tmp.file("cut.itch")) + " --events " + sh_quote(dir));
