@@ -114,14 +114,23 @@ class live_stream final : public io::byte_stream {
       if (now >= deadline) return stop("end of session");
       wait = std::min(wait, deadline - now);
     }
-    const int ready = ::poll(polls_.data(), polls_.size(), static_cast<int>((wait + 999'999) / 1'000'000));
-    if (ready <= 0) return;
-    // Each ready feed's batch, then the datagrams of all batches in order of arrival, as a capture of both
-    // feeds would hold them: feed A's batch first and then B's would put A's losses ahead of B's copies by
-    // a whole batch, and gaps would be declared that B fills a moment later.
+    // Datagrams of a feed's last batch not yet taken: merge on without waiting.
+    bool pending = false;
+    for (std::size_t f = 0; f < receivers_.size(); ++f) pending = pending || next_[f] < got_[f];
+    if (!pending) {
+      const int ready = ::poll(polls_.data(), polls_.size(), static_cast<int>((wait + 999'999) / 1'000'000));
+      if (ready <= 0) return;
+    }
+    // The feeds' datagrams in order of arrival, as a capture of both feeds would hold them: a k-way merge
+    // of the batches in which a feed whose batch runs out is received from again before the merge goes
+    // on. Taking whole batches of each feed in turn would not do: a backlog (a busy or descheduled
+    // listener) puts feed A's batch of 64 many packets ahead of B's when A lost some, and gaps would be
+    // declared that B's copies fill a moment later.
     for (std::size_t f = 0; f < receivers_.size(); ++f) {
-      got_[f] = (polls_[f].revents & POLLIN) != 0 ? receivers_[f]->receive() : 0;
-      next_[f] = 0;
+      if (next_[f] == got_[f]) {
+        got_[f] = receivers_[f]->receive();  // without blocking: 0 when nothing is waiting
+        next_[f] = 0;
+      }
     }
     for (;;) {
       std::size_t pick = receivers_.size();
@@ -133,6 +142,8 @@ class live_stream final : public io::byte_stream {
       }
       if (pick == receivers_.size()) break;
       take(pick, *receivers_[pick], next_[pick]++);
+      // Its batch ran out: the next call receives more of it before any other feed's later datagram.
+      if (next_[pick] == got_[pick] && receivers_.size() > 1) break;
     }
     stats_->truncated.store(truncated_total(), std::memory_order_relaxed);
     if (std::all_of(ended_feed_.begin(), ended_feed_.end(), [](bool e) { return e; })) stop("end of session");
