@@ -274,6 +274,13 @@ TEST_F(Live, AMalformedDatagramIsCountedAndSkipped) {
 }
 
 TEST_F(Live, SigintMidFeedKeepsCompleteLines) {
+#if defined(__SANITIZE_THREAD__)
+  // ThreadSanitizer runs a signal's handler only when the thread it hit next calls a function TSan
+  // intercepts; the books' thread waits for the decode thread on futexes TSan does not intercept, so the
+  // SIGINT stays pending until the feed has ended (seen in CI: "ended by end of session"). The uninstrumented
+  // and ASan builds run this case.
+  GTEST_SKIP() << "signal delivery is deferred under ThreadSanitizer";
+#endif
   const std::string out = dir_->file("sigint.txt");
   const std::uint16_t port = free_port();
   child listener({tools + "/itch5inside", "--listen", "127.0.0.1:" + std::to_string(port), "-o", out},
