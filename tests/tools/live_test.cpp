@@ -1,6 +1,7 @@
 // itch5replay -> itch5inside --listen over the loopback interface (127.0.0.1 only): the live run writes the
 // lines of the file run of the same day, losses show as gaps, an A/B pair with one lossy copy loses
-// nothing, a malformed datagram is skipped, SIGINT keeps complete lines, bad endpoints are one line each.
+// nothing, a malformed datagram is skipped, SIGINT keeps complete lines, bad endpoints are one line each;
+// itch5capture keeps a feed as a pcap file that itch5inside reads back to the lines of the file run.
 //
 // Robust on a loaded machine: the listener's readiness is its socket appearing in /proc/net/udp (not a
 // sleep), every wait has a generous bound, and no assertion is about timing. But for the --speed max run
@@ -159,15 +160,18 @@ class Live : public ::testing::Test {
 
   // itch5inside --listen on one or two free ports (extra flags `listen_args`), then itch5replay of `day` to
   // them (`replay_args`); `before_replay` runs once the listener is bound (with the ports).
+  // `listener` is the program that listens: itch5inside, or itch5capture (which needs "-o FILE" among the
+  // `listen_args`).
   static live_run run(const std::string& day, std::vector<std::string> replay_args, bool ab = false,
                       std::vector<std::string> listen_args = {},
-                      const std::function<void(const std::vector<std::uint16_t>&)>& before_replay = {}) {
+                      const std::function<void(const std::vector<std::uint16_t>&)>& before_replay = {},
+                      const std::string& listener_program = "itch5inside") {
     live_run r;
     std::vector<std::uint16_t> ports{free_port()};
     while (ab && ports.size() < 2) {
       if (const std::uint16_t p = free_port(); p != ports[0]) ports.push_back(p);
     }
-    std::vector<std::string> argv{tools + "/itch5inside", "--idle", "60s"};
+    std::vector<std::string> argv{tools + "/" + listener_program, "--idle", "60s"};
     std::string endpoints;  // A,B
     for (auto p : ports) endpoints += (endpoints.empty() ? "" : ",") + ("127.0.0.1:" + std::to_string(p));
     argv.insert(argv.end(), {"--listen", endpoints});
@@ -304,6 +308,55 @@ TEST_F(Live, SigintMidFeedKeepsCompleteLines) {
   for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << "line " << i + 1;
 }
 
+// itch5capture keeps both copies of an A/B pair (A lossy) as they came; itch5inside reads the file back to
+// the lines of the day's file run, arbitrating A and B as in any capture.
+TEST_F(Live, ACapturedABFeedReadsBackToTheLinesOfTheFileRun) {
+  const std::string pcap = dir_->file("ab.pcap");
+  const live_run r =
+      run("day.itch", {"--rate", "100000", "--loss", "0.1", "--b-delay", "100us", "--seed", "5"}, true,
+          {"-o", pcap}, {}, "itch5capture");
+  ASSERT_EQ(r.replay_status, 0) << r.replay_err;
+  ASSERT_EQ(r.listen_status, 0) << r.err;
+  EXPECT_EQ(r.out, "");  // nothing on stdout but data, and the data went to the file
+  EXPECT_NE(r.err.find("ended by end of session"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("0 gaps (0 messages missing)"), std::string::npos) << r.err;
+  // Every datagram sent was kept: B's packets and A's, less A's losses, and the two ends of session.
+  const std::uint64_t sent = number_after(r.replay_err, R"(datagrams sent: (\d+))");
+  const std::uint64_t datagrams = number_after(r.err, R"(: (\d+) datagrams \()");
+  EXPECT_EQ(datagrams, sent) << r.err << r.replay_err;
+  const std::string back = dir_->file("ab.inside");
+  ASSERT_EQ(run_shell(sh_quote(tools + "/itch5inside") + " -q " + sh_quote(pcap) + " -o " + sh_quote(back)),
+            0);
+  EXPECT_TRUE(read_text(back) == ref("day"));
+}
+
+// SIGINT ends a capture as its end of session would: the file is complete (not FILE.partial), exit 0, and
+// it reads back to a prefix of the day's lines.
+TEST_F(Live, SigintEndsACaptureWithTheFileComplete) {
+  const std::string pcap = dir_->file("sigint.pcap");
+  const std::uint16_t port = free_port();
+  child listener({tools + "/itch5capture", "--listen", "127.0.0.1:" + std::to_string(port), "-o", pcap},
+                 dir_->file("capture.out"), dir_->file("capture.err"));
+  ASSERT_TRUE(wait_bound(port, listener));
+  child replay({tools + "/itch5replay", dir_->file("short.itch"), "--to", "127.0.0.1:" + std::to_string(port),
+                "--speed", "1", "--max-wait", "20ms"},
+               dir_->file("capture-replay.out"), dir_->file("capture-replay.err"));
+  std::this_thread::sleep_for(300ms);  // not a timing assertion: any moment of the feed will do
+  ::kill(listener.pid(), SIGINT);
+  const std::string err_file = dir_->file("capture.err");
+  EXPECT_EQ(listener.wait(), 0) << read_text(err_file);
+  replay.wait();
+  EXPECT_NE(read_text(err_file).find("ended by interrupted"), std::string::npos) << read_text(err_file);
+  EXPECT_FALSE(std::ifstream(pcap + ".partial").good());
+  const std::string back = dir_->file("sigint-capture.inside");
+  ASSERT_EQ(run_shell(sh_quote(tools + "/itch5inside") + " -q " + sh_quote(pcap) + " -o " + sh_quote(back)),
+            0);
+  const auto got = lines_of(read_text(back));
+  const auto want = lines_of(ref("short"));
+  ASSERT_LE(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << "line " << i + 1;
+}
+
 // One line on stderr, exit status 1 (2 for a usage error), nothing on stdout.
 void expect_one_line(const std::vector<std::string>& argv, int status, const std::string& says) {
   temp_dir d;
@@ -335,6 +388,19 @@ TEST(LiveErrors, AMulticastGroupWithoutAnInterface) {
   expect_one_line(
       {tools + "/itch5replay", itch5_test::data_path("synthetic-200k.itch.gz"), "--to", "239.1.2.3:26477"}, 1,
       "no interface was given");
+}
+
+TEST(LiveErrors, Itch5captureUsageAndAPortInUse) {
+  expect_one_line({tools + "/itch5capture", "-o", "x.pcap"}, 2, "--listen ENDPOINT is required");
+  expect_one_line({tools + "/itch5capture", "--listen", "127.0.0.1:1"}, 2, "-o FILE is required");
+  expect_one_line({tools + "/itch5capture", "--listen", "127.0.0.1", "-o", "x.pcap"}, 2, "no port");
+  itch5::net::udp_receiver taken(itch5::net::endpoint::parse("127.0.0.1:0"));
+  temp_dir d;
+  const std::string where = "127.0.0.1:" + std::to_string(taken.local().port());
+  expect_one_line({tools + "/itch5capture", "--listen", where, "-o", d.file("x.pcap")}, 1,
+                  "the port is in use");
+  EXPECT_FALSE(std::ifstream(d.file("x.pcap")).good());
+  EXPECT_FALSE(std::ifstream(d.file("x.pcap.partial")).good());
 }
 
 TEST(LiveErrors, BadEndpointSyntaxAndInputWithListen) {
