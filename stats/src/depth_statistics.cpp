@@ -23,10 +23,23 @@ void depth_statistics::flush() const {
     if (!s) s = std::make_unique<series>();
     s->event.record(p.event_depth);
     s->book.record(p.book_depth);
-    aggregate_.event.record(p.event_depth);
-    aggregate_.book.record(p.book_depth);
   }
   pending_.clear();
+  aggregate_stale_ = true;
+}
+
+const depth_statistics::series& depth_statistics::aggregate() const {
+  flush();
+  if (aggregate_stale_) {
+    aggregate_ = series{};
+    for (const auto& s : by_locate_) {
+      if (!s) continue;
+      aggregate_.event.merge(s->event);
+      aggregate_.book.merge(s->book);
+    }
+    aggregate_stale_ = false;
+  }
+  return aggregate_;
 }
 
 std::string depth_statistics::csv_header() { return depth_csv_header(); }
@@ -40,7 +53,7 @@ depth_table depth_statistics::table(const std::function<std::string(std::uint16_
           {name_of(static_cast<std::uint16_t>(locate)), by_locate_[locate]->event, by_locate_[locate]->book});
     }
   }
-  t.aggregate = {aggregate_name, aggregate_.event, aggregate_.book};
+  t.aggregate = {aggregate_name, aggregate().event, aggregate().book};
   return t;
 }
 

@@ -14,7 +14,7 @@
 // as much again to sort them) and are recorded every 256 Ki, grouped by symbol (a counting sort): one
 // round of cache misses per symbol per batch.
 // A histogram does not depend on the order of its samples, so the tables are those of recording each
-// sample at once.
+// sample at once; the aggregate is the symbols' histograms merged when the table is made.
 #pragma once
 
 #include <cstdint>
@@ -44,14 +44,8 @@ class depth_statistics {
   /// depth_csv(table(name_of)).
   [[nodiscard]] std::string csv(const std::function<std::string(std::uint16_t)>& name_of) const;
 
-  [[nodiscard]] const log_linear_histogram& aggregate_event_depth() const {
-    flush();
-    return aggregate_.event;
-  }
-  [[nodiscard]] const log_linear_histogram& aggregate_book_depth() const {
-    flush();
-    return aggregate_.book;
-  }
+  [[nodiscard]] const log_linear_histogram& aggregate_event_depth() const { return aggregate().event; }
+  [[nodiscard]] const log_linear_histogram& aggregate_book_depth() const { return aggregate().book; }
 
  private:
   struct series {
@@ -67,9 +61,13 @@ class depth_statistics {
 
   // Records the pending samples, symbol by symbol.
   void flush() const;
+  // The aggregate: every symbol's histograms merged, when asked for (the same buckets, count and extremes
+  // as recording each sample twice, at half the recording).
+  const series& aggregate() const;
 
   mutable std::vector<std::unique_ptr<series>> by_locate_;
-  mutable series aggregate_;
+  mutable series aggregate_;  // aggregate()'s, valid while !aggregate_stale_
+  mutable bool aggregate_stale_ = false;
   mutable std::vector<pending> pending_;       // at most pending_capacity
   mutable std::vector<pending> sorted_;        // flush()'s scratch: pending_ grouped by locate
   mutable std::vector<std::uint32_t> starts_;  // flush()'s scratch: per locate, its first slot in sorted_
