@@ -1,8 +1,8 @@
 """itch5.tde: the delay estimator (itch5tde, the tde/ library's program) on two inside-change files, its
 windows and summary returned as pyarrow tables.
 
-The estimator runs as the program ``itch5tde`` (found in $ITCH5_TOOLS_DIR, beside the build tree's
-package, or on PATH), with its outputs in a temporary directory that is read back and removed.
+The estimator runs as the program ``itch5tde`` (found in $ITCH5_TOOLS_DIR, in the installed package's bin/
+where ``pip install`` puts it, beside the build tree's package, or on PATH), with its outputs in a temporary directory that is read back and removed.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from typing import Any, Optional
 
 
 def find_tool(name: str) -> str:
-    """The program `name` of the toolchain: $ITCH5_TOOLS_DIR, the build tree beside this package, PATH."""
+    """The program `name` of the toolchain: $ITCH5_TOOLS_DIR, the package's bin/ (an installed wheel), the
+    build tree beside this package, PATH."""
     here = os.path.dirname(os.path.abspath(__file__))
-    for d in (os.environ.get("ITCH5_TOOLS_DIR"), os.path.join(here, "..", "..", "tools")):
+    places = (os.environ.get("ITCH5_TOOLS_DIR"), os.path.join(here, "bin"), os.path.join(here, "..", "..", "tools"))
+    for d in places:
         if d and os.access(os.path.join(d, name), os.X_OK):
             return os.path.join(d, name)
     p = shutil.which(name)
