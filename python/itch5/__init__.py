@@ -57,11 +57,18 @@ def table_names() -> list[str]:
     return list(_itch5.table_names())
 
 
+_LOBSTER = _re.compile(r"lobster_(message|orderbook([1-9][0-9]?)?):[^:]{1,8}")
+
+
 def _is_table(name: str) -> bool:
-    """Whether `name` is a table: one of table_names(), or ``levelsN`` (the book N levels deep, N from 1 to
-    50; ``levels`` is N = 10)."""
+    """Whether `name` is a table: one of table_names(), ``levelsN`` (the book N levels deep, N from 1 to
+    50; ``levels`` is N = 10), or a symbol's LOBSTER table: ``lobster_message:SYMBOL``,
+    ``lobster_orderbook:SYMBOL`` (10 levels) or ``lobster_orderbookN:SYMBOL`` (N from 1 to 50)."""
     if name in table_names():
         return True
+    m = _LOBSTER.fullmatch(name)
+    if m:
+        return m.group(2) is None or int(m.group(2)) <= 50
     n = name[6:] if name.startswith("levels") else ""
     return n.isdigit() and str(int(n)) == n and 1 <= int(n) <= 50
 
@@ -180,11 +187,13 @@ class Day:
             raise Error(end["message"], path, end["offset"], end["message_number"])
         return end
 
-    def batches(self, *tables: str) -> Iterator[tuple[str, Any]]:
-        """Yields ``(table name, pyarrow.RecordBatch)`` for the tables asked for, in one pass, in the order
-        the engine makes them. Raises :class:`Error` after the last good batch on corrupt input."""
+    def batches(self, *tables: Union[str, "Table"]) -> Iterator[tuple[str, Any]]:
+        """Yields ``(table name, pyarrow.RecordBatch)`` for the tables asked for (names or Table objects),
+        in one pass, in the order the engine makes them. Raises :class:`Error` after the last good batch on
+        corrupt input."""
         pa = _pyarrow()
-        run = self._run(tables or ("inside",))
+        names = [t.name if isinstance(t, Table) else t for t in tables]
+        run = self._run(names or ("inside",))
         try:
             while True:
                 item = run.next()
@@ -201,6 +210,16 @@ class Day:
         if not _is_table(name):
             raise ValueError(f"unknown table {name!r} (tables: {', '.join(table_names())})")
         return Table(self, name)
+
+    def lobster(self, symbol: str, levels: int = 10) -> tuple["Table", "Table"]:
+        """LOBSTER's message and orderbook tables of `symbol` (itch5lobster's two files as tables; the
+        orderbook `levels` deep, 1 to 50). Their rows cover this day's start/end: open the day with
+        ``start="09:30", end="16:00"`` for LOBSTER's usual window. Both in one pass:
+        ``day.batches(*day.lobster("AAPL"))`` or ``day.batches(m.name, b.name)``."""
+        if not 1 <= int(levels) <= 50:
+            raise ValueError("levels must be between 1 and 50")
+        book = "lobster_orderbook" + ("" if int(levels) == 10 else str(int(levels)))
+        return self.table(f"lobster_message:{symbol}"), self.table(f"{book}:{symbol}")
 
     def __getattr__(self, name: str) -> "Table":
         if not name.startswith("_") and _is_table(name):

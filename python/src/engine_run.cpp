@@ -1,7 +1,10 @@
 // engine_run.hpp: the table bindings, the sinks that turn rows into batches, the engine's thread.
 #include "engine_run.hpp"
 
+#include <cctype>
 #include <functional>
+#include <optional>
+#include <string_view>
 #include <type_traits>
 #include <stdexcept>
 #include <utility>
@@ -10,11 +13,13 @@
 #include <itch5/io/byte_stream.hpp>
 #include <itch5/message_reader.hpp>
 
+#include <itch5/inside/lobster.hpp>
 #include <itch5/inside/run_inside.hpp>
 #include <itch5/inside/table_options.hpp>
 #include <itch5/tables/event_sinks.hpp>
 #include <itch5/tables/inside_table.hpp>
 #include <itch5/tables/levels_table.hpp>
+#include <itch5/tables/lobster_table.hpp>
 #include <itch5/tables/trade_stats_table.hpp>
 #include <itch5/tables/trades_table.hpp>
 #include <itch5/tables/table_sink.hpp>
@@ -50,11 +55,51 @@ class arrow_sink final : public tables::table_sink<Table> {
   arrow_table_builder<Table> builder_;
 };
 
-// Where a binding sets its sink: the run's options, or the event tables' sinks (which the options point to
-// when any event table is asked for).
+// A sink that drops its rows: the LOBSTER table of a symbol not asked for beside the one that was (the
+// engine makes both of a symbol).
+template <class Table>
+class discard_sink final : public tables::table_sink<Table> {
+ public:
+  void write(std::span<const typename Table::row>) override {}
+};
+
+// The LOBSTER tables of a run: one entry per symbol (the options point to it when any is asked for), the
+// levels its orderbook tables asked for (0: none yet), and the discarding sinks that fill the gaps.
+struct lobster_slot {
+  inside::lobster_tables tables;
+  unsigned levels_asked = 0;
+  std::vector<std::shared_ptr<void>> discards;
+
+  inside::lobster_symbol& symbol(const std::string& name) {
+    for (auto& s : tables.symbols) {
+      if (s.symbol == name) return s;
+    }
+    tables.symbols.push_back({name, nullptr, nullptr});
+    return tables.symbols.back();
+  }
+  // After every table is attached: a discarding sink where a symbol has one table only.
+  void complete() {
+    for (auto& s : tables.symbols) {
+      if (s.messages == nullptr) {
+        auto d = std::make_shared<discard_sink<tables::lobster_message_table>>();
+        s.messages = d.get();
+        discards.push_back(d);
+      }
+      if (s.orderbook == nullptr) {
+        auto d = std::make_shared<discard_sink<tables::lobster_orderbook_table>>();
+        s.orderbook = d.get();
+        discards.push_back(d);
+      }
+    }
+  }
+};
+
+// Where a binding sets its sink: the run's options, the event tables' sinks (which the options point to
+// when any event table is asked for), or the LOBSTER tables'.
 struct sink_slots {
   inside::inside_options& options;
   tables::event_sinks& events;
+  lobster_slot& lobster;
 };
 
 // A table as the Python package knows it: its name, its schema, and its sink set in inside_options.
@@ -134,15 +179,89 @@ unsigned levels_of(const std::string& name) {
   return n >= 1 && n <= tables::max_levels && std::to_string(n) == name.substr(6) ? n : 0;
 }
 
+// LOBSTER's two files of one symbol as tables: "lobster_message:SYM", and "lobster_orderbook:SYM" (10
+// levels) or "lobster_orderbookN:SYM" (N from 1 to tables::lobster_max_levels). The tables of one run share
+// their levels.
+struct lobster_name {
+  bool orderbook = false;
+  unsigned levels = 10;
+  std::string symbol;  // upper case
+};
+
+std::optional<lobster_name> lobster_of(const std::string& name) {
+  const std::size_t colon = name.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  const std::string kind = name.substr(0, colon);
+  lobster_name l;
+  l.symbol = name.substr(colon + 1);
+  if (l.symbol.empty() || l.symbol.size() > 8) return std::nullopt;
+  for (char& c : l.symbol) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (kind == "lobster_message") return l;
+  constexpr std::string_view book = "lobster_orderbook";
+  if (kind.rfind(book, 0) != 0) return std::nullopt;
+  l.orderbook = true;
+  const std::string digits = kind.substr(book.size());
+  if (digits.empty()) return l;
+  if (digits.size() > 2 || digits[0] == '0' || digits.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  l.levels = static_cast<unsigned>(std::stoul(digits));
+  if (l.levels < 1 || l.levels > tables::lobster_max_levels) return std::nullopt;
+  return l;
+}
+
+table_binding lobster_binding(const std::string& name, const lobster_name& l) {
+  table_binding b;
+  b.name = name;
+  if (!l.orderbook) {
+    b.schema = [](const run_config& cfg, ArrowSchema* out) {
+      arrow_table_builder<tables::lobster_message_table>(0, cfg.time).schema(out);
+    };
+    b.attach = [l](engine_run& run, std::size_t index, const run_config& cfg,
+                   sink_slots slots) -> std::shared_ptr<void> {
+      auto& s = slots.lobster.symbol(l.symbol);
+      if (s.messages != nullptr)
+        throw std::invalid_argument("lobster_message:" + l.symbol + " asked for twice");
+      auto sink = std::make_shared<arrow_sink<tables::lobster_message_table>>(run, index, cfg,
+                                                                              tables::lobster_message_row{});
+      s.messages = sink.get();
+      return sink;
+    };
+    return b;
+  }
+  tables::lobster_orderbook_row shape;
+  shape.levels = l.levels;
+  b.schema = [shape](const run_config& cfg, ArrowSchema* out) {
+    arrow_table_builder<tables::lobster_orderbook_table>(0, cfg.time, shape).schema(out);
+  };
+  b.attach = [l, shape](engine_run& run, std::size_t index, const run_config& cfg,
+                        sink_slots slots) -> std::shared_ptr<void> {
+    if (slots.lobster.levels_asked != 0 && slots.lobster.levels_asked != l.levels)
+      throw std::invalid_argument("the LOBSTER orderbook tables of one run must have the same levels (" +
+                                  std::to_string(slots.lobster.levels_asked) + " and " +
+                                  std::to_string(l.levels) + ")");
+    slots.lobster.levels_asked = l.levels;
+    slots.lobster.tables.levels = l.levels;
+    auto& s = slots.lobster.symbol(l.symbol);
+    if (s.orderbook != nullptr)
+      throw std::invalid_argument("lobster_orderbook:" + l.symbol + " asked for twice");
+    auto sink = std::make_shared<arrow_sink<tables::lobster_orderbook_table>>(run, index, cfg, shape);
+    s.orderbook = sink.get();
+    return sink;
+  };
+  return b;
+}
+
 table_binding binding(const std::string& name) {
   if (const unsigned n = levels_of(name); n != 0) return levels_binding(n);
+  if (const auto l = lobster_of(name)) return lobster_binding(name, *l);
   for (const auto& b : table_bindings()) {
     if (b.name == name) return b;
   }
   std::string known;
   for (const auto& b : table_bindings()) known += (known.empty() ? "" : ", ") + b.name;
   throw std::invalid_argument("unknown table '" + name + "' (tables: " + known +
-                              ", levelsN for N from 1 to " + std::to_string(tables::max_levels) + ")");
+                              ", levelsN for N from 1 to " + std::to_string(tables::max_levels) +
+                              ", lobster_message:SYMBOL, lobster_orderbook[N]:SYMBOL)");
 }
 
 // Where the inside lines go: nowhere (the tables carry them).
@@ -168,6 +287,7 @@ struct engine_run::engine {
   inside::inside_options options;
   std::vector<std::shared_ptr<void>> sinks;
   tables::event_sinks events;
+  lobster_slot lobster;
 };
 
 engine_run::engine_run(run_config cfg) : cfg_(std::move(cfg)), engine_(std::make_unique<engine>()) {
@@ -183,9 +303,14 @@ engine_run::engine_run(run_config cfg) : cfg_(std::move(cfg)), engine_(std::make
   opt.stats = cfg_.stats;
   opt.depth = cfg_.stats;
   for (std::size_t i = 0; i < cfg_.tables.size(); ++i) {
-    engine_->sinks.push_back(binding(cfg_.tables[i]).attach(*this, i, cfg_, {opt, engine_->events}));
+    engine_->sinks.push_back(
+        binding(cfg_.tables[i]).attach(*this, i, cfg_, {opt, engine_->events, engine_->lobster}));
   }
   if (tables::any(engine_->events)) opt.tables.events = &engine_->events;
+  if (!engine_->lobster.tables.symbols.empty()) {
+    engine_->lobster.complete();
+    opt.tables.lobster = &engine_->lobster.tables;
+  }
   engine_->reader =
       std::make_unique<itch5::message_reader>(itch5::io::make_block_source(itch5::io::open_input(cfg_.path)));
   thread_ = std::thread([this] { body(); });
