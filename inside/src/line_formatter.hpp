@@ -30,6 +30,7 @@ class line_formatter {
  public:
   line_formatter(line_sink& sink, std::size_t buffer_bytes)
       : sink_(sink),
+        discard_(sink.discards()),
         buffer_size_(std::max<std::size_t>(buffer_bytes, min_buffer_size)),
         buffer_(std::make_unique_for_overwrite<char[]>(buffer_size_)) {}
 
@@ -46,6 +47,10 @@ class line_formatter {
   /// The best level of `side` of `locate` is now `best`; with `line`, also writes the symbol's line.
   void change(itch5::timestamp ts, std::uint16_t locate, book::side_kind side, const book::price_level& best,
               bool line) {
+    if (discard_) [[unlikely]] {  // a sink that drops the lines: count them only
+      lines_ += line ? 1 : 0;
+      return;
+    }
     line_text& t = lines_text_[locate];
     if (side == book::side_kind::buy) {
       set(t.bid, book::format_bid(t.bid.chars.data(), best));
@@ -124,6 +129,7 @@ class line_formatter {
   }
 
   line_sink& sink_;
+  bool discard_;  // sink_.discards()
   book::detail::locate_array<line_text> lines_text_ = book::detail::locate_array<line_text>::zeroed();
   std::uint64_t timestamp_high_ = ~std::uint64_t{0};
   text timestamp_text_;

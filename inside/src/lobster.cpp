@@ -20,6 +20,7 @@ namespace {
 class drop_lines final : public line_sink {
  public:
   void write(std::string_view) override {}
+  [[nodiscard]] bool discards() const noexcept override { return true; }
 };
 
 // Counts the rows going through to a sink (one call per batch).

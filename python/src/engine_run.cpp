@@ -268,6 +268,7 @@ table_binding binding(const std::string& name) {
 class null_line_sink final : public inside::line_sink {
  public:
   void write(std::string_view) override {}
+  [[nodiscard]] bool discards() const noexcept override { return true; }
 };
 
 }  // namespace

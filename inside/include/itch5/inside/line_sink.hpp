@@ -12,6 +12,9 @@ class line_sink {
  public:
   virtual ~line_sink() = default;
   virtual void write(std::string_view lines) = 0;
+  /// True for a sink that drops every line (the tables carry the run's output: the Python package,
+  /// itch5lobster): the lines are then counted, not formatted.
+  [[nodiscard]] virtual bool discards() const noexcept { return false; }
 };
 
 }  // namespace itch5::inside
