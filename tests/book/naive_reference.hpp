@@ -83,9 +83,9 @@ class reference {
     const auto& b = book_.book(locate);
     line_state& l = lines_[locate];
     auto now = std::make_tuple(b.bids.empty() ? 0u : b.bids.begin()->first,
-                               b.bids.empty() ? 0u : b.bids.begin()->second,
+                               b.bids.empty() ? 0u : b.bids.begin()->second.shares,
                                b.offers.empty() ? 2000000000u : b.offers.begin()->first,
-                               b.offers.empty() ? 0u : b.offers.begin()->second);
+                               b.offers.empty() ? 0u : b.offers.begin()->second.shares);
     if (now == l.last) return;
     l.last = now;
     out_ += std::to_string(h.timestamp.count()) + " " + std::to_string(locate) + " " + l.symbol + " " +
