@@ -14,7 +14,10 @@
 // the engine but change nothing, so they are not here. Cost: that of the reference_book calls.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include <itch5/messages.hpp>
 #include <itch5_test/reference_book.hpp>
@@ -31,6 +34,13 @@ enum class book_anomaly : std::uint8_t {
   invalid_price,
   invalid_side,
 };
+
+[[nodiscard]] constexpr std::string_view to_string(book_anomaly a) noexcept {
+  constexpr std::array<std::string_view, 7> names = {
+      "none",        "unknown_order", "duplicate_order", "reduce_exceeds_order",
+      "zero_shares", "invalid_price", "invalid_side"};
+  return names[static_cast<std::size_t>(a)];
+}
 
 /// What a message did to a reference_book.
 struct book_change {
