@@ -41,12 +41,11 @@ class reference {
     std::tuple<std::uint32_t, std::uint64_t, std::uint32_t, std::uint64_t> last{0, 0, 2000000000, 0};
   };
 
-  // An add with valid fields names its locate's symbol when no directory message did, even when its
-  // reference is live.
+  // An add with valid fields names its locate when no directory message did.
   template <class A>
   void add(const A& m) {
     const itch5_test::book_change c = itch5_test::apply_book_message(book_, m);
-    if (!c.applied && c.anomaly != itch5_test::book_anomaly::duplicate_order) return;
+    if (!itch5_test::add_fields_valid(c)) return;
     line_state& l = lines_[m.header.stock_locate];
     if (l.symbol.empty()) l.symbol = std::string(m.stock.str());
     if (c.applied) emit(m.header, m.header.stock_locate);

@@ -150,12 +150,11 @@ class reference {
     return false;
   }
 
-  // An add with valid fields names its locate's symbol when no directory message did, even when its
-  // reference is live.
+  // An add with valid fields names its locate when no directory message did.
   template <class A>
   void add(const A& m) {
     const itch5_test::book_change c = itch5_test::apply_book_message(book_, m);
-    if (!c.applied && c.anomaly != itch5_test::book_anomaly::duplicate_order) return;
+    if (!itch5_test::add_fields_valid(c)) return;
     if (symbols_.count(m.header.stock_locate) == 0)
       symbols_[m.header.stock_locate] = std::string(m.stock.str());
     if (c.applied) applied(m.header, m.header.stock_locate);

@@ -53,6 +53,12 @@ struct book_change {
   bool added = false;             ///< A/F/U: the new order is on the book
 };
 
+/// An add (A/F) whose fields are valid: applied, or skipped only because its reference is live. The inside
+/// output names a locate after such an add when no directory message named it.
+[[nodiscard]] constexpr bool add_fields_valid(const book_change& c) noexcept {
+  return c.applied || c.anomaly == book_anomaly::duplicate_order;
+}
+
 /// Prices the engine takes: above 0 and at most $200,000.0000.
 [[nodiscard]] constexpr bool valid_book_price(std::uint32_t units) noexcept {
   return units != 0 && units <= 2'000'000'000u;
@@ -97,20 +103,11 @@ inline book_change reduce_order(reference_book& book, std::uint64_t ref, std::ui
   return c;
 }
 
-// Removes the whole live order `ref` (D, and the first half of U).
+// Removes the whole live order `ref` (D, and the first half of U): on a book kept by these rules every live
+// order has shares, so this is a reduction by all of them.
 inline book_change remove_order(reference_book& book, std::uint64_t ref) {
-  book_change c;
   const reference_book::order* o = book.find(ref);
-  if (o == nullptr) {
-    c.anomaly = book_anomaly::unknown_order;
-    return c;
-  }
-  c.locate = o->locate;
-  c.order = *o;
-  c.shares = o->shares;
-  book.remove(ref);
-  c.applied = true;
-  return c;
+  return reduce_order(book, ref, o == nullptr ? 0 : o->shares);
 }
 
 }  // namespace detail
