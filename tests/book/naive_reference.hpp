@@ -1,8 +1,9 @@
 // A deliberately simple reference for the book engine: the shared reference book of the tests
 // (itch5_test/reference_book.hpp: an unordered_map of orders, a std::map per book side), the inside
 // recomputed from the maps after every applied message, and lines formatted with std::to_string. It applies
-// the engine's documented rules for inconsistent input (book/anomaly_counts.hpp) so that streams with
-// anomalies can be compared too. Shares no code with book/ beyond the decoder.
+// the engine's documented rules for inconsistent input (itch5_test/book_rules.hpp, from
+// book/anomaly_counts.hpp) so that streams with anomalies can be compared too. Shares no code with book/
+// beyond the decoder.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 
 #include <itch5/dispatch.hpp>
 #include <itch5/message_reader.hpp>
+#include <itch5_test/book_rules.hpp>
 #include <itch5_test/reference_book.hpp>
 
 namespace naive {
@@ -21,71 +23,41 @@ class reference {
   void operator()(const itch5::stock_directory& m) {
     lines_[m.header.stock_locate].symbol = std::string(m.stock.str());
   }
-  void operator()(const itch5::add_order& m) {
-    add(m.header, m.order_ref, m.side, m.shares, m.price.units(), m.stock);
-  }
-  void operator()(const itch5::add_order_mpid& m) {
-    add(m.header, m.order_ref, m.side, m.shares, m.price.units(), m.stock);
-  }
-  void operator()(const itch5::order_executed& m) { reduce(m.header, m.order_ref, m.executed_shares); }
-  void operator()(const itch5::order_executed_with_price& m) {
-    reduce(m.header, m.order_ref, m.executed_shares);
-  }
-  void operator()(const itch5::order_cancel& m) { reduce(m.header, m.order_ref, m.cancelled_shares); }
-  void operator()(const itch5::order_delete& m) {
-    const order* o = book_.find(m.order_ref);
-    if (o == nullptr) return;
-    const std::uint16_t locate = o->locate;
-    book_.remove(m.order_ref);
-    emit(m.header, locate);
-  }
-  void operator()(const itch5::order_replace& m) {
-    const order* found = book_.find(m.original_order_ref);
-    if (found == nullptr) return;
-    const order o = *found;
-    book_.remove(m.original_order_ref);
-    if (m.shares != 0 && valid(m.price.units()) && !book_.live(m.new_order_ref)) {
-      book_.add(m.new_order_ref, {o.locate, o.side, m.price.units(), m.shares});
-    }
-    emit(m.header, o.locate);
+  void operator()(const itch5::add_order& m) { add(m); }
+  void operator()(const itch5::add_order_mpid& m) { add(m); }
+  /// E/C/X/D/U, and any other message (which changes nothing).
+  template <class M>
+  void operator()(const M& m) {
+    const itch5_test::book_change c = itch5_test::apply_book_message(book_, m);
+    if (c.applied) emit(m.header, c.locate);
   }
 
   [[nodiscard]] const std::string& output() const { return out_; }
 
  private:
-  using order = itch5_test::reference_book::order;
   // Per locate: the symbol printed on its lines, and the inside of its last line.
   struct line_state {
     std::string symbol;
     std::tuple<std::uint32_t, std::uint64_t, std::uint32_t, std::uint64_t> last{0, 0, 2000000000, 0};
   };
 
-  static bool valid(std::uint32_t price) { return price != 0 && price <= 2000000000u; }
-
-  void add(const itch5::message_header& h, std::uint64_t ref, char side, std::uint32_t shares,
-           std::uint32_t price, const itch5::stock_symbol& stock) {
-    if ((side != 'B' && side != 'S') || shares == 0 || !valid(price)) return;
-    line_state& l = lines_[h.stock_locate];
-    if (l.symbol.empty()) l.symbol = std::string(stock.str());
-    if (!book_.add(ref, {h.stock_locate, side, price, shares})) return;
-    emit(h, h.stock_locate);
-  }
-
-  void reduce(const itch5::message_header& h, std::uint64_t ref, std::uint32_t shares) {
-    const order* o = book_.find(ref);
-    if (o == nullptr || shares == 0) return;
-    const std::uint16_t locate = o->locate;
-    book_.reduce(ref, shares);
-    emit(h, locate);
+  // An add with valid fields names its locate when no directory message did.
+  template <class A>
+  void add(const A& m) {
+    const itch5_test::book_change c = itch5_test::apply_book_message(book_, m);
+    if (!itch5_test::add_fields_valid(c)) return;
+    line_state& l = lines_[m.header.stock_locate];
+    if (l.symbol.empty()) l.symbol = std::string(m.stock.str());
+    if (c.applied) emit(m.header, m.header.stock_locate);
   }
 
   void emit(const itch5::message_header& h, std::uint16_t locate) {
     const auto& b = book_.book(locate);
     line_state& l = lines_[locate];
     auto now = std::make_tuple(b.bids.empty() ? 0u : b.bids.begin()->first,
-                               b.bids.empty() ? 0u : b.bids.begin()->second,
+                               b.bids.empty() ? 0u : b.bids.begin()->second.shares,
                                b.offers.empty() ? 2000000000u : b.offers.begin()->first,
-                               b.offers.empty() ? 0u : b.offers.begin()->second);
+                               b.offers.empty() ? 0u : b.offers.begin()->second.shares);
     if (now == l.last) return;
     l.last = now;
     out_ += std::to_string(h.timestamp.count()) + " " + std::to_string(locate) + " " + l.symbol + " " +

@@ -1,12 +1,12 @@
-// The N-level book table (--book-levels): its rows against a naive full-depth reference book (a std::map
-// per side, price -> shares and orders, the top N recomputed whole after every applied message), on
+// The N-level book table (--book-levels): its rows against a naive full-depth reference book (the tests'
+// shared reference_book: a std::map per side, price -> shares and orders, the top N recomputed whole after
+// every applied message), on
 // hand-made streams checked by hand, random hostile streams and generated days, for every book family; with
 // N = 1 the rows are the inside file's changes; with a grid (every) the rows are the reference's books
 // sampled at the grid times.
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -28,6 +28,8 @@
 #include <itch5/tables/levels_table.hpp>
 #include <itch5/tables/schema.hpp>
 
+#include <itch5_test/book_rules.hpp>
+#include <itch5_test/reference_book.hpp>
 #include <itch5_test/support.hpp>
 
 #include "../book/message_builders.hpp"
@@ -114,12 +116,11 @@ run_output run_levels(std::span<const std::byte> bytes, const run_options& o,
   return {std::move(rows.got), std::move(lines.text)};
 }
 
-// The reference: orders by reference number and per locate a std::map per side of price -> (shares,
-// orders), changed by each message as the engine's rules for inconsistent input say (book/anomaly_counts.hpp:
-// adds with a bad side, zero shares, a bad price or a live reference are dropped; reductions of unknown
-// orders or of zero shares are dropped, larger ones take the whole order; a replace of a known order always
-// removes it and adds the new one when it is valid). After each applied message of a wanted locate, the
-// locate's top N of both sides is computed from the maps whole and compared with its previous one.
+// The reference: the shared reference book of the tests (itch5_test/reference_book.hpp: orders by
+// reference number, and per locate a std::map per side of price -> shares and orders), changed by each
+// message as the engine's rules for inconsistent input say (itch5_test/book_rules.hpp). After each applied
+// message of a wanted locate, the locate's top N of both sides is computed from the maps whole and compared
+// with its previous one.
 class reference {
  public:
   explicit reference(const run_options& o) : o_(o) {}
@@ -127,63 +128,19 @@ class reference {
   void operator()(const itch5::stock_directory& m) {
     symbols_[m.header.stock_locate] = std::string(m.stock.str());
   }
-  void operator()(const itch5::add_order& m) {
-    add(m.header, m.order_ref, m.side, m.shares, m.price.units(), m.stock);
-  }
-  void operator()(const itch5::add_order_mpid& m) {
-    add(m.header, m.order_ref, m.side, m.shares, m.price.units(), m.stock);
-  }
-  void operator()(const itch5::order_executed& m) { reduce(m.header, m.order_ref, m.executed_shares); }
-  void operator()(const itch5::order_executed_with_price& m) {
-    reduce(m.header, m.order_ref, m.executed_shares);
-  }
-  void operator()(const itch5::order_cancel& m) { reduce(m.header, m.order_ref, m.cancelled_shares); }
-  void operator()(const itch5::order_delete& m) {
-    auto it = orders_.find(m.order_ref);
-    if (it == orders_.end()) return;
-    const order o = it->second;
-    level(o, -static_cast<std::int64_t>(o.shares), -1);
-    orders_.erase(it);
-    applied(m.header, o.locate);
-  }
-  void operator()(const itch5::order_replace& m) {
-    auto it = orders_.find(m.original_order_ref);
-    if (it == orders_.end()) return;
-    const order o = it->second;
-    level(o, -static_cast<std::int64_t>(o.shares), -1);
-    orders_.erase(it);
-    const std::uint32_t p = m.price.units();
-    if (m.shares != 0 && valid(p) && orders_.count(m.new_order_ref) == 0) {
-      const order n{o.locate, o.side, p, m.shares};
-      orders_.emplace(m.new_order_ref, n);
-      level(n, m.shares, 1);
-    }
-    applied(m.header, o.locate);
-  }
+  void operator()(const itch5::add_order& m) { add(m); }
+  void operator()(const itch5::add_order_mpid& m) { add(m); }
+  /// E/C/X/D/U, and any other message (which changes nothing).
   template <class M>
-  void operator()(const M&) {}
+  void operator()(const M& m) {
+    const itch5_test::book_change c = itch5_test::apply_book_message(book_, m);
+    if (c.applied) applied(m.header, c.locate);
+  }
 
   /// The rows expected, in order.
   std::vector<plain_row> rows;
 
  private:
-  struct order {
-    std::uint16_t locate;
-    char side;
-    std::uint32_t price;
-    std::uint32_t shares;
-  };
-  struct level_total {
-    std::uint64_t shares = 0;
-    std::uint32_t orders = 0;
-  };
-  struct book {
-    std::map<std::uint32_t, level_total, std::greater<>> bids;
-    std::map<std::uint32_t, level_total> asks;
-  };
-
-  static bool valid(std::uint32_t p) { return p != 0 && p <= 2'000'000'000u; }
-
   bool wanted(std::uint16_t locate) const {
     if (o_.symbols.empty()) return true;
     const auto it = symbols_.find(locate);
@@ -193,43 +150,14 @@ class reference {
     return false;
   }
 
-  void add(const itch5::message_header& h, std::uint64_t ref, char side, std::uint32_t shares,
-           std::uint32_t price, const itch5::stock_symbol& stock) {
-    if ((side != 'B' && side != 'S') || shares == 0 || !valid(price)) return;
-    if (symbols_.count(h.stock_locate) == 0) symbols_[h.stock_locate] = std::string(stock.str());
-    if (!orders_.emplace(ref, order{h.stock_locate, side, price, shares}).second) return;
-    level(orders_.at(ref), shares, 1);
-    applied(h, h.stock_locate);
-  }
-
-  void reduce(const itch5::message_header& h, std::uint64_t ref, std::uint32_t shares) {
-    auto it = orders_.find(ref);
-    if (it == orders_.end() || shares == 0) return;
-    order& o = it->second;
-    const std::uint32_t n = std::min(shares, o.shares);
-    o.shares -= n;
-    level(o, -static_cast<std::int64_t>(n), o.shares == 0 ? -1 : 0);
-    const std::uint16_t locate = o.locate;
-    if (o.shares == 0) orders_.erase(it);
-    applied(h, locate);
-  }
-
-  void level(const order& o, std::int64_t shares, int orders) {
-    book& b = books_[o.locate];
-    auto change = [&](auto& side) {
-      level_total& l = side[o.price];
-      l.shares = static_cast<std::uint64_t>(static_cast<std::int64_t>(l.shares) + shares);
-      l.orders = static_cast<std::uint32_t>(static_cast<std::int64_t>(l.orders) + orders);
-      if (l.shares == 0) {
-        EXPECT_EQ(l.orders, 0u) << "reference: a level without shares keeps orders";
-        side.erase(o.price);
-      }
-    };
-    if (o.side == 'B') {
-      change(b.bids);
-    } else {
-      change(b.asks);
-    }
+  // An add with valid fields names its locate when no directory message did.
+  template <class A>
+  void add(const A& m) {
+    const itch5_test::book_change c = itch5_test::apply_book_message(book_, m);
+    if (!itch5_test::add_fields_valid(c)) return;
+    if (symbols_.count(m.header.stock_locate) == 0)
+      symbols_[m.header.stock_locate] = std::string(m.stock.str());
+    if (c.applied) applied(m.header, m.header.stock_locate);
   }
 
   template <class Side>
@@ -242,8 +170,8 @@ class reference {
   }
 
   plain_row snapshot(std::int64_t ts, std::uint16_t locate) {
-    const book& b = books_[locate];
-    return {ts, locate, symbols_[locate], top(b.bids), top(b.asks)};
+    const itch5_test::reference_book::levels& b = book_.book(locate);
+    return {ts, locate, symbols_[locate], top(b.bids), top(b.offers)};
   }
 
   // After an applied message of `locate`: the grid rows it passes (every), then its change row.
@@ -267,16 +195,15 @@ class reference {
     followed_.insert(locate);
     const plain_row now = snapshot(ts, locate);
     auto [it, first] = last_.try_emplace(locate, now);
-    const bool changed = first ? (now.bid != top(std::map<std::uint32_t, level_total>{}) ||
-                                  now.ask != top(std::map<std::uint32_t, level_total>{}))
+    const bool changed = first ? (now.bid != top(itch5_test::reference_book::levels{}.bids) ||
+                                  now.ask != top(itch5_test::reference_book::levels{}.offers))
                                : (now.bid != it->second.bid || now.ask != it->second.ask);
     it->second = now;
     if (changed && o_.every == 0 && ts >= o_.from && ts < o_.to) rows.push_back(now);
   }
 
   run_options o_;
-  std::unordered_map<std::uint64_t, order> orders_;
-  std::unordered_map<std::uint16_t, book> books_;
+  itch5_test::reference_book book_;
   std::unordered_map<std::uint16_t, std::string> symbols_;
   std::map<std::uint16_t, plain_row> last_;  // per locate followed: its last top N
   std::set<std::uint16_t> followed_;

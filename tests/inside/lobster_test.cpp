@@ -249,12 +249,12 @@ struct naive_lobster {
     unsigned i = 0;
     for (auto it = b.offers.begin(); it != b.offers.end() && i < levels; ++it, ++i) {
       r.level[i].ask_price = it->first;
-      r.level[i].ask_size = it->second;
+      r.level[i].ask_size = it->second.shares;
     }
     i = 0;
     for (auto it = b.bids.begin(); it != b.bids.end() && i < levels; ++it, ++i) {
       r.level[i].bid_price = it->first;
-      r.level[i].bid_size = it->second;
+      r.level[i].bid_size = it->second.shares;
     }
     return r;
   }
