@@ -28,6 +28,7 @@
 #include <itch5/tables/table_sink.hpp>
 #include <itch5/tables/trade_stats_table.hpp>
 #include <itch5/tables/trades_table.hpp>
+#include <itch5/tables/levels_csv_sink.hpp>
 #include <itch5/tables/levels_table.hpp>
 
 #include <itch5/cli/capture_flags.hpp>
@@ -329,13 +330,12 @@ int run(const config& cfg) {
     opt.tables.trade_stats = trade_stats_csv.get();
   }
   std::unique_ptr<itch5::io::output_file> levels_out;
-  std::unique_ptr<itch5::tables::csv_table_sink<itch5::tables::levels_table>> levels_csv;
+  std::unique_ptr<itch5::tables::levels_csv_sink> levels_csv;  // each symbol's level texts kept
   if (!cfg.book_levels.empty()) {
     levels_out = std::make_unique<itch5::io::output_file>(cfg.book_levels, out_opts);
     itch5::tables::levels_row shape;
     shape.levels = static_cast<std::uint32_t>(cfg.levels);
-    levels_csv =
-        std::make_unique<itch5::tables::csv_table_sink<itch5::tables::levels_table>>(*levels_out, shape);
+    levels_csv = std::make_unique<itch5::tables::levels_csv_sink>(*levels_out, shape);
     opt.tables.book_levels = levels_csv.get();
     opt.tables.levels = static_cast<unsigned>(cfg.levels);
     opt.tables.every = cfg.every;

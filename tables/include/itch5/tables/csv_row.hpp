@@ -170,6 +170,9 @@ class csv_row_formatter {
     value(v);
   }
 
+  /// The end of what was written so far (no newline).
+  [[nodiscard]] char* end() const noexcept { return p_; }
+
   /// Ends the line; returns the end of what was written.
   char* finish() noexcept {
     *p_++ = '\n';
