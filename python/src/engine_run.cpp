@@ -28,31 +28,48 @@ namespace itch5::python {
 
 namespace {
 
-// A table's rows from the engine, appended to a builder; each full builder is one batch to the queue.
+// A table's rows from the engine: the engine's thread copies each batch of rows into a job for the queue,
+// and the consumer's thread (engine_run::next) appends them to the builder, each full builder one Arrow
+// batch. So the conversion runs beside the books instead of on their thread. The rows' text columns point
+// at constant data (tables/events/codes.hpp), so a copied row stays valid.
 template <class Table>
 class arrow_sink final : public tables::table_sink<Table> {
  public:
-  arrow_sink(engine_run& run, std::size_t index, const run_config& cfg, const typename Table::row& prototype)
+  using row = typename Table::row;
+  arrow_sink(engine_run& run, std::size_t index, const run_config& cfg, const row& prototype)
       : run_(run), index_(index), builder_(cfg.batch_rows, cfg.time, prototype) {}
-  void write(std::span<const typename Table::row> rows) override {
-    for (const auto& r : rows) {
-      builder_.append(r);
-      if (builder_.full()) emit();
-    }
+  void write(std::span<const row> rows) override {
+    if (!rows.empty()) run_.post(std::make_unique<rows_job>(*this, rows, false), rows.size());
   }
-  void finish() override {
-    if (builder_.rows() > 0) emit();
-  }
+  void finish() override { run_.post(std::make_unique<rows_job>(*this, std::span<const row>{}, true), 0); }
 
  private:
-  void emit() {
-    ArrowArray a{};
-    builder_.finish_batch(&a);
-    run_.push(index_, a);
+  // Rows to convert (on the consumer's thread), and after the last ones the builder's rest.
+  struct rows_job final : engine_run::job {
+    rows_job(arrow_sink& s, std::span<const row> r, bool last)
+        : sink(s), rows(r.begin(), r.end()), end(last) {}
+    void run(std::deque<batch>& ready) override { sink.convert(rows, end, ready); }
+    arrow_sink& sink;
+    std::vector<row> rows;
+    bool end;
+  };
+
+  void convert(const std::vector<row>& rows, bool end, std::deque<batch>& ready) {
+    for (const auto& r : rows) {
+      builder_.append(r);
+      if (builder_.full()) emit(ready);
+    }
+    if (end && builder_.rows() > 0) emit(ready);
+  }
+  void emit(std::deque<batch>& ready) {
+    batch b;
+    b.table = index_;
+    builder_.finish_batch(&b.array);
+    ready.push_back(b);
   }
   engine_run& run_;
   std::size_t index_;
-  arrow_table_builder<Table> builder_;
+  arrow_table_builder<Table> builder_;  // the consumer's thread's only
 };
 
 // A sink that drops its rows: the LOBSTER table of a symbol not asked for beside the one that was (the
@@ -320,7 +337,7 @@ engine_run::engine_run(run_config cfg) : cfg_(std::move(cfg)), engine_(std::make
 engine_run::~engine_run() {
   cancel();
   if (thread_.joinable()) thread_.join();
-  for (auto& b : queue_) {
+  for (auto& b : ready_) {
     if (b.array.release != nullptr) b.array.release(&b.array);
   }
 }
@@ -331,30 +348,40 @@ void engine_run::cancel() {
   not_full_.notify_all();
 }
 
-void engine_run::push(std::size_t table, ArrowArray& array) {
+void engine_run::post(std::unique_ptr<job> j, std::size_t rows) {
   std::unique_lock lock(mutex_);
-  not_full_.wait(lock, [this] { return queue_.size() < cfg_.queue_batches || cancel_.load(); });
-  if (cancel_.load()) {
-    array.release(&array);
-    return;
-  }
-  queue_.push_back({table, array});
-  array.release = nullptr;
+  // Bounded in rows: at most queue_batches batches' worth waiting (a job of more rows waits for an empty
+  // queue).
+  const std::size_t limit = cfg_.queue_batches * cfg_.batch_rows;
+  not_full_.wait(lock, [&] { return queue_.empty() || pending_rows_ + rows <= limit || cancel_.load(); });
+  if (cancel_.load()) return;  // the job is dropped
+  pending_rows_ += rows;
+  queue_.push_back({rows, std::move(j)});
   not_empty_.notify_one();
 }
 
 engine_run::wait_status engine_run::next(batch& out, std::chrono::milliseconds timeout) {
-  std::unique_lock lock(mutex_);
-  if (!not_empty_.wait_for(lock, timeout, [this] { return !queue_.empty() || done_; })) {
-    return wait_status::timeout;
+  const auto give_up = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    if (!ready_.empty()) {
+      out = ready_.front();
+      ready_.pop_front();
+      return wait_status::batch;
+    }
+    queued q;
+    {
+      std::unique_lock lock(mutex_);
+      if (!not_empty_.wait_until(lock, give_up, [this] { return !queue_.empty() || done_; })) {
+        return wait_status::timeout;
+      }
+      if (queue_.empty()) return wait_status::end;
+      q = std::move(queue_.front());
+      queue_.pop_front();
+      pending_rows_ -= q.rows;
+      not_full_.notify_one();
+    }
+    q.work->run(ready_);  // the conversion, on this (the consumer's) thread, beside the engine's
   }
-  if (!queue_.empty()) {
-    out = queue_.front();
-    queue_.pop_front();
-    not_full_.notify_one();
-    return wait_status::batch;
-  }
-  return wait_status::end;
 }
 
 void engine_run::body() {

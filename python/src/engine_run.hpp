@@ -1,10 +1,12 @@
 // A run of the engine (inside::run_inside) on a thread of its own, handing Arrow record batches of the
-// tables asked for to the consumer through a bounded queue: memory stays bounded by the batch size times
-// the queue's capacity, whatever the day's size. The consumer waits with a timeout (so that Python can
-// check for Ctrl-C) and may cancel; a read error ends the queue after the batches before it.
+// tables asked for to the consumer. The engine's thread queues the tables' rows (copied, a few thousand at
+// a time) and the consumer's thread turns them into Arrow batches in next(), so the conversion runs beside
+// the books. The queue is bounded in rows (queue_batches * batch_rows): memory stays bounded whatever the
+// day's size. The consumer waits with a timeout (so that Python can check for Ctrl-C) and may cancel; a
+// read error ends the queue after the batches before it.
 // Tables are bound in one list (table_bindings in engine_run.cpp), one line per table of tables/.
 // Thread-safety: next(), cancel() and the destructor from one consumer thread; the engine's thread only
-// pushes.
+// posts.
 #pragma once
 
 #include <atomic>
@@ -75,15 +77,23 @@ class engine_run {
   engine_run& operator=(const engine_run&) = delete;
 
   enum class wait_status { batch, end, timeout };
-  /// Waits at most `timeout` for the next batch (into `out`) or the end (end() then says how).
+  /// Waits at most `timeout` for the next batch (into `out`) or the end (end() then says how), converting
+  /// the rows queued meanwhile.
   wait_status next(batch& out, std::chrono::milliseconds timeout);
   /// Stops the engine soon; the batches not taken are dropped.
   void cancel();
   [[nodiscard]] const run_end& end() const noexcept { return end_; }
   [[nodiscard]] const run_config& config() const noexcept { return cfg_; }
 
-  /// Called by the sinks on the engine's thread: waits while the queue is full (not when cancelled).
-  void push(std::size_t table, ArrowArray& array);
+  /// Work the sinks hand from the engine's thread to the consumer's: run() there, in order, may add
+  /// batches to `ready`.
+  struct job {
+    virtual ~job() = default;
+    virtual void run(std::deque<batch>& ready) = 0;
+  };
+  /// Called by the sinks on the engine's thread: queues `j` (carrying `rows` rows), waiting while the
+  /// queue holds queue_batches * batch_rows rows (not when cancelled: the job is then dropped).
+  void post(std::unique_ptr<job> j, std::size_t rows);
 
  private:
   void body();
@@ -93,7 +103,13 @@ class engine_run {
   std::mutex mutex_;
   std::condition_variable not_full_;
   std::condition_variable not_empty_;
-  std::deque<batch> queue_;
+  struct queued {
+    std::size_t rows = 0;
+    std::unique_ptr<job> work;
+  };
+  std::deque<queued> queue_;
+  std::size_t pending_rows_ = 0;
+  std::deque<batch> ready_;  // converted, not yet taken (the consumer's thread's only)
   bool done_ = false;
   run_end end_;
   struct engine;
