@@ -148,16 +148,7 @@ int main(int argc, char** argv) {
   if (auto rc = opts.parse(argc, argv)) return *rc;
   try {
     if (cfg.listen.empty()) throw std::invalid_argument("--listen ENDPOINT is required");
-    if (cfg.listen.size() > 2)
-      throw std::invalid_argument("--listen: one feed or an A/B pair, not " +
-                                  std::to_string(cfg.listen.size()));
-    for (const auto& e : cfg.listen) {
-      try {
-        (void)itch5::net::endpoint::parse(e);
-      } catch (const itch5::net::endpoint_error& bad) {
-        throw std::invalid_argument(std::string("--listen: ") + bad.what());
-      }
-    }
+    itch5::net::check_feeds(cfg.listen, "--listen");
     if (cfg.output.empty()) throw std::invalid_argument("-o FILE is required (- for standard output)");
     itch5::cli::path_guard paths;
     for (const auto& c : opts.config_files()) paths.input(c, "--config");

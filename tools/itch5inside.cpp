@@ -652,16 +652,7 @@ int main(int argc, char** argv) {
       throw std::invalid_argument(cfg.input.empty()
                                       ? "give an INPUT file, or --listen ENDPOINT for a live feed"
                                       : "INPUT and --listen exclude each other");
-    if (cfg.listen.size() > 2)
-      throw std::invalid_argument("--listen: one feed or an A/B pair, not " +
-                                  std::to_string(cfg.listen.size()));
-    for (const auto& e : cfg.listen) {
-      try {
-        (void)itch5::net::endpoint::parse(e);
-      } catch (const itch5::net::endpoint_error& bad) {
-        throw std::invalid_argument(std::string("--listen: ") + bad.what());
-      }
-    }
+    itch5::net::check_feeds(cfg.listen, "--listen");
     check_symbols(cfg.symbols);
     if (cfg.slowest > 0 && cfg.threads > 1) {
       throw std::invalid_argument("--slowest needs --threads 1 (book threads handle messages in batches)");

@@ -103,4 +103,17 @@ socket_address resolve(const std::string& host, std::uint16_t port, const std::s
   return a;
 }
 
+void check_feeds(const std::vector<std::string>& endpoints, std::string_view flag) {
+  if (endpoints.size() > 2)
+    throw std::invalid_argument(std::string(flag) + ": one feed or an A/B pair, not " +
+                                std::to_string(endpoints.size()));
+  for (const auto& e : endpoints) {
+    try {
+      (void)endpoint::parse(e);
+    } catch (const endpoint_error& bad) {
+      throw std::invalid_argument(std::string(flag) + ": " + bad.what());
+    }
+  }
+}
+
 }  // namespace itch5::net

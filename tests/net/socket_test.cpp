@@ -62,6 +62,25 @@ TEST(Endpoint, BadSyntaxIsOneLineNamingIt) {
   }
 }
 
+// A command line's feeds: one or an A/B pair of valid syntax; otherwise a usage error naming the flag.
+TEST(Endpoint, CheckFeedsTakesOneOrTwoAndNamesTheFlag) {
+  EXPECT_NO_THROW(itch5::net::check_feeds({"127.0.0.1:1"}, "--listen"));
+  EXPECT_NO_THROW(itch5::net::check_feeds({"127.0.0.1:1", "[::1]:2"}, "--listen"));
+  EXPECT_NO_THROW(itch5::net::check_feeds({"no-such-host.invalid:1"}, "--listen"));  // syntax only
+  try {
+    itch5::net::check_feeds({"127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3"}, "--listen");
+    ADD_FAILURE() << "three feeds taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "--listen: one feed or an A/B pair, not 3");
+  }
+  try {
+    itch5::net::check_feeds({"127.0.0.1:1", "127.0.0.1"}, "--feeds");
+    ADD_FAILURE() << "an endpoint without a port taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("--feeds: endpoint '127.0.0.1': no port", 0), 0u) << e.what();
+  }
+}
+
 TEST(Endpoint, AHostThatDoesNotResolveSaysSo) {
   const std::string what =
       error_of([] { itch5::net::udp_receiver r(endpoint::parse("no-such-host.invalid:26477")); });

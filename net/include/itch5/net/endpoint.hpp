@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace itch5::net {
 
@@ -54,5 +55,10 @@ struct endpoint {
 /// `what` when it does not resolve.
 [[nodiscard]] socket_address resolve(const std::string& host, std::uint16_t port, const std::string& what,
                                      int family_hint = AF_UNSPEC);
+
+/// Checks a command line's list of feeds (itch5inside --listen, itch5capture --listen): one endpoint or an
+/// A/B pair, each of valid syntax (endpoint::parse; no name lookup). Throws std::invalid_argument (a usage
+/// error) starting with `flag`: "--listen: one feed or an A/B pair, not 3", "--listen: <parse's message>".
+void check_feeds(const std::vector<std::string>& endpoints, std::string_view flag);
 
 }  // namespace itch5::net
