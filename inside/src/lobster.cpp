@@ -16,13 +16,6 @@ namespace itch5::inside {
 
 namespace {
 
-// The inside lines of a LOBSTER run: not wanted.
-class drop_lines final : public line_sink {
- public:
-  void write(std::string_view) override {}
-  [[nodiscard]] bool discards() const noexcept override { return true; }
-};
-
 // Counts the rows going through to a sink (one call per batch).
 template <class Table>
 class counting_sink final : public tables::table_sink<Table> {
@@ -100,7 +93,7 @@ lobster_result run_lobster(itch5::message_reader& reader, const lobster_options&
   opt.cancel = options.cancel;
   opt.line_thread = false;  // the lines of the chosen symbols are dropped: no thread for them
   opt.tables.lobster = &tables_on;
-  drop_lines lines;
+  discarding_line_sink lines;  // the inside lines of a LOBSTER run: not wanted
   result.run = run_inside(reader, opt, lines, progress);
   result.symbols_not_seen = result.run.symbols_not_seen;
   return result;

@@ -14,6 +14,7 @@
 #include <itch5/message_reader.hpp>
 
 #include <itch5/inside/lobster.hpp>
+#include <itch5/inside/line_sink.hpp>
 #include <itch5/inside/run_inside.hpp>
 #include <itch5/inside/table_options.hpp>
 #include <itch5/tables/event_sinks.hpp>
@@ -281,13 +282,6 @@ table_binding binding(const std::string& name) {
                               ", lobster_message:SYMBOL, lobster_orderbook[N]:SYMBOL)");
 }
 
-// Where the inside lines go: nowhere (the tables carry them).
-class null_line_sink final : public inside::line_sink {
- public:
-  void write(std::string_view) override {}
-  [[nodiscard]] bool discards() const noexcept override { return true; }
-};
-
 }  // namespace
 
 std::vector<std::string> table_names() {
@@ -387,7 +381,7 @@ engine_run::wait_status engine_run::next(batch& out, std::chrono::milliseconds t
 void engine_run::body() {
   run_end e;
   try {
-    null_line_sink lines;
+    inside::discarding_line_sink lines;  // the tables carry the run's output
     const inside::inside_result r = inside::run_inside(*engine_->reader, engine_->options, lines);
     e.messages = r.messages;
     e.cancelled = r.cancelled;

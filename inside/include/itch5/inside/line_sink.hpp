@@ -17,4 +17,12 @@ class line_sink {
   [[nodiscard]] virtual bool discards() const noexcept { return false; }
 };
 
+/// The sink of a run whose output is its tables (the Python package, itch5lobster): every line dropped, so
+/// the run only counts them.
+class discarding_line_sink final : public line_sink {
+ public:
+  void write(std::string_view) override {}
+  [[nodiscard]] bool discards() const noexcept override { return true; }
+};
+
 }  // namespace itch5::inside
