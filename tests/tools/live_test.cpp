@@ -194,6 +194,46 @@ class Live : public ::testing::Test {
 
   static std::string ref(const std::string& day) { return read_text(dir_->file(day + ".ref")); }
 
+  struct interrupted_run {
+    int status = -1;
+    std::string err;
+  };
+
+  // `program` (itch5inside, itch5capture) with --listen on a free port and `args`; the short day replayed
+  // to it at its timestamps' pace, and SIGINT once some of it has arrived. Its exit status and stderr.
+  static interrupted_run interrupt_mid_feed(const std::string& program, const std::vector<std::string>& args,
+                                            const std::string& tag) {
+    const std::uint16_t port = free_port();
+    std::vector<std::string> argv{tools + "/" + program, "--listen", "127.0.0.1:" + std::to_string(port)};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const std::string err = dir_->file(tag + ".err");
+    child listener(argv, dir_->file(tag + ".out"), err);
+    if (!wait_bound(port, listener)) {
+      ADD_FAILURE() << program << " did not bind its port: " << read_text(err);
+      return {};
+    }
+    // Paced: about a second of feed, interrupted once the listener has received some of it.
+    child replay({tools + "/itch5replay", dir_->file("short.itch"), "--to",
+                  "127.0.0.1:" + std::to_string(port), "--speed", "1", "--max-wait", "20ms"},
+                 dir_->file(tag + "-replay.out"), dir_->file(tag + "-replay.err"));
+    std::this_thread::sleep_for(300ms);  // not a timing assertion: any moment of the feed will do
+    ::kill(listener.pid(), SIGINT);
+    interrupted_run r;
+    r.status = listener.wait();
+    replay.wait();
+    r.err = read_text(err);
+    return r;
+  }
+
+  // `text` is complete lines, the first ones of the short day's file run.
+  static void expect_a_prefix_of_the_short_day(const std::string& text) {
+    ASSERT_TRUE(text.empty() || text.back() == '\n');
+    const auto got = lines_of(text);
+    const auto want = lines_of(ref("short"));
+    ASSERT_LE(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << "line " << i + 1;
+  }
+
   static temp_dir* dir_;
 };
 
@@ -286,26 +326,10 @@ TEST_F(Live, SigintMidFeedKeepsCompleteLines) {
   GTEST_SKIP() << "signal delivery is deferred under ThreadSanitizer";
 #endif
   const std::string out = dir_->file("sigint.txt");
-  const std::uint16_t port = free_port();
-  child listener({tools + "/itch5inside", "--listen", "127.0.0.1:" + std::to_string(port), "-o", out},
-                 dir_->file("sigint.out"), dir_->file("sigint.err"));
-  ASSERT_TRUE(wait_bound(port, listener));
-  // Paced: about a second of feed, interrupted once the listener has received some of it.
-  child replay({tools + "/itch5replay", dir_->file("short.itch"), "--to", "127.0.0.1:" + std::to_string(port),
-                "--speed", "1", "--max-wait", "20ms"},
-               dir_->file("sigint-replay.out"), dir_->file("sigint-replay.err"));
-  std::this_thread::sleep_for(300ms);  // not a timing assertion: any moment of the feed will do
-  ::kill(listener.pid(), SIGINT);
-  EXPECT_EQ(listener.wait(), 0) << read_text(dir_->file("sigint.err"));
-  replay.wait();
-  const std::string err = read_text(dir_->file("sigint.err"));
-  EXPECT_NE(err.find("ended by interrupted"), std::string::npos) << err;
-  const std::string text = read_text(out);
-  ASSERT_TRUE(text.empty() || text.back() == '\n');
-  const auto got = lines_of(text);
-  const auto want = lines_of(ref("short"));
-  ASSERT_LE(got.size(), want.size());
-  for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << "line " << i + 1;
+  const interrupted_run r = interrupt_mid_feed("itch5inside", {"-o", out}, "sigint");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("ended by interrupted"), std::string::npos) << r.err;
+  expect_a_prefix_of_the_short_day(read_text(out));
 }
 
 // itch5capture keeps both copies of an A/B pair (A lossy) as they came; itch5inside reads the file back to
@@ -334,27 +358,14 @@ TEST_F(Live, ACapturedABFeedReadsBackToTheLinesOfTheFileRun) {
 // it reads back to a prefix of the day's lines.
 TEST_F(Live, SigintEndsACaptureWithTheFileComplete) {
   const std::string pcap = dir_->file("sigint.pcap");
-  const std::uint16_t port = free_port();
-  child listener({tools + "/itch5capture", "--listen", "127.0.0.1:" + std::to_string(port), "-o", pcap},
-                 dir_->file("capture.out"), dir_->file("capture.err"));
-  ASSERT_TRUE(wait_bound(port, listener));
-  child replay({tools + "/itch5replay", dir_->file("short.itch"), "--to", "127.0.0.1:" + std::to_string(port),
-                "--speed", "1", "--max-wait", "20ms"},
-               dir_->file("capture-replay.out"), dir_->file("capture-replay.err"));
-  std::this_thread::sleep_for(300ms);  // not a timing assertion: any moment of the feed will do
-  ::kill(listener.pid(), SIGINT);
-  const std::string err_file = dir_->file("capture.err");
-  EXPECT_EQ(listener.wait(), 0) << read_text(err_file);
-  replay.wait();
-  EXPECT_NE(read_text(err_file).find("ended by interrupted"), std::string::npos) << read_text(err_file);
+  const interrupted_run r = interrupt_mid_feed("itch5capture", {"-o", pcap}, "capture");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("ended by interrupted"), std::string::npos) << r.err;
   EXPECT_FALSE(std::ifstream(pcap + ".partial").good());
   const std::string back = dir_->file("sigint-capture.inside");
   ASSERT_EQ(run_shell(sh_quote(tools + "/itch5inside") + " -q " + sh_quote(pcap) + " -o " + sh_quote(back)),
             0);
-  const auto got = lines_of(read_text(back));
-  const auto want = lines_of(ref("short"));
-  ASSERT_LE(got.size(), want.size());
-  for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << "line " << i + 1;
+  expect_a_prefix_of_the_short_day(read_text(back));
 }
 
 // One line on stderr, exit status 1 (2 for a usage error), nothing on stdout.
