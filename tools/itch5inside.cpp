@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include <itch5/io/block_source.hpp>
@@ -30,6 +31,7 @@
 #include <itch5/tables/trades_table.hpp>
 #include <itch5/tables/levels_csv_sink.hpp>
 #include <itch5/tables/levels_table.hpp>
+#include <itch5/tables/sink_thread.hpp>
 
 #include <itch5/cli/capture_flags.hpp>
 #include <itch5/cli/compression_flags.hpp>
@@ -342,6 +344,11 @@ int run(const config& cfg) {
     opt.tables.book_levels = levels_csv.get();
     opt.tables.levels = static_cast<unsigned>(cfg.levels);
     opt.tables.every = cfg.every;
+  }
+  // The trades and N-level rows are formatted and written on a thread of their own, off the books' thread.
+  std::optional<itch5::tables::sink_thread> table_writer;
+  if (opt.tables.trades != nullptr || opt.tables.book_levels != nullptr) {
+    opt.tables.writer = &table_writer.emplace();
   }
   std::vector<itch5::io::output_file*> tables_out = {stats_out.get(),       depth_out.get(),
                                                      histograms_out.get(),  trades_out.get(),

@@ -18,6 +18,7 @@
 #include <itch5/book/book_types.hpp>
 #include <itch5/inside/lobster.hpp>
 #include <itch5/tables/lobster_csv.hpp>
+#include <itch5/tables/sink_thread.hpp>
 
 #include <itch5/cli/inflate_flag.hpp>
 #include <itch5/cli/interruption.hpp>
@@ -150,6 +151,8 @@ int run(const config& cfg) {
     f.orderbook = std::make_unique<lobster_csv_sink<lobster_orderbook_table>>(*f.orderbook_file, shape);
     opt.symbols.push_back({f.symbol, f.messages.get(), f.orderbook.get()});
   }
+  itch5::tables::sink_thread writer;  // the rows are formatted and written here, off the books' thread
+  opt.writer = &writer;
 
   itch5::cli::progress progress(!cfg.quiet);
   const itch5::inside::lobster_result r =

@@ -55,7 +55,7 @@ class levels_output {
       : levels_(opt.tables.levels),
         every_(opt.tables.every.count()),
         to_(opt.to.count()),
-        batch_(*opt.tables.book_levels, batch_rows()),
+        batch_(*opt.tables.book_levels, batch_rows(), opt.tables.writer),
         slot_(std::size_t{1} << 16, none) {
     check(opt.tables);
     if (every_ > 0) {

@@ -93,6 +93,7 @@ lobster_result run_lobster(itch5::message_reader& reader, const lobster_options&
   opt.cancel = options.cancel;
   opt.line_thread = false;  // the lines of the chosen symbols are dropped: no thread for them
   opt.tables.lobster = &tables_on;
+  opt.tables.writer = options.writer;
   discarding_line_sink lines;  // the inside lines of a LOBSTER run: not wanted
   result.run = run_inside(reader, opt, lines, progress);
   result.symbols_not_seen = result.run.symbols_not_seen;

@@ -37,7 +37,7 @@ class lobster_output {
  public:
   explicit lobster_output(const inside_options& opt) : levels_(opt.tables.lobster->levels) {
     for (const lobster_symbol& s : opt.tables.lobster->symbols) {
-      states_.push_back(std::make_unique<symbol_state>(s, levels_));
+      states_.push_back(std::make_unique<symbol_state>(s, levels_, opt.tables.writer));
       by_name_.emplace(upper_case(s.symbol), states_.back().get());
     }
   }
@@ -159,10 +159,13 @@ class lobster_output {
 
  private:
   struct symbol_state {
-    symbol_state(const lobster_symbol& s, unsigned levels)
-        : messages(*s.messages),
-          orderbook(*s.orderbook, std::max<std::size_t>(
-                                      64, (std::size_t{1} << 20) / sizeof(tables::lobster_orderbook_row))) {
+    // Book rows in batches of ~1 MiB, or of ~256 KiB each of a writer's four buffers.
+    symbol_state(const lobster_symbol& s, unsigned levels, tables::sink_thread* writer)
+        : messages(*s.messages, 4096, writer),
+          orderbook(*s.orderbook,
+                    std::max<std::size_t>(64, ((writer ? std::size_t{256} : std::size_t{1024}) << 10) /
+                                                  sizeof(tables::lobster_orderbook_row)),
+                    writer) {
       last.levels = levels;
     }
 

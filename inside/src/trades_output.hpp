@@ -34,7 +34,7 @@ class trades_output {
   }
 
   explicit trades_output(const inside_options& opt) : stats_sink_(opt.tables.trade_stats) {
-    if (opt.tables.trades != nullptr) rows_.emplace(*opt.tables.trades);
+    if (opt.tables.trades != nullptr) rows_.emplace(*opt.tables.trades, 4096, opt.tables.writer);
     if (stats_sink_ != nullptr) stats_ = std::make_unique<tables::trade_stats_builder>();
   }
 

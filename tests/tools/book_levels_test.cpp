@@ -147,6 +147,18 @@ TEST(BookLevels, UsageErrorsAreOneLineEach) {
   }
 }
 
+// The levels and trades rows are written on the table writer thread: a write that fails there still ends
+// the run with the file's name and exit status 1.
+TEST(BookLevels, AWriteErrorOnTheWriterThreadEndsTheRunNamingTheFile) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  for (const std::string flags :
+       {"--book-levels /dev/full", "--trades /dev/full", "--book-levels /dev/full --trades /dev/null"}) {
+    const run_output r = run(flags, false);
+    EXPECT_EQ(r.status, 1) << flags << ": " << r.err;
+    EXPECT_NE(r.err.find("/dev/full: write error"), std::string::npos) << flags << ": " << r.err;
+  }
+}
+
 TEST(BookLevels, HelpExplainsTheFlags) {
   itch5_test::temp_dir dir;
   const std::string out = dir.file("help.txt");

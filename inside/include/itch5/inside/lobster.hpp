@@ -19,7 +19,8 @@
 //
 // Cost: the run of itch5inside on one book thread (the inside lines of the chosen symbols are formatted and
 // dropped), plus per event of a chosen symbol the walk of the top `levels` of both sides. Memory bounded:
-// rows go to the sinks in batches. Not thread-safe; the sinks are called from the calling thread.
+// rows go to the sinks in batches. Not thread-safe; the sinks are called from the calling thread, or from
+// lobster_options::writer's thread (itch5lobster: the formatting off the books' thread).
 #pragma once
 
 #include <atomic>
@@ -68,6 +69,8 @@ struct lobster_options {
   std::string book = "array";  ///< book::book_type_names(); every one gives the same rows
   book::book_config books;
   const std::atomic<bool>* cancel = nullptr;  ///< as inside_options::cancel
+  /// The thread that writes the rows (table_options::writer), or null: the calling thread.
+  tables::sink_thread* writer = nullptr;
 };
 
 /// Rows written for one symbol.

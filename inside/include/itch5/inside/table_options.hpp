@@ -13,6 +13,7 @@ struct trade_stats_table;
 struct levels_table;
 struct event_sinks;
 struct inside_table;
+class sink_thread;
 }  // namespace itch5::tables
 
 namespace itch5::inside {
@@ -36,6 +37,12 @@ struct table_options {
 
   /// The inside changes as rows (tables/inside_table.hpp), the inside lines' content (the Python package).
   tables::table_sink<tables::inside_table>* inside = nullptr;
+
+  /// The thread that formats and writes the tables' rows (sink_thread.hpp): the trades, N-level book and
+  /// LOBSTER rows go to their sinks through it, off the books' thread; null: the books' thread calls the
+  /// sinks. Give it only sinks that may be called from another thread (itch5inside's and itch5lobster's
+  /// CSV files; not the Python package's). Must outlive the run.
+  tables::sink_thread* writer = nullptr;
 
   /// Whether any table is on.
   [[nodiscard]] bool any() const noexcept {
