@@ -4,7 +4,9 @@ One pass of the engine writes every table asked for (pyarrow.parquet's writer ov
 one file per table, ``OUT/<table>.parquet``, zstd by default, row groups of ``row_group_rows`` rows (1 Mi:
 large enough for scans, small enough to skip by the timestamp statistics), the sort order recorded
 (timestamp, the feed's order), and in the footer's key-value metadata the source file's name, size and
-sha256 and the tool's version. Each file is written to a temporary name and renamed when complete, so a
+sha256 and the tool's version (the sha256 computed on a thread of its own while the engine runs, so the
+day is not read twice in a row; it joins the other keys in the footer when the files close, and name, size
+and version are in the Arrow schema's metadata too). Each file is written to a temporary name and renamed when complete, so a
 file that exists is finished: a second run skips it (resumable, like itch5batch).
 """
 
@@ -14,6 +16,7 @@ import argparse
 import hashlib
 import os
 import sys
+import threading
 import time
 from typing import Any, Optional, Sequence, Union
 
@@ -33,14 +36,37 @@ def _sha256(path: str) -> str:
     return h.hexdigest()
 
 
-def source_metadata(path: str) -> dict:
-    """The footer metadata that names the source and the tool."""
+def _known_metadata(path: str) -> dict:
+    """The metadata known before the file is read: all but the sha256."""
     return {
         "itch5.source.name": os.path.basename(path),
         "itch5.source.size": str(os.path.getsize(path)),
-        "itch5.source.sha256": _sha256(path),
         "itch5.version": __version__,
     }
+
+
+class _Digest(threading.Thread):
+    """The sha256 of a file, computed beside the conversion (hashlib releases the GIL while it hashes)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(name="itch5-sha256", daemon=True)
+        self.path = path
+        self.digest: Optional[str] = None
+        self.error: Optional[BaseException] = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self.digest = _sha256(self.path)
+        except BaseException as e:  # reported by result(), on the caller's thread
+            self.error = e
+
+    def result(self) -> str:
+        self.join()
+        if self.error is not None:
+            raise self.error
+        assert self.digest is not None
+        return self.digest
 
 
 class _Progress:
@@ -94,7 +120,8 @@ def to_parquet(
     todo = [t for t in tables if not os.path.exists(paths[t])]
     if not todo:
         return paths
-    meta = source_metadata(day.path)
+    meta = _known_metadata(day.path)
+    digest = _Digest(day.path)
     temps = {t: f"{paths[t]}.tmp.{os.getpid()}" for t in todo}
     writers: dict = {}
     pending: dict = {t: [] for t in todo}
@@ -123,8 +150,10 @@ def to_parquet(
             if pending_rows[t] >= row_group_rows:
                 flush(t)
             bar.update(rows)
+        full = {**meta, "itch5.source.sha256": digest.result()}
         for t in todo:
             flush(t)
+            writers[t].add_key_value_metadata(full)
             writers.pop(t).close()
             os.replace(temps[t], paths[t])
         bar.update(rows, final=True)

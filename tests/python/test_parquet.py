@@ -21,12 +21,16 @@ def test_round_trip_and_metadata(sample, tmp_path):
     for c in want.column_names:
         assert back.column(c).to_pylist() == want.column(c).to_pylist(), c
     f = pq.ParquetFile(paths["inside"])
-    meta = f.schema_arrow.metadata
+    meta = f.metadata.metadata  # the footer's key-value metadata
     assert meta[b"itch5.source.name"] == os.path.basename(sample).encode()
     assert int(meta[b"itch5.source.size"]) == os.path.getsize(sample)
     with open(sample, "rb") as s:
         assert meta[b"itch5.source.sha256"] == hashlib.sha256(s.read()).hexdigest().encode()
     assert meta[b"itch5.version"] == itch5.__version__.encode()
+    # All but the sha256 (computed while the engine runs) are in the Arrow schema's metadata too.
+    schema_meta = f.schema_arrow.metadata
+    for k in (b"itch5.source.name", b"itch5.source.size", b"itch5.version"):
+        assert schema_meta[k] == meta[k], k
     assert f.metadata.num_row_groups == -(-want.num_rows // 1000)
     sc = f.metadata.row_group(0).sorting_columns
     assert sc and sc[0].column_index == 0
