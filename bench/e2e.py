@@ -245,7 +245,8 @@ def main():
     ap.add_argument("--runs", type=int, default=3, help="runs of every configuration (3)")
     ap.add_argument("--books", default="array,map", help="book types to measure (array,map)")
     ap.add_argument("--suite", choices=["inside", "decoder", "job", "lobster", "all"], default="all")
-    ap.add_argument("--day", help="an existing raw day to measure instead of a generated one (no gzip runs)")
+    ap.add_argument("--day", help="an existing raw day to measure instead of a generated one; the gzip rows "
+                    "read DAY.gz if it is there (else none)")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     ap.add_argument("--cache-dir", default=CACHE_DIR)
     ap.add_argument("--no-build", action="store_true", help="use the existing build")
@@ -267,8 +268,9 @@ def main():
                        env=dict(os.environ, ITCH5_BUILD_DIR=args.build_dir), stdout=subprocess.DEVNULL)
     tools = os.path.join(args.build_dir, "tools")
     if args.day:
-        args.no_gzip = True
         raw, gz = args.day, args.day + ".gz"
+        if not os.path.exists(gz):
+            args.no_gzip = True  # the gzip rows need the day's gzip copy beside it
         _, _, counted = run_timed([os.path.join(tools, "itch5cat"), "--counts", "-q", raw], stdout=None)
         messages = int([line.split()[1] for line in counted.splitlines() if line.startswith("total ")][0])
     else:

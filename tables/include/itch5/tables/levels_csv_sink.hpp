@@ -12,7 +12,8 @@
 //
 // Each level's text is formatted by csv_row_formatter (csv_row.hpp), so the text is that of the generic
 // writer by construction. Memory: 2N cached levels of 80 bytes per symbol with rows (1.6 KB at N = 10),
-// made when the symbol's first row comes. Not thread-safe: one run's books' thread writes.
+// made when the symbol's first row comes. Not thread-safe: one thread writes (the run's books' thread, or its
+// sink_thread).
 #pragma once
 
 #include <array>
