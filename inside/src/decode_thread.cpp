@@ -1,5 +1,6 @@
 #include "decode_thread.hpp"
 
+#include <cstring>
 #include <span>
 
 #include <itch5/dispatch.hpp>
@@ -7,9 +8,31 @@
 
 namespace itch5::inside {
 
+namespace {
+
+// The largest frame a message can have (a 2-byte length): a chunk ends before its frames might overflow.
+constexpr std::size_t max_frame = 0xffff;
+
+// Whether a record keeps everything of a message of `type` that anything reads (book_record.hpp).
+constexpr bool record_is_whole(char type) noexcept {
+  return type == 'A' || type == 'F' || type == 'X' || type == 'D' || type == 'U';
+}
+
+}  // namespace
+
 decode_thread::decode_thread(itch5::message_reader& reader, const inside_options& opt,
-                             const progress_callback& progress)
-    : reader_(reader), cancel_(opt.cancel), progress_(progress), thread_([this] { produce(); }) {}
+                             const progress_callback& progress, bool whole_messages)
+    : reader_(reader),
+      cancel_(opt.cancel),
+      progress_(progress),
+      whole_messages_(whole_messages),
+      thread_([this] {
+        if (whole_messages_) {
+          for (chunk& c : chunks_.chunks())
+            c.frames.resize(chunk_records * frame_bytes_per_record + max_frame);
+        }
+        produce();
+      }) {}
 
 void decode_thread::stop() {
   if (!thread_.joinable()) return;
@@ -35,16 +58,25 @@ void decode_thread::produce() {
     chunk* const c = chunks_.to_fill();
     if (c == nullptr) break;  // stopped
     std::size_t n = 0;
+    std::size_t framed = 0;  // bytes used in c->frames
+    const std::size_t frames_room = whole_messages_ ? c->frames.size() - max_frame : 0;
     try {
       std::span<const std::byte> msg;
-      while (n < chunk_records) {
+      while (n < chunk_records && framed <= frames_room) {
         if (reader_.next(msg) != itch5::read_status::message) {
           last = true;
           break;
         }
         count_message(by_type, events, msg);
-        book::detail::record_encoder encode{&c->records[n++]};
+        book::detail::book_record& rec = c->records[n++];
+        book::detail::record_encoder encode{&rec};
         itch5::dispatch_unchecked(msg.data(), encode);
+        if (whole_messages_ && !record_is_whole(rec.type)) {
+          std::memcpy(c->frames.data() + framed, msg.data(), msg.size());
+          rec.other = framed;
+          rec.side = whole_mark;
+          framed += msg.size();
+        }
         if ((reader_.messages() & 0xffff) == 0) [[unlikely]] {
           if (progress_) progress_(reader_);
           if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) {

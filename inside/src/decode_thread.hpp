@@ -9,6 +9,11 @@
 // run_loop gives it, in the same order, so the lines, anomaly counts and every count of the result are
 // run_loop's (tests: DecodeThread*). Progress and the cancel flag are polled on the decode thread, after the
 // same messages as in run_loop.
+//
+// With whole messages (a run with tables: trades, market-state events, LOBSTER read fields a record drops),
+// the messages other than A, F, X, D and U are also copied whole into the chunk's `frames`, their record
+// marked (side 'M', `other` the offset), and the books' thread hands the engine the message decoded from
+// those bytes instead of the record: what the tables see is run_loop's message, field for field.
 #pragma once
 
 #include <array>
@@ -17,6 +22,7 @@
 #include <cstdint>
 #include <exception>
 #include <thread>
+#include <vector>
 
 #include <itch5/io/chunk_ring.hpp>
 #include <itch5/message_reader.hpp>
@@ -36,13 +42,21 @@ class decode_thread {
   static constexpr std::size_t chunk_records = 4096;  // 160 KB
   static constexpr std::uint64_t ring = 8;            // chunks in flight
 
+  /// Whole messages: their bytes per chunk, on average (a chunk ends early when a frame might not fit).
+  static constexpr std::size_t frame_bytes_per_record = 64;
+  /// The mark of a record whose message is in `frames` (book_record::side; A and F have 'B' or 'S').
+  static constexpr char whole_mark = 'M';
+
   struct chunk {
     std::array<book::detail::book_record, chunk_records> records;
     std::size_t count;
     bool last;
+    std::vector<std::byte> frames;  // whole messages (empty unless asked for)
   };
 
-  decode_thread(itch5::message_reader& reader, const inside_options& opt, const progress_callback& progress);
+  /// With `whole_messages`, the messages the records do not keep whole come whole too (see above).
+  decode_thread(itch5::message_reader& reader, const inside_options& opt, const progress_callback& progress,
+                bool whole_messages = false);
   decode_thread(const decode_thread&) = delete;
   decode_thread& operator=(const decode_thread&) = delete;
   ~decode_thread() { stop(); }
@@ -66,6 +80,7 @@ class decode_thread {
   itch5::message_reader& reader_;
   const std::atomic<bool>* cancel_;
   const progress_callback& progress_;
+  bool whole_messages_;
   io::chunk_ring<chunk, ring> chunks_;
   // Set by the decode thread as it ends (finish() reads them after joining it).
   std::array<std::uint64_t, 256> by_type_{};

@@ -5,7 +5,7 @@
 //   a book thread of the sharded run (shard): the lines to its batch's buffer, the samples to its
 //   shard_samples, merged into the stats:: tables in message order by shard_merger.
 // The tables (trades, N-level book, events) are one output, run_tables, in the single-thread observer only
-// (a run with tables keeps one book thread: strategy.hpp).
+// (a run with tables keeps one book thread, with or without a decode thread: strategy.hpp).
 // To add an output: a type with the hooks of observer.hpp, one entry in each list below, its constructor
 // argument where the runners build the observer (run_loop.hpp, run_decoded.hpp, shard.hpp), and its test
 // (docs/design.md, "Adding an output").

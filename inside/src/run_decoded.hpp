@@ -2,7 +2,8 @@
 // runs the prefetch stages of run_loop on the records 16 and 5 ahead, and replays each into the engine as
 // the message it was (book::detail::replay); the inside changes go to `Out` as in run_loop. Used when no
 // decode thread is ruled out (choose_strategy, strategy.hpp). Instantiated per book type, statistics
-// configuration and `Out`.
+// configuration, `Out` and `Tables` (the table outputs too, inside_options::tables: the decode thread then
+// hands over whole the messages whose records drop what the tables read, decode_thread.hpp).
 //
 // Timed (feed statistics): the books' thread reads event_clock once per record, just before replaying it,
 // and a message's processing time is the books' thread's time from its record to the next one: replaying
@@ -19,6 +20,7 @@
 #include <optional>
 #include <type_traits>
 
+#include <itch5/dispatch.hpp>
 #include <itch5/message_reader.hpp>
 #include <itch5/price.hpp>
 
@@ -46,14 +48,14 @@ namespace itch5::inside {
 inline constexpr std::size_t record_prefetch_distance = 64;
 
 // One book thread fed by a decode_thread (see there); `Out` as in run_loop.
-template <class Book, bool Timed, bool Depth, class Out>
+template <class Book, bool Timed, bool Depth, class Out, bool Tables = false>
 void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_sink& sink,
                  const progress_callback& progress, inside_result& r) {
   constexpr bool threaded_lines = std::is_same_v<Out, line_thread>;
   std::unique_ptr<stats::feed_statistics> feed = Timed ? std::make_unique<stats::feed_statistics>() : nullptr;
   std::unique_ptr<stats::depth_statistics> depth =
       Depth ? std::make_unique<stats::depth_statistics>() : nullptr;
-  using observer_type = single_observer<Book, Timed, Depth, Out>;
+  using observer_type = single_observer<Book, Timed, Depth, Out, Tables>;
   // The line output, observer and engine in one block of the heap, not on this thread's stack: there, run
   // for run, the same build took 1.15 s or 1.40 s on the 20 M day depending only on where the stack
   // happened to start (address randomisation; with it turned off, shifting the frame by 512-byte steps
@@ -65,7 +67,7 @@ void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_
     book::book_engine<Book, observer_type> engine;
     books_state(line_sink& sink, const inside_options& opt, sample_thread* s)
         : out(sink, opt.books.output_buffer_bytes),
-          obs(opt, {out}, {s}, {opt, s}, {}),
+          obs(opt, {out}, {s}, {opt, s}, {opt}),
           engine(opt.books, obs) {}
   };
   std::optional<sample_thread> samples;  // the statistics' own thread (Timed or Depth)
@@ -75,7 +77,7 @@ void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_
   observer_type& obs = state->obs;
   book::book_engine<Book, observer_type>& engine = state->engine;
   const event_clock clock = Timed ? event_clock::calibrated() : event_clock::steady();
-  decode_thread decoded(reader, opt, progress);
+  decode_thread decoded(reader, opt, progress, Tables);
   for (;;) {
     const decode_thread::chunk& c = decoded.next();
     const book::detail::book_record* const rec = c.records.data();
@@ -97,6 +99,12 @@ void run_decoded(itch5::message_reader& reader, const inside_options& opt, line_
         const std::uint64_t t = clock.now();
         if (j > 0) obs.end_message(clock.to_ns(t - started));
         started = t;
+      }
+      if constexpr (Tables) {
+        if (rec[j].side == decode_thread::whole_mark) {
+          itch5::dispatch_unchecked(c.frames.data() + rec[j].other, engine);
+          continue;
+        }
       }
       book::detail::replay(rec[j], engine);
     }

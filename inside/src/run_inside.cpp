@@ -38,6 +38,14 @@ inside_result run_inside(itch5::message_reader& reader, const inside_options& op
         run_sharded<Book, Timed, Depth>(reader, options, out, progress, r);
         return;
       }
+      if (how.decode_thread && how.tables) {
+        if (how.line_thread) {
+          run_decoded<Book, Timed, Depth, line_thread, true>(reader, options, out, progress, r);
+        } else {
+          run_decoded<Book, Timed, Depth, line_formatter, true>(reader, options, out, progress, r);
+        }
+        return;
+      }
       if (how.decode_thread) {
         if (how.line_thread) {
           run_decoded<Book, Timed, Depth, line_thread>(reader, options, out, progress, r);

@@ -3,6 +3,9 @@
 #include <itch5/inside/strategy.hpp>
 
 #include <itch5/io/capture.hpp>
+#include <itch5/tables/levels_table.hpp>
+#include <itch5/tables/sink_thread.hpp>
+#include <itch5/tables/trades_table.hpp>
 
 #include <gtest/gtest.h>
 
@@ -97,6 +100,43 @@ TEST(Strategy, SlowestAndCaptureLatenciesTakeNeitherHelperThread) {
   captured.latencies = nullptr;
   captured.depth = true;
   EXPECT_EQ(choose_strategy(captured, raw, 8), make(false, true, true, false, true)) << "nothing timed";
+}
+
+// A run with tables keeps one book thread whatever --threads says, and takes the helper threads by the
+// rules of a run without tables (the decode thread then hands over whole the messages the tables read).
+TEST(Strategy, TablesKeepOneBookThreadAndTheHelperThreads) {
+  struct unused_sink final : itch5::tables::table_sink<itch5::tables::trades_table> {
+    void write(std::span<const itch5::tables::trade_row>) override {}
+  } sink;
+  inside_options tables;
+  tables.tables.trades = &sink;
+  strategy with_tables = make(false, true, true);
+  with_tables.tables = true;
+  EXPECT_EQ(choose_strategy(tables, raw, 2), with_tables);
+  tables.threads = 4;
+  EXPECT_EQ(choose_strategy(tables, raw, 2), with_tables) << "tables: one book thread";
+  with_tables.decode_thread = false;
+  EXPECT_EQ(choose_strategy(tables, gzip, 2), with_tables) << "the inflater's core";
+  tables.decode_thread = false;
+  EXPECT_EQ(choose_strategy(tables, raw, 8), with_tables);
+  tables.decode_thread = true;
+  // The N-level book's rows formatted on a sink thread take the second core of two.
+  struct unused_levels final : itch5::tables::table_sink<itch5::tables::levels_table> {
+    void write(std::span<const itch5::tables::levels_row>) override {}
+  } levels;
+  tables.tables.book_levels = &levels;
+  with_tables.decode_thread = true;
+  EXPECT_EQ(choose_strategy(tables, raw, 2), with_tables) << "levels, written on the books' thread";
+  itch5::tables::sink_thread writer;
+  tables.tables.writer = &writer;
+  with_tables.decode_thread = false;
+  EXPECT_EQ(choose_strategy(tables, raw, 2), with_tables) << "levels, written on a sink thread";
+  with_tables.decode_thread = true;
+  EXPECT_EQ(choose_strategy(tables, raw, 4), with_tables) << "levels, sink thread, cores to spare";
+  tables.slowest = 5;
+  with_tables.decode_thread = false;
+  with_tables.line_thread = false;
+  EXPECT_EQ(choose_strategy(tables, raw, 8), with_tables) << "slowest: every step on the books' thread";
 }
 
 TEST(Strategy, DepthAloneIsNotTimedAndKeepsTheHelperThreads) {

@@ -7,21 +7,31 @@
 // differential_test and synth_differential_test; this covers everything else the merge must reproduce.
 // Also the line thread of one book thread (inside_options::line_thread) against lines formatted by the
 // books' thread itself, and the decode thread (inside_options::decode_thread) against the books' thread
-// reading for itself: the same output, the same sink error, the same cancelled run.
+// reading for itself: the same output, the same sink error, the same cancelled run, and with the tables
+// (trades, trade statistics, the N-level book, the market-state events, the inside table) the same rows.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <itch5/detail/endian.hpp>
 #include <itch5/synth/generator.hpp>
 
 #include <itch5/inside/run_inside.hpp>
+#include <itch5/tables/csv_row.hpp>
+#include <itch5/tables/event_sinks.hpp>
+#include <itch5/tables/inside_table.hpp>
+#include <itch5/tables/levels_table.hpp>
+#include <itch5/tables/trade_stats_table.hpp>
+#include <itch5/tables/trades_table.hpp>
 
 namespace {
 
@@ -519,6 +529,87 @@ TEST(DecodeThread, CancelledRunAndProgressAreThoseOfTheBooksThread) {
   EXPECT_EQ(progress[0], (std::vector<std::uint64_t>{65536, 2 * 65536, 3 * 65536}));
   EXPECT_EQ(progress[1], progress[0]);
   expect_same(got[1], got[0]);
+}
+
+// A table's rows as CSV text (the library's row formatter), and whether finish() came.
+struct table_text {
+  virtual ~table_text() = default;
+  std::string text;
+  bool finished = false;
+};
+template <class T>
+struct csv_text_sink final : itch5::tables::table_sink<T>, table_text {
+  void write(std::span<const typename T::row> rows) override {
+    for (const auto& r : rows) {
+      std::vector<char> buf(itch5::tables::csv_row_bound<T>(r));
+      text.append(buf.data(), itch5::tables::format_csv_row<T>(buf.data(), r));
+    }
+  }
+  void finish() override { finished = true; }
+};
+
+// Every table of one run, as CSV text by table name, and the run's lines and result.
+struct tables_outcome {
+  outcome run;
+  std::vector<std::pair<std::string, std::unique_ptr<table_text>>> tables;
+};
+
+tables_outcome run_with_tables(std::span<const std::byte> bytes, itch5::inside::inside_options opt) {
+  tables_outcome o;
+  const auto add = [&o]<class T>(std::type_identity<T>) {
+    auto sink = std::make_unique<csv_text_sink<T>>();
+    auto* const raw = sink.get();
+    o.tables.emplace_back(std::string(T::name), std::move(sink));
+    return raw;
+  };
+  opt.tables.trades = add(std::type_identity<itch5::tables::trades_table>{});
+  opt.tables.trade_stats = add(std::type_identity<itch5::tables::trade_stats_table>{});
+  opt.tables.book_levels = add(std::type_identity<itch5::tables::levels_table>{});
+  opt.tables.levels = 5;
+  opt.tables.inside = add(std::type_identity<itch5::tables::inside_table>{});
+  itch5::tables::event_sinks events;
+  itch5::tables::for_each_event_table(
+      [&]<class T>(std::type_identity<T> t, auto member) { events.*member = add(t); });
+  opt.tables.events = &events;
+  o.run = run(bytes, opt, 1);
+  return o;
+}
+
+TEST(DecodeThread, TablesAreThoseOfTheBooksThreadReadingItself) {
+  const auto day = generated_day(39, itch5::synth::reference_pattern::random);
+  const auto anomalous = with_anomalies(generated_day(40, itch5::synth::reference_pattern::sequential));
+  const std::span<const std::byte> cut(day.data(), day.size() * 2 / 3);
+  for (const auto& [what, bytes] : {std::pair<std::string, std::span<const std::byte>>{"day", day},
+                                    {"with anomalies", anomalous},
+                                    {"cut in a message", cut}}) {
+    for (bool line_thread : {false, true}) {
+      SCOPED_TRACE(what + (line_thread ? ", line thread" : ", lines on the books' thread"));
+      itch5::inside::inside_options opt;
+      opt.line_thread = line_thread;
+      opt.decode_thread = false;
+      const tables_outcome books_thread = run_with_tables(bytes, opt);
+      opt.decode_thread = true;
+      const tables_outcome decoded = run_with_tables(bytes, opt);
+      expect_same(decoded.run, books_thread.run);
+      ASSERT_EQ(decoded.tables.size(), books_thread.tables.size());
+      std::size_t rows = 0;
+      for (std::size_t i = 0; i < decoded.tables.size(); ++i) {
+        const auto& [name, got] = decoded.tables[i];
+        const table_text& want = *books_thread.tables[i].second;
+        EXPECT_EQ(first_difference(got->text, want.text), "") << name;
+        EXPECT_TRUE(got->finished && want.finished) << name;
+        rows += static_cast<std::size_t>(std::count(want.text.begin(), want.text.end(), '\n'));
+      }
+      // The day has prints, directory and trading-action messages and N-level changes: rows to compare.
+      EXPECT_GT(rows, 100'000u);
+      for (const char* name : {"trades", "stock_directory", "levels"}) {
+        const auto it = std::find_if(books_thread.tables.begin(), books_thread.tables.end(),
+                                     [&](const auto& t) { return t.first == name; });
+        ASSERT_NE(it, books_thread.tables.end()) << name;
+        EXPECT_GT(it->second->text.size(), 1000u) << name;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -69,8 +69,8 @@ struct inside_options {
   void (*block_end)(void* context, std::uint64_t messages) = nullptr;
   void* block_end_context = nullptr;
   /// The tables besides the inside lines (trades, N-level book, market-state events). With any of them on,
-  /// the run keeps one book thread that reads the messages itself (run_loop: the tables need the messages
-  /// the decode thread's records do not carry), whatever `threads` says; the output is the same.
+  /// the run keeps one book thread, whatever `threads` says (with a decode thread by the rules above, which
+  /// then hands over whole the messages the tables read beyond its records); the output is the same.
   table_options tables;
   /// Keep the `slowest` messages that took longest to handle (result.slowest), timing every message as
   /// stats does (without stats the clock reads are the only cost). Needs threads == 1.
