@@ -13,7 +13,9 @@ namespace {
 // The largest frame a message can have (a 2-byte length): a chunk ends before its frames might overflow.
 constexpr std::size_t max_frame = 0xffff;
 
-// Whether a record keeps everything of a message of `type` that anything reads (book_record.hpp).
+// Whether a record keeps every field of a message of `type` that the engine and the tables read
+// (book_record.hpp). F's attribution is dropped, and no table reads it: a table that does must take F
+// whole too.
 constexpr bool record_is_whole(char type) noexcept {
   return type == 'A' || type == 'F' || type == 'X' || type == 'D' || type == 'U';
 }

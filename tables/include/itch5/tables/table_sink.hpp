@@ -9,8 +9,8 @@
 #include <array>
 #include <atomic>
 #include <cstddef>
-#include <exception>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <span>
 
