@@ -4,9 +4,11 @@
 // row. Not thread-safe; a released struct may be released from any thread.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -72,21 +74,45 @@ inline void make_schema(ArrowSchema* out, std::string format, std::string name, 
   out->private_data = n;
 }
 
-/// A buffer of bytes an array owns (64-byte aligned, as Arrow recommends).
+/// One block of memory that the fixed-width columns of a record batch are written into (arrow_table.hpp),
+/// freed when the last buffer inside it is released.
+class arrow_slab {
+ public:
+  explicit arrow_slab(std::size_t bytes)
+      : data_(static_cast<std::uint8_t*>(::operator new (bytes + 64, std::align_val_t{64}))), size_(bytes) {}
+  arrow_slab(const arrow_slab&) = delete;
+  arrow_slab& operator=(const arrow_slab&) = delete;
+  ~arrow_slab() { ::operator delete (data_, std::align_val_t{64}); }
+  [[nodiscard]] std::uint8_t* data() const noexcept { return data_; }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+
+ private:
+  std::uint8_t* data_;
+  std::size_t size_;
+};
+
+/// A buffer of bytes an array owns (64-byte aligned, as Arrow recommends): an allocation of its own, or a
+/// part of an arrow_slab that it keeps alive.
 class owned_buffer {
  public:
   owned_buffer() = default;
   explicit owned_buffer(std::size_t bytes)
       : data_(static_cast<std::uint8_t*>(::operator new (round(bytes), std::align_val_t{64}))),
         size_(bytes) {}
-  owned_buffer(owned_buffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(o.size_) {}
+  owned_buffer(std::uint8_t* data, std::size_t bytes, std::shared_ptr<const arrow_slab> slab) noexcept
+      : data_(data), size_(bytes), slab_(std::move(slab)) {}
+  owned_buffer(owned_buffer&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)), size_(o.size_), slab_(std::move(o.slab_)) {}
   owned_buffer& operator=(owned_buffer&& o) noexcept {
     std::swap(data_, o.data_);
     std::swap(size_, o.size_);
+    std::swap(slab_, o.slab_);
     return *this;
   }
+  owned_buffer(const owned_buffer&) = delete;
+  owned_buffer& operator=(const owned_buffer&) = delete;
   ~owned_buffer() {
-    if (data_ != nullptr) ::operator delete (data_, std::align_val_t{64});
+    if (data_ != nullptr && !slab_) ::operator delete (data_, std::align_val_t{64});
   }
   [[nodiscard]] std::uint8_t* data() const noexcept { return data_; }
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
@@ -95,6 +121,7 @@ class owned_buffer {
   static std::size_t round(std::size_t b) { return (b + 63) / 64 * 64 + 64; }
   std::uint8_t* data_ = nullptr;
   std::size_t size_ = 0;
+  std::shared_ptr<const arrow_slab> slab_;  // null: data_ is this buffer's own allocation
 };
 
 /// What an ArrowArray's private_data points to.

@@ -7,11 +7,15 @@
 // With a known date (`midnight_utc_ns`, the epoch nanoseconds of the day's midnight in `timezone`), a
 // column `time`, timestamp[ns, timezone], follows the `timestamp` column.
 // Every field carries metadata itch5.type (column_type_name, or "text") and itch5.meaning.
-// append() is O(columns) with no allocation (the builders reserve a batch's rows); finish() allocates the
-// batch's buffers once per column. Not thread-safe: one thread builds, the batch may be released anywhere.
+// append() is O(columns) with no allocation: a batch's integer, price, time and symbol-index columns are
+// written into one block allocated when the batch starts (arrow_slab) and handed to Arrow as they are; the
+// other columns are built in vectors that keep their storage, and finish() copies them into buffers of
+// their own. Not thread-safe: one thread builds, the batch may be released anywhere.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -83,8 +87,27 @@ class column_builder {
         type_name_(std::move(type_name)),
         meaning_(std::move(meaning)) {}
 
+  /// Bytes per value of a column written into the batch's slab (arrow_table_builder::start_batch): 8 for
+  /// integers, prices and times, 4 for symbol indices; 0 for the others (built in vectors, then copied).
+  [[nodiscard]] std::size_t fixed_width() const noexcept {
+    switch (kind_) {
+      case arrow_kind::int64:
+      case arrow_kind::uint64:
+      case arrow_kind::time: return 8;
+      case arrow_kind::symbol: return 4;
+      default: return 0;
+    }
+  }
+
+  /// Where the values of the batch go: `rows` values at `at`, inside `slab`.
+  void attach(std::shared_ptr<const arrow_slab> slab, std::uint8_t* at, std::size_t rows) noexcept {
+    slab_ = std::move(slab);
+    fixed_ = at;
+    capacity_ = rows;
+  }
+
   void reserve(std::size_t rows) {
-    ints_.reserve(rows);
+    if (kind_ == arrow_kind::boolean) ints_.reserve(rows);
     if (nullable_) valid_.reserve(rows);
     if (kind_ == arrow_kind::utf8) {
       offsets_.reserve(rows + 1);
@@ -114,7 +137,7 @@ class column_builder {
   }
 
   void append_time(std::int64_t ns) {
-    ints_.push_back(ns);
+    put<std::int64_t>(ns);
     mark(true);
   }
 
@@ -151,7 +174,7 @@ class column_builder {
     switch (kind_) {
       case arrow_kind::int64:
       case arrow_kind::uint64:
-      case arrow_kind::time: buffers.push_back(copy(ints_.data(), ints_.size())); break;
+      case arrow_kind::time: buffers.push_back(take_fixed()); break;
       case arrow_kind::boolean: {
         std::vector<bool> b(ints_.begin(), ints_.end());
         buffers.push_back(bits(b));
@@ -162,8 +185,7 @@ class column_builder {
         buffers.push_back(copy(chars_.data(), chars_.size()));
         break;
       case arrow_kind::symbol: {
-        std::vector<std::int32_t> idx(ints_.begin(), ints_.end());
-        buffers.push_back(copy(idx.data(), idx.size()));
+        buffers.push_back(take_fixed());
         dict = std::make_unique<ArrowArray>();
         std::vector<owned_buffer> dbuf;
         dbuf.emplace_back();
@@ -191,9 +213,9 @@ class column_builder {
   template <class T>
   void append_value(const T& v) {
     if constexpr (std::is_same_v<T, itch5::timestamp>) {
-      ints_.push_back(static_cast<std::int64_t>(v.count()));
+      put<std::int64_t>(static_cast<std::int64_t>(v.count()));
     } else if constexpr (std::is_same_v<T, itch5::price4> || std::is_same_v<T, itch5::price8>) {
-      ints_.push_back(static_cast<std::int64_t>(v.units()));
+      put<std::int64_t>(static_cast<std::int64_t>(v.units()));
     } else if constexpr (std::is_same_v<T, itch5::stock_symbol>) {
       std::uint64_t key = 0;
       std::memcpy(&key, v.raw().data(), sizeof key);  // never 0: a symbol is padded with spaces
@@ -208,36 +230,67 @@ class column_builder {
         }
         slot = {key, it->second};
       }
-      ints_.push_back(slot.index);
+      put<std::int32_t>(slot.index);
     } else if constexpr (std::is_same_v<T, tables::letter>) {
       if (v.code != 0) chars_.push_back(v.code);
       offsets_.push_back(static_cast<std::int32_t>(chars_.size()));
-      ints_.push_back(0);
     } else if constexpr (std::is_same_v<T, tables::text>) {
       chars_.insert(chars_.end(), v.value.begin(), v.value.end());
       offsets_.push_back(static_cast<std::int32_t>(chars_.size()));
-      ints_.push_back(0);
     } else if constexpr (std::is_same_v<T, std::string_view>) {
       chars_.insert(chars_.end(), v.begin(), v.end());
       offsets_.push_back(static_cast<std::int32_t>(chars_.size()));
-      ints_.push_back(0);
     } else if constexpr (std::is_same_v<T, bool>) {
       ints_.push_back(v ? 1 : 0);
     } else {
-      ints_.push_back(static_cast<std::int64_t>(v));
+      put<std::int64_t>(static_cast<std::int64_t>(v));
     }
   }
 
   void append_null() {
-    ints_.push_back(0);
-    if (kind_ == arrow_kind::utf8) offsets_.push_back(static_cast<std::int32_t>(chars_.size()));
-    if (kind_ == arrow_kind::symbol) {
-      if (dict_offsets_.size() == 1) {  // index 0 must exist: an empty string
-        dict_offsets_.push_back(0);
-      }
-      ints_.back() = 0;
+    switch (kind_) {
+      case arrow_kind::utf8: offsets_.push_back(static_cast<std::int32_t>(chars_.size())); break;
+      case arrow_kind::symbol:
+        if (dict_offsets_.size() == 1) {  // index 0 must exist: an empty string
+          dict_offsets_.push_back(0);
+        }
+        put<std::int32_t>(0);
+        break;
+      case arrow_kind::boolean: ints_.push_back(0); break;
+      default: put<std::int64_t>(0); break;
     }
     mark(false);
+  }
+
+  // The next value of a fixed-width column, into the batch's slab (or, past its rows, a larger buffer
+  // of the column's own).
+  template <class V>
+  void put(V v) {
+    if (rows_ == capacity_) [[unlikely]]
+      grow(sizeof(V));
+    std::memcpy(fixed_ + rows_ * sizeof(V), &v, sizeof(V));
+  }
+
+  [[gnu::noinline]] void grow(std::size_t width) {
+    const std::size_t rows = std::max<std::size_t>(64, 2 * capacity_);
+    owned_buffer bigger(rows * width);
+    if (rows_ > 0) std::memcpy(bigger.data(), fixed_, rows_ * width);
+    fixed_ = bigger.data();
+    capacity_ = rows;
+    own_ = std::move(bigger);
+    slab_.reset();
+  }
+
+  // The fixed-width values of the batch as a buffer; the column is detached until the next attach().
+  owned_buffer take_fixed() {
+    if (fixed_ == nullptr) grow(fixed_width());  // no row and no slab: an empty buffer, not a null one
+    owned_buffer b = own_.data() != nullptr ? std::move(own_)
+                                            : owned_buffer(fixed_, rows_ * fixed_width(), std::move(slab_));
+    own_ = owned_buffer();
+    slab_.reset();
+    fixed_ = nullptr;
+    capacity_ = 0;
+    return b;
   }
 
   void mark(bool valid) {
@@ -267,7 +320,12 @@ class column_builder {
   bool nullable_;
   std::string type_name_;
   std::string meaning_;
-  std::vector<std::int64_t> ints_;  // integers, prices, times, booleans, symbol indices
+  // Fixed-width values (fixed_width() > 0): written at fixed_, inside slab_ or own_.
+  std::shared_ptr<const arrow_slab> slab_;
+  owned_buffer own_;
+  std::uint8_t* fixed_ = nullptr;
+  std::size_t capacity_ = 0;        // values fixed_ has room for
+  std::vector<std::int64_t> ints_;  // booleans
   std::vector<bool> valid_;
   std::vector<std::int32_t> offsets_;  // utf8
   std::vector<char> chars_;
@@ -300,6 +358,7 @@ class arrow_table_builder {
   }
 
   void append(const row& r) {
+    if (rows_ == 0 && !attached_) start_batch();
     append_visitor av{*this, 0};
     Table::visit(av, r);
     ++rows_;
@@ -319,6 +378,25 @@ class arrow_table_builder {
                 std::move(children));
   }
 
+  /// One slab for the batch's fixed-width columns, each its part (64-byte aligned) for batch_rows values:
+  /// they are written there and handed to Arrow as they are, with no copy (arrow_nodes.hpp, arrow_slab).
+  void start_batch() {
+    const auto part = [this](const column_builder& c) {
+      return (c.fixed_width() * batch_rows_ + 63) / 64 * 64;
+    };
+    std::size_t bytes = 0;
+    for (const auto& c : columns_) bytes += part(c);
+    attached_ = true;
+    if (bytes == 0) return;
+    auto slab = std::make_shared<const arrow_slab>(bytes);
+    std::uint8_t* at = slab->data();
+    for (auto& c : columns_) {
+      if (c.fixed_width() == 0) continue;
+      c.attach(slab, at, batch_rows_);
+      at += part(c);
+    }
+  }
+
   /// The rows appended since the last batch, as one record batch (a struct array).
   void finish_batch(ArrowArray* out) {
     std::vector<std::unique_ptr<ArrowArray>> children;
@@ -330,6 +408,7 @@ class arrow_table_builder {
     buffers.emplace_back();
     make_array(out, static_cast<std::int64_t>(rows_), 0, std::move(buffers), std::move(children));
     rows_ = 0;
+    attached_ = false;
   }
 
  private:
@@ -369,6 +448,7 @@ class arrow_table_builder {
   std::vector<column_builder> columns_;
   std::size_t time_after_ = static_cast<std::size_t>(-1);
   std::size_t rows_ = 0;
+  bool attached_ = false;  // the fixed-width columns have the batch's slab
 };
 
 }  // namespace itch5::python
