@@ -2,6 +2,7 @@
 
 import datetime as dt
 import os
+import subprocess
 
 import pytest
 
@@ -38,6 +39,20 @@ def test_small_batches_give_the_same_rows(sample, tool):
     batches = [b for _, b in day.batches("inside")]
     assert len(batches) > 2 and all(b.num_rows <= 100 for b in batches)
     assert rows_of(pa.Table.from_batches(batches)) == inside_lines(tool, sample, "--symbols", "SPY")
+
+
+def test_a_batch_of_thousands_of_symbols_as_the_cli(tool, tmp_path):
+    # One batch holding more symbols than the converter's symbol table starts with room for (2,048 at
+    # most half full): the table grows within the batch and every row keeps its symbol.
+    path = tmp_path / "many.itch"
+    subprocess.run([tool("itch5synth"), "--messages", "400k", "--symbols", "5000", "--zipf", "0.3",
+                    "-o", str(path)], check=True, capture_output=True)
+    expected = inside_lines(tool, str(path))
+    batches = [b for _, b in itch5.open(str(path), batch_rows=1 << 20).batches("inside")]
+    assert len(batches) == 1
+    names = batches[0].column("symbol").dictionary.to_pylist()
+    assert len(names) > 2048 and len(set(names)) == len(names)  # each symbol once in the dictionary
+    assert rows_of(pa.Table.from_batches(batches)) == expected
 
 
 def test_columns_are_typed_exactly(sample):
