@@ -624,8 +624,11 @@ int main(int argc, char** argv) {
   opts.add(
           "slowest", cfg.slowest,
           "Print the N messages that took longest to handle, on stderr at the end: message number (from 1), "
-          "type and microseconds, from before decoding to after the book update and output formatting. Times "
-          "every message (two clock reads each, as --stats does). A stall that recurs at the same message in "
+          "type and microseconds, from before decoding to before the next message is decoded (the book "
+          "update, "
+          "output formatting, framing the next message; never reading an input block: docs/formats.md, "
+          "Processing). Times every message (a clock read each, as --stats does). A stall that recurs at the "
+          "same message in "
           "two runs is the program's; one that does not is the machine's (bench/stalls.py compares two "
           "runs). "
           "Needs --threads 1. 0: off.",

@@ -65,6 +65,29 @@ TEST_P(ReaderAllConfigs, MixedStreamMatchesReferenceFraming) {
   EXPECT_EQ(r.offset, input.size());
 }
 
+// next_frame_buffered() says exactly whether the next next() returns without reading a block (run_loop
+// ends a timed message's time before a read on that word).
+TEST_P(ReaderAllConfigs, NextFrameBufferedIsTrueExactlyWhenNextReadsNoBlock) {
+  const bytes input = mixed_stream();
+  itch5::message_reader reader(itch5_test::memory_source(input, GetParam()));
+  std::span<const std::byte> msg;
+  ASSERT_EQ(reader.next(msg), read_status::message);
+  std::size_t buffered = 0;
+  for (;;) {
+    const bool says = reader.next_frame_buffered();
+    const std::uint64_t blocks = reader.block_number();
+    const read_status st = reader.next(msg);
+    EXPECT_EQ(says, st == read_status::message && reader.block_number() == blocks)
+        << "after message " << reader.messages();
+    if (st != read_status::message) break;
+    buffered += says ? 1 : 0;
+  }
+  EXPECT_EQ(reader.messages(), 69u);
+  if (GetParam().block_size >= 4096) {
+    EXPECT_GT(buffered, 60u);
+  }
+}
+
 TEST_P(ReaderAllConfigs, UnknownTypesAreSkippedByLengthAndCounted) {
   bytes s = itch5_test::system_event_bytes('O');
   bytes a = itch5_test::add_order_bytes(1, 'B', 100, "AAPL", 1'000'000);

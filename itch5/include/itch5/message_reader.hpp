@@ -118,6 +118,12 @@ class message_reader {
   [[nodiscard]] std::span<const std::byte> lookahead() const noexcept {
     return {cur_, static_cast<std::size_t>(end_ - cur_)};
   }
+  /// Whether the next frame lies whole in the current block, so that next() returns it (or the irregular
+  /// frame it is) without reading: without waiting for the disk or an inflater.
+  [[nodiscard]] bool next_frame_buffered() const noexcept {
+    const auto avail = static_cast<std::size_t>(end_ - cur_);
+    return avail >= 2 && avail >= std::size_t{detail::load_be16(cur_)} + 2;
+  }
   /// Counts the blocks read so far.
   [[nodiscard]] std::uint64_t block_number() const noexcept { return blocks_; }
   /// Offset in the decompressed stream of a byte inside the current message or block.
