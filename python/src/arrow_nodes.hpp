@@ -79,16 +79,14 @@ inline void make_schema(ArrowSchema* out, std::string format, std::string name, 
 class arrow_slab {
  public:
   explicit arrow_slab(std::size_t bytes)
-      : data_(static_cast<std::uint8_t*>(::operator new (bytes + 64, std::align_val_t{64}))), size_(bytes) {}
+      : data_(static_cast<std::uint8_t*>(::operator new (bytes + 64, std::align_val_t{64}))) {}
   arrow_slab(const arrow_slab&) = delete;
   arrow_slab& operator=(const arrow_slab&) = delete;
   ~arrow_slab() { ::operator delete (data_, std::align_val_t{64}); }
   [[nodiscard]] std::uint8_t* data() const noexcept { return data_; }
-  [[nodiscard]] std::size_t size() const noexcept { return size_; }
 
  private:
   std::uint8_t* data_;
-  std::size_t size_;
 };
 
 /// A buffer of bytes an array owns (64-byte aligned, as Arrow recommends): an allocation of its own, or a
