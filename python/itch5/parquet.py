@@ -6,8 +6,11 @@ large enough for scans, small enough to skip by the timestamp statistics), the s
 (timestamp, the feed's order), and in the footer's key-value metadata the source file's name, size and
 sha256 and the tool's version (the sha256 computed on a thread of its own while the engine runs, so the
 day is not read twice in a row; it joins the other keys in the footer when the files close, and name, size
-and version are in the Arrow schema's metadata too). Each file is written to a temporary name and renamed when complete, so a
-file that exists is finished: a second run skips it (resumable, like itch5batch).
+and version are in the Arrow schema's metadata too). Row groups are encoded and compressed on a writing
+thread while the engine makes the next (pyarrow releases the GIL): on the 20 M-message day this took the
+conversion of inside and trades from 3.15 s to 2.6 s on 2 cores (bench/python_tables.py). Each file is
+written to a temporary name and renamed when complete, so a file that exists is finished: a second run
+skips it (resumable, like itch5batch).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import os
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Optional, Sequence, Union
 
 from . import Day, Error, __version__, open as _open, table_names
@@ -34,6 +38,22 @@ def _sha256(path: str) -> str:
                 break
             h.update(chunk)
     return h.hexdigest()
+
+
+def _encodings(schema: Any) -> dict:
+    """ParquetWriter arguments: the time columns (itch5 types ``ns`` and ``time``: 64-bit integers, and the
+    row's timestamp non-decreasing in feed order) delta-encoded (DELTA_BINARY_PACKED, part of Parquet since
+    its first format version), every other column as pyarrow chooses (dictionary, falling back to plain). On
+    the 20 M-message day's inside and trades tables this writes 4% fewer bytes in 9% less time than
+    dictionaries over timestamps, which are nearly all distinct.
+    """
+    deltas = [f.name for f in schema if (f.metadata or {}).get(b"itch5.type") in (b"ns", b"time")]
+    if not deltas:
+        return {}
+    return {
+        "use_dictionary": [f.name for f in schema if f.name not in deltas],
+        "column_encoding": {name: "DELTA_BINARY_PACKED" for name in deltas},
+    }
 
 
 def _known_metadata(path: str) -> dict:
@@ -129,11 +149,24 @@ def to_parquet(
     rows = {t: 0 for t in todo}
     bar = _Progress(progress)
 
+    # Row groups are written on a thread of their own (pyarrow releases the GIL while it encodes and
+    # compresses), one at a time, while the engine fills the next: memory stays bounded by two row groups
+    # per table plus the batch queue, and a write's error surfaces at the next flush or at the end.
+    writing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="itch5-parquet")
+    in_flight: list = []
+
+    def wait_written() -> None:
+        while in_flight:
+            in_flight[0].result()  # popped only once done: an interrupt here still waits for it below
+            in_flight.pop(0)
+
     def flush(t: str) -> None:
         if pending[t]:
-            writers[t].write_table(pa.Table.from_batches(pending[t]), row_group_size=row_group_rows)
+            group = pa.Table.from_batches(pending[t])
             pending[t] = []
             pending_rows[t] = 0
+            wait_written()
+            in_flight.append(writing.submit(writers[t].write_table, group, row_group_size=row_group_rows))
 
     try:
         for t in todo:
@@ -142,6 +175,7 @@ def to_parquet(
             writers[t] = pq.ParquetWriter(
                 temps[t], schema, compression=compression,
                 sorting_columns=[pq.SortingColumn(0)], write_statistics=True,
+                **_encodings(schema),
             )
         for t, batch in day.batches(*todo):
             pending[t].append(batch)
@@ -150,14 +184,18 @@ def to_parquet(
             if pending_rows[t] >= row_group_rows:
                 flush(t)
             bar.update(rows)
-        full = {**meta, "itch5.source.sha256": digest.result()}
         for t in todo:
             flush(t)
+        wait_written()
+        full = {**meta, "itch5.source.sha256": digest.result()}
+        for t in todo:
             writers[t].add_key_value_metadata(full)
             writers.pop(t).close()
             os.replace(temps[t], paths[t])
         bar.update(rows, final=True)
     except BaseException:
+        for f in in_flight:
+            f.exception()  # wait for it; the original error matters
         for w in writers.values():
             try:
                 w.close()
@@ -167,6 +205,8 @@ def to_parquet(
             if os.path.exists(temps[t]):
                 os.remove(temps[t])
         raise
+    finally:
+        writing.shutdown()
     return paths
 
 

@@ -1,5 +1,6 @@
 """itch5.to_parquet and itch5parquet: round trip, footer metadata, sorting columns, resumability."""
 
+import datetime
 import hashlib
 import os
 import subprocess
@@ -35,6 +36,26 @@ def test_round_trip_and_metadata(sample, tmp_path):
     sc = f.metadata.row_group(0).sorting_columns
     assert sc and sc[0].column_index == 0
     assert f.metadata.row_group(0).column(0).compression == "ZSTD"
+    assert "DELTA_BINARY_PACKED" in f.metadata.row_group(0).column(0).encodings  # the timestamp
+
+
+def test_several_tables_in_many_row_groups(sample, tmp_path):
+    # Row groups are written on a thread of their own while the engine runs: two tables of many small row
+    # groups each come back whole and in order, the time columns (delta-encoded) included.
+    day = itch5.open(sample, symbols=["SPY", "AAPL", "QQQ"], date=datetime.date(2024, 1, 2))
+    paths = itch5.to_parquet(day, str(tmp_path), tables=["inside", "trades"], row_group_rows=300)
+    for table in ("inside", "trades"):
+        want = day.table(table).to_arrow()
+        f = pq.ParquetFile(paths[table])
+        assert f.metadata.num_row_groups == -(-want.num_rows // 300) > 3, table
+        back = f.read()
+        assert back.column_names == want.column_names
+        for c in want.column_names:
+            assert back.column(c).to_pylist() == want.column(c).to_pylist(), (table, c)
+        names = [f.schema_arrow.field(i).name for i in range(f.metadata.num_columns)]
+        for name in ("timestamp", "time"):
+            encodings = f.metadata.row_group(0).column(names.index(name)).encodings
+            assert "DELTA_BINARY_PACKED" in encodings, (table, name, encodings)
 
 
 def test_a_finished_table_is_not_redone(sample, tmp_path):
@@ -51,10 +72,11 @@ def test_corrupt_input_leaves_no_file(raw_sample, tmp_path):
     cut = tmp_path / "cut.itch"
     with open(raw_sample, "rb") as f:
         cut.write_bytes(f.read(200003))
-    out = tmp_path / "out"
-    with pytest.raises(itch5.Error):
-        itch5.to_parquet(str(cut), str(out))
-    assert os.listdir(out) == []
+    for rows in (1 << 20, 500):  # the error before any row group, and while row groups are being written
+        out = tmp_path / f"out{rows}"
+        with pytest.raises(itch5.Error):
+            itch5.to_parquet(str(cut), str(out), tables=["inside", "trades"], row_group_rows=rows)
+        assert os.listdir(out) == []
 
 
 def test_console_script(sample, tmp_path):
