@@ -107,6 +107,33 @@ def _date_from_name(path: str) -> Optional[_dt.date]:
         return None
 
 
+def _date_arg(date: Union[_dt.date, str, None]) -> Optional[_dt.date]:
+    """open()'s date: a datetime.date (a datetime's date part), or "YYYY-MM-DD"."""
+    if date is None:
+        return None
+    if isinstance(date, _dt.datetime):
+        return date.date()
+    if isinstance(date, _dt.date):
+        return date
+    if isinstance(date, str):
+        try:
+            return _dt.date.fromisoformat(date.strip())
+        except ValueError:
+            raise ValueError(f"date: {date!r} is not a date as YYYY-MM-DD") from None
+    raise TypeError(f"date: expected a datetime.date or 'YYYY-MM-DD', got {type(date).__name__}")
+
+
+def _timezone_arg(timezone: str) -> str:
+    """open()'s timezone, checked now rather than when the first table is made."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError, TypeError):
+        raise ValueError(f"timezone: {timezone!r} is not an IANA time zone, e.g. America/New_York") from None
+    return timezone
+
+
 def _midnight_utc_ns(date: _dt.date, timezone: str) -> int:
     from zoneinfo import ZoneInfo
 
@@ -135,7 +162,7 @@ class Day:
         start: TimeLike = None,
         end: TimeLike = None,
         book: str = "array",
-        date: Optional[_dt.date] = None,
+        date: Union[_dt.date, str, None] = None,
         timezone: str = "America/New_York",
         batch_rows: int = 65536,
         queue_batches: int = 4,
@@ -151,8 +178,9 @@ class Day:
         if self.start >= self.end:
             raise ValueError("start must be before end")
         self.book = book
-        self.date = date if date is not None else _date_from_name(self.path)
-        self.timezone = timezone
+        given = _date_arg(date)
+        self.date = given if given is not None else _date_from_name(self.path)
+        self.timezone = _timezone_arg(timezone)
         self.batch_rows = int(batch_rows)
         self.queue_batches = int(queue_batches)
         if self.batch_rows < 1 or self.queue_batches < 1:
@@ -300,7 +328,7 @@ def open(  # noqa: A001 - the package's entry point, like builtins.open for a da
     start: TimeLike = None,
     end: TimeLike = None,
     book: str = "array",
-    date: Optional[_dt.date] = None,
+    date: Union[_dt.date, str, None] = None,
     timezone: str = "America/New_York",
     batch_rows: int = 65536,
     queue_batches: int = 4,
@@ -309,8 +337,9 @@ def open(  # noqa: A001 - the package's entry point, like builtins.open for a da
 
     symbols: restrict rows to these symbols (a list or "AAPL,MSFT"); start/end: the time range of rows
     (``"09:30"``, ns since midnight, a datetime.time); the books are built from every message. book: the
-    book type (as itch5inside --book). date: the day's date, for the timezone-aware ``time`` column (taken
-    from a Nasdaq-style file name when not given). batch_rows: rows per record batch; queue_batches:
+    book type (as itch5inside --book). date: the day's date (a datetime.date or ``"YYYY-MM-DD"``), for the
+    timezone-aware ``time`` column (taken from a Nasdaq-style file name when not given); timezone: that
+    column's IANA time zone. batch_rows: rows per record batch; queue_batches:
     batches the engine may run ahead (memory is bounded by their product).
     """
     return Day(path, symbols, start, end, book, date, timezone, batch_rows, queue_batches)

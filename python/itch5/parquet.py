@@ -211,7 +211,7 @@ def to_parquet(
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """itch5parquet DAY --out DIR [--tables inside,...] [--symbols A,B] [--from T] [--to T]."""
+    """itch5parquet DAY --out DIR [--tables inside,...] [--symbols A,B] [--from T] [--to T] [--date D]."""
     p = argparse.ArgumentParser(
         prog="itch5parquet",
         description="Writes tables of an ITCH 5.0 day as Parquet files, one per table (OUT/<table>.parquet), "
@@ -224,6 +224,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--symbols", default="", help="comma-separated symbols to keep (default: all)")
     p.add_argument("--from", dest="start", default=None, help="keep rows from this time of day (HH:MM[:SS])")
     p.add_argument("--to", dest="end", default=None, help="keep rows before this time of day (HH:MM[:SS])")
+    p.add_argument("--date", default=None,
+                   help="the day's date, YYYY-MM-DD: adds the timezone-aware time column (default: from a "
+                   "Nasdaq-style file name, MMDDYYYY.NASDAQ_ITCH50[.gz], else no time column)")
+    p.add_argument("--timezone", default="America/New_York",
+                   help="the time column's IANA time zone (default America/New_York)")
     p.add_argument("--compression", default="zstd", help="Parquet compression codec (default zstd)")
     p.add_argument("--row-group-rows", type=int, default=ROW_GROUP_ROWS,
                    help=f"rows per row group (default {ROW_GROUP_ROWS})")
@@ -232,7 +237,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     a = p.parse_args(argv)
     tables = [t for t in a.tables.split(",") if t]
     try:
-        day = _open(a.day, symbols=[s for s in a.symbols.split(",") if s], start=a.start, end=a.end)
+        day = _open(a.day, symbols=[s for s in a.symbols.split(",") if s], start=a.start, end=a.end,
+                    date=a.date, timezone=a.timezone)
         paths = to_parquet(day, a.out, tables=tables, compression=a.compression,
                            row_group_rows=a.row_group_rows, progress=not a.quiet)
     except (Error, OSError, ValueError) as e:

@@ -10,6 +10,7 @@ import pytest
 
 import itch5
 
+pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 
@@ -85,6 +86,18 @@ def test_console_script(sample, tmp_path):
     assert r.returncode == 0, r.stderr
     t = pq.read_table(tmp_path / "inside.parquet")
     assert set(t.column("symbol").to_pylist()) == {"QQQ"}
+    assert "time" not in t.column_names  # no date in the file's name, none given
+    dated = tmp_path / "dated"
+    r = subprocess.run([sys.executable, "-m", "itch5.parquet", sample, "--out", str(dated), "--symbols", "QQQ",
+                        "--date", "2024-01-02", "--timezone", "America/Chicago", "--quiet"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    t = pq.read_table(dated / "inside.parquet")
+    assert t.schema.field("time").type == pa.timestamp("ns", tz="America/Chicago")
+    assert t.column("time")[0].as_py().date() == datetime.date(2024, 1, 2)
+    r = subprocess.run([sys.executable, "-m", "itch5.parquet", sample, "--out", str(dated), "--date", "Jan 2"],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and "itch5parquet: error: date: 'Jan 2' is not a date as YYYY-MM-DD" in r.stderr
     r = subprocess.run([sys.executable, "-m", "itch5.parquet", "/nonexistent.itch", "--out", str(tmp_path)],
                        capture_output=True, text=True)
     assert r.returncode == 1 and "itch5parquet: error:" in r.stderr

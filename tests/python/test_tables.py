@@ -82,6 +82,23 @@ def test_time_column_when_the_date_is_known(sample):
     assert abs(since_midnight - ts / 1e9) < 1e-5
 
 
+def test_the_date_as_text_and_bad_dates_or_zones_at_open(sample):
+    as_date = itch5.open(sample, symbols=["SPY"], date=dt.date(2024, 3, 15), timezone="Europe/London")
+    as_text = itch5.open(sample, symbols=["SPY"], date="2024-03-15", timezone="Europe/London")
+    assert as_text.date == dt.date(2024, 3, 15)
+    a, b = as_date.inside.to_arrow(), as_text.inside.to_arrow()
+    assert b.schema.field("time").type == pa.timestamp("ns", tz="Europe/London")
+    assert a.column("time").to_pylist() == b.column("time").to_pylist()
+    assert itch5.open(sample, date=dt.datetime(2024, 3, 15, 9, 30)).date == dt.date(2024, 3, 15)
+    # Errors when the day is opened, naming what was wrong, not when the first table is made.
+    with pytest.raises(ValueError, match=r"date: '2024-13-01' is not a date as YYYY-MM-DD"):
+        itch5.open(sample, date="2024-13-01")
+    with pytest.raises(TypeError, match="date: expected a datetime.date or 'YYYY-MM-DD', got int"):
+        itch5.open(sample, date=20240315)
+    with pytest.raises(ValueError, match="timezone: 'Mars/Olympus' is not an IANA time zone"):
+        itch5.open(sample, timezone="Mars/Olympus")
+
+
 def test_pyarrow_polars_duckdb_pandas_read_the_stream(sample, tool):
     expected = inside_lines(tool, sample, "--symbols", "QQQ")
     t = itch5.open(sample, symbols=["QQQ"]).inside
