@@ -82,6 +82,22 @@ def test_time_column_when_the_date_is_known(sample):
     assert abs(since_midnight - ts / 1e9) < 1e-5
 
 
+def test_times_of_day_as_itch5inside_reads_them(sample):
+    ns = 1_000_000_000
+    assert itch5.open(sample, start="09:30").start == 34_200 * ns
+    assert itch5.open(sample, start="9:30:01.5").start == 34_201 * ns + ns // 2
+    assert itch5.open(sample, start=dt.time(9, 30, 0, 250_000)).start == 34_200 * ns + 250_000_000
+    assert itch5.open(sample, start=dt.timedelta(hours=16)).start == 57_600 * ns
+    assert itch5.open(sample, start=12, end="24:00").end == 86_400 * ns
+    for bad in ("24:30", "24:00:01", "24:00:00.000000001", "10:60", "9h30"):
+        with pytest.raises(ValueError, match=f"time of day '{bad}'"):
+            itch5.open(sample, start=bad)
+    with pytest.raises(TypeError):
+        itch5.open(sample, start=True)
+    with pytest.raises(ValueError, match="start must be before end"):
+        itch5.open(sample, start="16:00", end="09:30")
+
+
 def test_the_date_as_text_and_bad_dates_or_zones_at_open(sample):
     as_date = itch5.open(sample, symbols=["SPY"], date=dt.date(2024, 3, 15), timezone="Europe/London")
     as_text = itch5.open(sample, symbols=["SPY"], date="2024-03-15", timezone="Europe/London")
