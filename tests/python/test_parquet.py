@@ -101,3 +101,25 @@ def test_console_script(sample, tmp_path):
     r = subprocess.run([sys.executable, "-m", "itch5.parquet", "/nonexistent.itch", "--out", str(tmp_path)],
                        capture_output=True, text=True)
     assert r.returncode == 1 and "itch5parquet: error:" in r.stderr
+
+
+def test_ctrl_c_while_row_groups_are_written_leaves_no_file(generated_day, tmp_path):
+    # SIGINT once the first row group is on disk, with more being written on the writing thread: the
+    # script waits for the write in flight, removes every temporary file, says so and exits 130.
+    import signal
+    import time
+
+    out = tmp_path / "out"
+    p = subprocess.Popen([sys.executable, "-m", "itch5.parquet", generated_day, "--out", str(out), "--tables",
+                          "inside,trades,levels", "--row-group-rows", "2000", "--quiet"],
+                         stderr=subprocess.PIPE, text=True)
+    give_up = time.monotonic() + 60
+    while not any(n.endswith(f".tmp.{p.pid}") and os.path.getsize(out / n) > 0
+                  for n in (os.listdir(out) if out.exists() else [])):
+        assert p.poll() is None and time.monotonic() < give_up, "no row group written before the end"
+        time.sleep(0.005)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "itch5parquet: interrupted" in err
+    assert os.listdir(out) == []
