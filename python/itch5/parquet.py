@@ -21,7 +21,7 @@ import os
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Optional, Sequence, Union
 
 from . import Day, Error, __version__, open as _open, table_names
@@ -153,20 +153,22 @@ def to_parquet(
     # compresses), one at a time, while the engine fills the next: memory stays bounded by two row groups
     # per table plus the batch queue, and a write's error surfaces at the next flush or at the end.
     writing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="itch5-parquet")
-    in_flight: list = []
+    in_flight: Optional[Future] = None  # the row group being written
 
     def wait_written() -> None:
-        while in_flight:
-            in_flight[0].result()  # popped only once done: an interrupt here still waits for it below
-            in_flight.pop(0)
+        nonlocal in_flight
+        if in_flight is not None:
+            in_flight.result()  # kept until done: an interrupt here still waits for it below
+            in_flight = None
 
     def flush(t: str) -> None:
+        nonlocal in_flight
         if pending[t]:
             group = pa.Table.from_batches(pending[t])
             pending[t] = []
             pending_rows[t] = 0
             wait_written()
-            in_flight.append(writing.submit(writers[t].write_table, group, row_group_size=row_group_rows))
+            in_flight = writing.submit(writers[t].write_table, group, row_group_size=row_group_rows)
 
     try:
         for t in todo:
@@ -194,8 +196,8 @@ def to_parquet(
             os.replace(temps[t], paths[t])
         bar.update(rows, final=True)
     except BaseException:
-        for f in in_flight:
-            f.exception()  # wait for it; the original error matters
+        if in_flight is not None:
+            in_flight.exception()  # wait for it; the original error matters
         for w in writers.values():
             try:
                 w.close()
