@@ -90,7 +90,9 @@ def _time_ns(t: TimeLike, default: int) -> int:
         if not m:
             raise ValueError(f"time of day {t!r}: expected HH:MM[:SS[.fraction]]")
         h, mi, s, frac = int(m[1]), int(m[2]), int(m[3] or 0), (m[4] or "")
-        if mi > 59 or s > 59 or h > 24 or (h == 24 and (mi or s or frac.strip("0"))):
+        if mi > 59 or s > 59:
+            raise ValueError(f"time of day {t!r}: out of range (minutes and seconds go up to 59)")
+        if h > 24 or (h == 24 and (mi or s or frac.strip("0"))):
             raise ValueError(f"time of day {t!r}: out of range (beyond 24:00, as itch5inside --from/--to)")
         return ((h * 60 + mi) * 60 + s) * NS_PER_SECOND + int(frac.ljust(9, "0") or 0)
     raise TypeError(f"time of day: unsupported type {type(t).__name__}")
