@@ -621,18 +621,14 @@ int main(int argc, char** argv) {
            "with a free core per thread (on a busy 2-core machine it did not): see docs/performance.md, "
            "Book threads.",
            1, itch5::inside::max_threads);
-  opts.add(
-          "slowest", cfg.slowest,
-          "Print the N messages that took longest to handle, on stderr at the end: message number (from 1), "
-          "type and microseconds, from before decoding to before the next message is decoded (the book "
-          "update, "
-          "output formatting, framing the next message; never reading an input block: docs/formats.md, "
-          "Processing). Times every message (a clock read each, as --stats does). A stall that recurs at the "
-          "same message in "
-          "two runs is the program's; one that does not is the machine's (bench/stalls.py compares two "
-          "runs). "
-          "Needs --threads 1. 0: off.",
-          0, 1 << 20)
+  opts.add("slowest", cfg.slowest,
+           "Print the N messages that took longest to handle, on stderr at the end: message number (from 1), "
+           "type and microseconds, from before decoding to before the next message is decoded (the book "
+           "update, output formatting, framing the next message; never reading an input block: "
+           "docs/formats.md, Processing). Times every message (a clock read each, as --stats does). A stall "
+           "that recurs at the same message in two runs is the program's; one that does not is the machine's "
+           "(bench/stalls.py compares two runs). Needs --threads 1. 0: off.",
+           0, 1 << 20)
       .value_name("N");
   opts.add_size("block-size", cfg.block_size, "Bytes per input block.", 4096, std::uint64_t{1} << 30);
   cfg.compression.add_to(opts);
