@@ -72,6 +72,7 @@ struct config {
   std::string interface;
   std::chrono::nanoseconds idle{0};
   std::chrono::nanoseconds linger{std::chrono::milliseconds(500)};
+  bool busy_poll = false;
   std::string ready_times;
   itch5::cli::time_range range;  // from the three above, resolved after parsing
   // --events DIR, --event-kinds LIST: the market-state event tables, one CSV per kind in DIR.
@@ -294,6 +295,7 @@ int run(const config& cfg) {
     lo.receiver.interface = cfg.interface;
     lo.idle = cfg.idle;
     lo.linger = cfg.linger;
+    lo.busy_poll = cfg.busy_poll;
     lo.cancel = &itch5::cli::interruption::flag();
     lo.stats = &live_stats;
     lo.report = [](const std::string& line) {
@@ -591,6 +593,12 @@ int main(int argc, char** argv) {
            "when they were.")
       .value_name("FILE");
   opts.add("idle", cfg.idle, "With --listen: stop after this long without a datagram (0: never).");
+  opts.add("busy-poll", cfg.busy_poll,
+           "With --listen: wait for datagrams by asking the sockets again at once instead of sleeping until "
+           "the kernel wakes the thread, which keeps one core busy for the whole session and saves the "
+           "wake-up (10-20 us on a VM) from each packet's latency. Worth it only with a core to spare: "
+           "on a machine where the spinning thread competes with the sender or other work, the tail gets "
+           "longer, not shorter (bench/live_latency.py measures both).");
   opts.add("linger", cfg.linger,
            "With --listen on two feeds: how long to wait for more after the first end of session (the other "
            "feed's end may be lost).");
@@ -678,6 +686,8 @@ int main(int argc, char** argv) {
     paths.output(cfg.output, "--output");
     if (!cfg.ready_times.empty() && cfg.listen.empty())
       throw std::invalid_argument("--ready-times applies to a live feed (--listen)");
+    if (cfg.busy_poll && cfg.listen.empty())
+      throw std::invalid_argument("--busy-poll applies to a live feed (--listen)");
     if (!cfg.ready_times.empty() && cfg.threads > 1)
       throw std::invalid_argument("--ready-times needs --threads 1");
     paths.output(cfg.ready_times, "--ready-times");

@@ -98,6 +98,7 @@ class live_stream final : public io::byte_stream {
   }
 
   // Waits (at most 50 ms at a time, to look at the cancel flag and the clocks) and receives what came.
+  // With busy_poll it does not wait: read() calls it again until something came.
   void receive() {
     teed_ = 0;
     const std::uint64_t now = steady_ns();
@@ -117,7 +118,7 @@ class live_stream final : public io::byte_stream {
     // Datagrams of a feed's last batch not yet taken: merge on without waiting.
     bool pending = false;
     for (std::size_t f = 0; f < receivers_.size(); ++f) pending = pending || next_[f] < got_[f];
-    if (!pending) {
+    if (!pending && !options_.busy_poll) {
       const int ready = ::poll(polls_.data(), polls_.size(), static_cast<int>((wait + 999'999) / 1'000'000));
       if (ready <= 0) return;
     }

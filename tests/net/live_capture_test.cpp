@@ -3,6 +3,7 @@
 // stream, and the tee'd capture reading back (through io's capture reader) to the same bytes.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -144,6 +145,34 @@ TEST(LiveCapture, StopsAfterIdle) {
   std::string all = read_all(*raw);
   EXPECT_EQ(all.size(), 24u);  // the pcap header only
   EXPECT_EQ(stats.ended, "idle");
+}
+
+// Busy polling never sleeps in poll(), so the clocks and the cancel flag are what end the stream: both must
+// still be looked at between tries.
+TEST(LiveCapture, BusyPollingStopsAfterIdleAndWhenCancelled) {
+  {
+    itch5::net::live_stats stats;
+    itch5::net::live_options lo;
+    lo.listen = {"127.0.0.1:0"};
+    lo.idle = std::chrono::milliseconds(100);
+    lo.busy_poll = true;
+    lo.stats = &stats;
+    auto raw = itch5::net::live_input(lo);
+    EXPECT_EQ(read_all(*raw).size(), 24u);
+    EXPECT_EQ(stats.ended, "idle");
+  }
+  {
+    itch5::net::live_stats stats;
+    const std::atomic<bool> cancel{true};
+    itch5::net::live_options lo;
+    lo.listen = {"127.0.0.1:0"};
+    lo.busy_poll = true;
+    lo.cancel = &cancel;
+    lo.stats = &stats;
+    auto raw = itch5::net::live_input(lo);
+    EXPECT_EQ(read_all(*raw).size(), 24u);
+    EXPECT_EQ(stats.ended, "interrupted");
+  }
 }
 
 }  // namespace

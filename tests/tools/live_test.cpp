@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -317,6 +318,44 @@ TEST_F(Live, AMalformedDatagramIsCountedAndSkipped) {
       << r.err;
 }
 
+// --busy-poll changes only how the listener waits for a packet; --ready-times logs, for each batch of packets
+// the books' thread took at once, the messages read when their lines were handed to the output and when.
+// Both together, as bench/live_latency.py runs them: the lines are the file run's, each entry ends at a
+// packet's last message, and no entry is stamped before that packet was sent (the clocks are the same).
+TEST_F(Live, BusyPollingWithReadyTimesKeepsTheLinesAndLogsPacketEnds) {
+  const std::string ready = dir_->file("ready.txt");
+  const std::string schedule = dir_->file("schedule.txt");
+  const live_run r = run("day.itch", {"--rate", "200000", "--schedule", schedule}, false,
+                         {"--busy-poll", "--ready-times", ready});
+  ASSERT_EQ(r.replay_status, 0) << r.replay_err;
+  ASSERT_EQ(r.listen_status, 0) << r.err;
+  EXPECT_TRUE(r.out == ref("day")) << r.err;
+  std::map<std::uint64_t, std::uint64_t> sent_by_end;  // a packet's last message -> when it was sent
+  {
+    std::istringstream in(read_text(schedule));
+    std::uint64_t seq = 0, count = 0, due = 0, sent = 0;
+    while (in >> seq >> count >> due >> sent) {
+      if (count > 0) sent_by_end[seq + count - 1] = sent;
+    }
+  }
+  ASSERT_FALSE(sent_by_end.empty());
+  std::istringstream in(read_text(ready));
+  std::uint64_t messages = 0, ns = 0, last_messages = 0, last_ns = 0, entries = 0;
+  while (in >> messages >> ns) {
+    ++entries;
+    EXPECT_GT(messages, last_messages);
+    EXPECT_GE(ns, last_ns);
+    const auto packet = sent_by_end.find(messages);
+    ASSERT_NE(packet, sent_by_end.end())
+        << "entry " << entries << " ends at message " << messages << ", which ends no packet";
+    EXPECT_GE(ns, packet->second) << "entry " << entries << " is stamped before its packet was sent";
+    last_messages = messages;
+    last_ns = ns;
+  }
+  EXPECT_EQ(last_messages, 50'000u);
+  EXPECT_LE(entries, sent_by_end.size());
+}
+
 TEST_F(Live, SigintMidFeedKeepsCompleteLines) {
 #if defined(__SANITIZE_THREAD__)
   // ThreadSanitizer runs a signal's handler only when the thread it hit next calls a function TSan
@@ -419,6 +458,8 @@ TEST(LiveErrors, BadEndpointSyntaxAndInputWithListen) {
   expect_one_line(
       {tools + "/itch5inside", "--listen", "127.0.0.1:1", itch5_test::data_path("synthetic-200k.itch.gz")}, 2,
       "INPUT and --listen exclude each other");
+  expect_one_line({tools + "/itch5inside", "--busy-poll", itch5_test::data_path("synthetic-200k.itch.gz")}, 2,
+                  "--busy-poll applies to a live feed (--listen)");
 }
 
 }  // namespace

@@ -46,6 +46,10 @@ struct live_options {
   receiver_options receiver;
   std::chrono::nanoseconds idle{0};  ///< Stop after this long without a datagram (0: never).
   std::chrono::nanoseconds linger{std::chrono::milliseconds(500)};
+  /// Wait for datagrams by asking the sockets again at once (recvmmsg without blocking, the clocks and
+  /// `cancel` looked at between tries), never sleeping in poll(): the reading thread keeps a core busy and
+  /// is not woken by the kernel, which on this project's VMs takes 10-20 us. false: sleep in poll().
+  bool busy_poll = false;
   const std::atomic<bool>* cancel = nullptr;
   std::function<void(const std::string&)> report;  ///< Malformed datagram lines; null = silent.
   std::size_t max_reports = 100;
