@@ -13,7 +13,11 @@ does not wait for anybody (coordinated omission is the mistake of measuring from
 Both times are CLOCK_REALTIME of the one machine. Loss (gaps reported by itch5inside) is reported per rate;
 latencies are only computed for runs without loss (message numbers then equal sequence numbers).
 
-  python3 bench/live_latency.py --day /work/days/d300k.itch --rates 100k,200k,400k,560k,800k,1M \\
+Each rate is run twice, once per way the receiver waits for a packet (--modes): asleep in poll() until the
+kernel wakes it, and busy (itch5inside --busy-poll: asking the socket again without sleeping, a core kept
+busy). The report also gives each packet's latency from when it was actually sent, the receiving side alone.
+
+  python3 bench/live_latency.py --day /work/days/d1M.itch --rates 100k,200k,400k,560k,800k,1M \\
       --out bench/results/live-latency.md --plot bench/results/live-latency.png
 
 Not a test: the numbers depend on the machine and on its load; the report says what the machine was doing.
@@ -66,13 +70,13 @@ def quantile(sorted_values, q):
     return sorted_values[k]
 
 
-def one_run(tools, day, rate, work):
+def one_run(tools, day, rate, mode, work):
     port = free_port()
     ready = os.path.join(work, "ready.txt")
     schedule = os.path.join(work, "schedule.txt")
     listener = subprocess.Popen(
         [os.path.join(tools, "itch5inside"), "--listen", "127.0.0.1:%d" % port, "--ready-times", ready,
-         "--idle", "60s", "-o", os.path.join(work, "inside.txt")],
+         "--idle", "60s", "-o", os.path.join(work, "inside.txt")] + (["--busy-poll"] if mode == "busy" else []),
         stderr=subprocess.PIPE, text=True)
     give_up = time.time() + 60
     while not bound(port):
@@ -96,24 +100,29 @@ def one_run(tools, day, rate, work):
             ready_entries.append((int(m), int(t)))
     ready_messages = [m for m, _ in ready_entries]
     latencies = []
+    from_send = []  # the same, from when the packet was sent: the receiving side alone
     if missing == 0:
         with open(schedule) as f:
             for line in f:
-                seq, count, due, _sent = (int(x) for x in line.split())
+                seq, count, due, sent = (int(x) for x in line.split())
                 if count == 0:
                     continue
                 last = seq + count - 1
                 i = bisect.bisect_left(ready_messages, last)
                 if i < len(ready_entries):
                     latencies.append((ready_entries[i][1] - due) / 1000.0)  # us
+                    from_send.append((ready_entries[i][1] - sent) / 1000.0)
     latencies.sort()
+    from_send.sort()
     return {
         "rate": rate,
+        "mode": mode,
         "achieved": achieved.group(1) if achieved else "?",
         "behind_us": float(behind.group(1)) if behind else float("nan"),
         "missing": missing,
         "packets": len(latencies),
         "latencies": latencies,
+        "from_send": from_send,
     }
 
 
@@ -121,6 +130,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--day", required=True, help="the day to send (raw, .gz or a capture)")
     ap.add_argument("--rates", default="100k,200k,400k,560k,800k,1M", help="messages per second, A,B,...")
+    ap.add_argument("--modes", default="sleep,busy",
+                    help="how itch5inside waits for a packet, each rate run once per mode in this order: sleep "
+                         "(in poll(), woken by the kernel) and busy (--busy-poll)")
     ap.add_argument("--tools", default=os.path.join(os.path.dirname(__file__), "..", "build", "tools"))
     ap.add_argument("--out", help="Markdown report (default: standard output)")
     ap.add_argument("--plot", help="PNG of the latency quantiles per rate (matplotlib)")
@@ -128,25 +140,37 @@ def main():
     results = []
     with tempfile.TemporaryDirectory(prefix="itch5-live-") as work:
         for rate in (parse_rate(r) for r in args.rates.split(",")):
-            r = one_run(args.tools, args.day, rate, work)
-            results.append(r)
-            print("rate %d: achieved %s msg/s, %s messages missing, %d packets timed" %
-                  (rate, r["achieved"], r["missing"], r["packets"]), file=sys.stderr)
+            for mode in args.modes.split(","):
+                if mode not in ("sleep", "busy"):
+                    ap.error("--modes: '%s' is neither sleep nor busy" % mode)
+                r = one_run(args.tools, args.day, rate, mode, work)
+                results.append(r)
+                print("rate %d, %s: achieved %s msg/s, %s messages missing, %d packets timed" %
+                      (rate, mode, r["achieved"], r["missing"], r["packets"]), file=sys.stderr)
     load = open("/proc/loadavg").read().split()[:3]
     lines = ["# Wire-to-inside latency over loopback (bench/live_latency.py)", "",
              "Day: `%s`; %d cores; load average at the end %s (other sessions were running)." %
              (args.day, os.cpu_count(), " ".join(load)), "",
-             "| rate (msg/s) | achieved | messages lost | packets | " +
-             " | ".join("p%s (us)" % q for q in QUANTILES) + " | max (us) | sender behind (max us) |",
-             "|" + "---:|" * (6 + len(QUANTILES))]
+             "Receiver waits: sleep = in poll(), woken by the kernel; busy = `--busy-poll`, asking the socket "
+             "again without sleeping (one core kept busy). Latency is from each packet's due time (its schedule); "
+             "'from send' is from when the sender actually sent it, the receiving side alone: where the two "
+             "differ, the sender was held up (descheduled) and the packets due meanwhile count that wait.", "",
+             "| rate (msg/s) | receiver waits | achieved | messages lost | packets | " +
+             " | ".join("p%s (us)" % q for q in QUANTILES) + " | max (us) | sender behind (max us) |"
+             " from send: p50, p99, max (us) |",
+             "|---:|---|" + "---:|" * (6 + len(QUANTILES))]
     for r in results:
         lat = r["latencies"]
         qs = " | ".join("%.1f" % quantile(lat, q) if lat else "-" for q in QUANTILES)
-        lines.append("| %d | %s | %s | %d | %s | %s | %.1f |" % (
-            r["rate"], r["achieved"], r["missing"], r["packets"], qs, "%.1f" % lat[-1] if lat else "-",
-            r["behind_us"]))
-    no_loss = [r["rate"] for r in results if r["missing"] == 0]
-    lines += ["", "Highest rate without loss: %s msg/s." % (max(no_loss) if no_loss else "none"), ""]
+        fs = r["from_send"]
+        lines.append("| %d | %s | %s | %s | %d | %s | %s | %.1f | %s |" % (
+            r["rate"], r["mode"], r["achieved"], r["missing"], r["packets"], qs, "%.1f" % lat[-1] if lat else "-",
+            r["behind_us"], "%.1f, %.1f, %.1f" % (quantile(fs, 50), quantile(fs, 99), fs[-1]) if fs else "-"))
+    for mode in args.modes.split(","):
+        no_loss = [r["rate"] for r in results if r["missing"] == 0 and r["mode"] == mode]
+        lines += ["", "Highest rate without loss, receiver waiting %s: %s msg/s." %
+                  ("in poll()" if mode == "sleep" else "busy", max(no_loss) if no_loss else "none")]
+    lines.append("")
     text = "\n".join(lines)
     if args.out:
         with open(args.out, "w") as f:
@@ -158,17 +182,20 @@ def main():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(8, 5))
+        rates = sorted({r["rate"] for r in results})
         for r in results:
             lat = r["latencies"]
             if not lat:
                 continue
+            color = "C%d" % (rates.index(r["rate"]) % 10)  # one colour per rate, the modes told by the line
             qs = [50, 75, 90, 99, 99.9, 99.99, 100]
             ax.plot(range(len(qs)), [quantile(lat, q) if q < 100 else lat[-1] for q in qs], marker="o",
-                    label="%s msg/s" % format(r["rate"], ","))
+                    color=color, linestyle="-" if r["mode"] == "sleep" else "--",
+                    label="%s msg/s, %s" % (format(r["rate"], ","), r["mode"]))
             ax.set_xticks(range(len(qs)), ["p50", "p75", "p90", "p99", "p99.9", "p99.99", "max"])
         ax.set_yscale("log")
         ax.set_ylabel("wire-to-inside latency (us, from the packet's due time)")
-        ax.set_title("itch5replay --rate -> itch5inside --listen, loopback, loaded 2-core VM")
+        ax.set_title("itch5replay --rate -> itch5inside --listen, loopback, 2-core VM")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
         fig.tight_layout()
