@@ -221,10 +221,10 @@ class Day:
         """Yields ``(table name, pyarrow.RecordBatch)`` for the tables asked for (names or Table objects),
         in one pass, in the order the engine makes them. Raises :class:`Error` after the last good batch on
         corrupt input."""
-        pa = _pyarrow()
         names = [t.name if isinstance(t, Table) else t for t in tables]
         run = self._run(names or ("inside",))
         try:
+            pa = _pyarrow()  # imported while the engine, started above, reads the first batches
             while True:
                 item = run.next()
                 if item is None:
@@ -310,8 +310,8 @@ class Table:
 
     def to_arrow(self):
         """The whole table as a pyarrow.Table (for a day that fits in memory)."""
-        pa = _pyarrow()
-        return pa.Table.from_batches(list(self.batches()), schema=self.schema)
+        batches = list(self.batches())  # imports pyarrow once the engine runs (Day.batches)
+        return _pyarrow().Table.from_batches(batches, schema=self.schema)
 
     def to_polars(self):
         """The whole table as a polars.DataFrame (symbols Categorical)."""
