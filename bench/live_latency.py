@@ -18,7 +18,8 @@ kernel wakes it, and busy (itch5inside --busy-poll: asking the socket again with
 busy). The report also gives each packet's latency from when it was actually sent, the receiving side alone.
 
   python3 bench/live_latency.py --day /work/days/d1M.itch --rates 100k,200k,400k,560k,800k,1M \\
-      --out bench/results/live-latency.md --plot bench/results/live-latency.png
+      --out bench/results/live-latency.md --plot bench/results/live-latency.png --dump /tmp/live
+  build/tools/itch5plot latency /tmp/live-sleep.csv /tmp/live-busy.csv --label sleep,busy -o latency.png
 
 Not a test: the numbers depend on the machine and on its load; the report says what the machine was doing.
 """
@@ -138,6 +139,11 @@ def main():
     ap.add_argument("--tools", default=os.path.join(os.path.dirname(__file__), "..", "build", "tools"))
     ap.add_argument("--out", help="Markdown report (default: standard output)")
     ap.add_argument("--plot", help="PNG of the latency quantiles per rate (matplotlib)")
+    ap.add_argument("--dump", metavar="PREFIX",
+                    help="also write every packet's latency (ns, from its due time) as PREFIX-MODE.csv, one file "
+                         "per mode in the microbenchmark dump format that 'itch5plot latency' draws (a test "
+                         "case per rate; with both modes, itch5plot latency PREFIX-sleep.csv PREFIX-busy.csv "
+                         "adds the busy/sleep ratio panel)")
     args = ap.parse_args()
     results = []
     with tempfile.TemporaryDirectory(prefix="itch5-live-") as work:
@@ -179,6 +185,18 @@ def main():
                   ("in poll()" if mode == "sleep" else "busy", max(no_loss) if no_loss else "none",
                    KEPT_UP_P50_US, max(kept_up) if kept_up else "none")]
     lines.append("")
+    if args.dump:
+        for mode in args.modes.split(","):
+            with open("%s-%s.csv" % (args.dump, mode), "w") as f:
+                f.write("# program: itch5replay -> itch5inside --listen (bench/live_latency.py)\n")
+                f.write("# mode: per-packet\n")
+                f.write("# measured: wire-to-inside latency, from each packet's due time to its lines' hand-over\n")
+                f.write("# day: %s\n# receiver waits: %s\n# load average: %s\n" % (args.day, mode, " ".join(load)))
+                f.write("testcase,nanoseconds\n")
+                for r in results:
+                    if r["mode"] == mode:
+                        name = "%d msg/s" % r["rate"]
+                        f.writelines("%s,%d\n" % (name, round(v * 1000)) for v in r["latencies"])
     text = "\n".join(lines)
     if args.out:
         with open(args.out, "w") as f:

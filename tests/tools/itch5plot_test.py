@@ -303,6 +303,21 @@ class Itch5PlotTest(unittest.TestCase):
     # ---------------------------------------------------------------------------------------------
     # Legibility: what the figures hold, not their pixels
 
+    def test_the_latency_axis_names_what_the_dumps_time(self):
+        # bench/live_latency.py --dump writes '# mode: per-packet' (a packet's wire-to-inside latency).
+        d = self.path
+        with open(d("packets.csv"), "w") as f:
+            f.write("# program: itch5replay -> itch5inside --listen (bench/live_latency.py)\n"
+                    "# mode: per-packet\ntestcase,nanoseconds\n")
+            f.writelines(f"560000 msg/s,{5000 + 37 * k}\n" for k in range(500))
+        packets = plot_inputs.read_bench_dump(d("packets.csv"))
+        iterations = plot_inputs.read_bench_dump(d("before.csv"))
+        for dumps, unit in (([packets], "packet"), ([iterations], "iteration"), ([iterations, packets], "sample")):
+            cases = [c for dump in dumps for c in dump.cases]
+            fig, _ = plots.draw_latency(dumps, [dump.path for dump in dumps], cases, "auto", SIZE, 100)
+            self.assertEqual(fig.axes[0].get_ylabel(), f"time per {unit}")
+            self.assertIn(f"time per {unit} by percentile", fig.axes[0].get_title(loc="left").replace("\n", " "))
+
     def test_row_labels_that_do_not_fit_are_left_out_with_a_warning(self):
         # 313 rows in a 560 px picture: 1,565 labels overprinted in 1000 px was issue 31's finding.
         for kind, draw in (("stats", plots.draw_stats), ("depth", plots.draw_depth)):

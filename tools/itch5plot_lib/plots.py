@@ -729,7 +729,9 @@ def draw_latency(dumps, labels, testcases, yscale, size, dpi, title=None):
         ax.yaxis.set_major_formatter(FuncFormatter(lambda x, _: fmt_duration(x)))
         ax.yaxis.set_minor_formatter(NullFormatter())
     modes = {dump.header.get("mode", "per-iteration") for dump in dumps}
-    unit = "item" if modes == {"per-item"} else "iteration" if modes == {"per-iteration"} else "sample"
+    # per-packet: bench/live_latency.py --dump (a packet's wire-to-inside latency)
+    units = {"per-item": "item", "per-iteration": "iteration", "per-packet": "packet"}
+    unit = units[next(iter(modes))] if len(modes) == 1 and next(iter(modes)) in units else "sample"
     ax.set_ylabel(f"time per {unit}")
     legend = ax.legend(loc="upper left", framealpha=0.9, ncols=2 if len(curves) > 8 else 1)
     headroom(ax, legend)
