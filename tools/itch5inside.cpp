@@ -597,8 +597,8 @@ int main(int argc, char** argv) {
            "With --listen: wait for datagrams by asking the sockets again at once instead of sleeping until "
            "the kernel wakes the thread, which keeps one core busy for the whole session and saves the "
            "wake-up (10-20 us on a VM) from each packet's latency. Worth it only with a core to spare: "
-           "on a machine where the spinning thread competes with the sender or other work, the tail gets "
-           "longer, not shorter (bench/live_latency.py measures both).");
+           "on a machine where the spinning thread competes with the sender or other work for a core, "
+           "whoever loses stalls for milliseconds (bench/live_latency.py measures both ways).");
   opts.add("linger", cfg.linger,
            "With --listen on two feeds: how long to wait for more after the first end of session (the other "
            "feed's end may be lost).");
