@@ -145,12 +145,14 @@ def main():
                          "case per rate; with both modes, itch5plot latency PREFIX-sleep.csv PREFIX-busy.csv "
                          "adds the busy/sleep ratio panel)")
     args = ap.parse_args()
+    modes = args.modes.split(",")
+    for mode in modes:
+        if mode not in ("sleep", "busy"):
+            ap.error("--modes: '%s' is neither sleep nor busy" % mode)
     results = []
     with tempfile.TemporaryDirectory(prefix="itch5-live-") as work:
         for rate in (parse_rate(r) for r in args.rates.split(",")):
-            for mode in args.modes.split(","):
-                if mode not in ("sleep", "busy"):
-                    ap.error("--modes: '%s' is neither sleep nor busy" % mode)
+            for mode in modes:
                 r = one_run(args.tools, args.day, rate, mode, work)
                 results.append(r)
                 print("rate %d, %s: achieved %s msg/s, %s messages missing, %d packets timed" %
@@ -174,7 +176,7 @@ def main():
         lines.append("| %d | %s | %s | %s | %d | %s | %s | %.1f | %s |" % (
             r["rate"], r["mode"], r["achieved"], r["missing"], r["packets"], qs, "%.1f" % lat[-1] if lat else "-",
             r["behind_us"], "%.1f, %.1f, %.1f" % (quantile(fs, 50), quantile(fs, 99), fs[-1]) if fs else "-"))
-    for mode in args.modes.split(","):
+    for mode in modes:
         no_loss = [r["rate"] for r in results if r["missing"] == 0 and r["mode"] == mode]
         # Without loss may only mean that the day fitted the receive buffer: kept up says the receiver
         # took the packets as fast as they came (no queue growing through the run).
@@ -186,7 +188,7 @@ def main():
                    KEPT_UP_P50_US, max(kept_up) if kept_up else "none")]
     lines.append("")
     if args.dump:
-        for mode in args.modes.split(","):
+        for mode in modes:
             with open("%s-%s.csv" % (args.dump, mode), "w") as f:
                 f.write("# program: itch5replay -> itch5inside --listen (bench/live_latency.py)\n")
                 f.write("# mode: per-packet\n")
