@@ -731,7 +731,7 @@ def draw_latency(dumps, labels, testcases, yscale, size, dpi, title=None):
     modes = {dump.header.get("mode", "per-iteration") for dump in dumps}
     # per-packet: bench/live_latency.py --dump (a packet's wire-to-inside latency)
     units = {"per-item": "item", "per-iteration": "iteration", "per-packet": "packet"}
-    unit = units[next(iter(modes))] if len(modes) == 1 and next(iter(modes)) in units else "sample"
+    unit = units.get(next(iter(modes)), "sample") if len(modes) == 1 else "sample"
     ax.set_ylabel(f"time per {unit}")
     legend = ax.legend(loc="upper left", framealpha=0.9, ncols=2 if len(curves) > 8 else 1)
     headroom(ax, legend)
