@@ -1,5 +1,6 @@
 #include <itch5/stats/feed_statistics.hpp>
 
+#include <stdexcept>
 #include <utility>
 
 #include "group_by_locate.hpp"
@@ -52,13 +53,16 @@ struct feed_statistics::series {
     ++samples;
   }
 
-  // Closes the rate estimators and copies the histograms out.
+  // Closes the rate estimators and moves the histograms out (copying them, thousands of counters per
+  // symbol, was ~30 ms of the 20 M-message day's serial end).
   feed_series finish(std::string name) {
     per_sec.finish();
     per_msec.finish();
     per_usec.finish();
-    return {std::move(name),      samples, per_sec.histogram(), per_msec.histogram(),
-            per_usec.histogram(), arrival, processing,          latency};
+    return {std::move(name),           samples,
+            per_sec.take_histogram(),  per_msec.take_histogram(),
+            per_usec.take_histogram(), std::move(arrival),
+            std::move(processing),     std::move(latency)};
   }
 };
 
@@ -129,6 +133,8 @@ void feed_statistics::flush() const {
 std::string feed_statistics::csv_header() { return feed_csv_header(); }
 
 feed_table feed_statistics::finish(const std::function<std::string(std::uint16_t)>& name_of) {
+  if (finished_) throw std::logic_error("feed_statistics::finish called twice (it moves the histograms out)");
+  finished_ = true;
   flush();
   feed_table t;
   for (std::size_t locate = 0; locate < by_locate_.size(); ++locate) {

@@ -63,13 +63,18 @@ void header_group(std::string& out, const std::array<quantile_column, N>& cols, 
   }
 }
 
+// The columns' quantiles of `h`, in one walk over its buckets (each group's q's increase).
 template <std::size_t N>
 void value_group(std::string& out, const std::array<quantile_column, N>& cols,
                  const log_linear_histogram& h) {
-  for (const auto& c : cols) {
+  std::array<double, N> qs;
+  for (std::size_t i = 0; i < N; ++i) qs[i] = cols[i].q;
+  std::array<std::uint64_t, N> values;
+  h.quantiles(qs, values);
+  for (const std::uint64_t v : values) {
     char buf[24];
     out += ',';
-    out.append(buf, std::to_chars(buf, buf + sizeof buf, h.quantile(c.q)).ptr);
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
   }
 }
 

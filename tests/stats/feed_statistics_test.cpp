@@ -11,6 +11,7 @@
 #include <memory>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -246,6 +247,8 @@ TEST(FeedStatistics, BatchedSymbolsEqualSampleBySample) {
   const auto whole = one_locate.finish(name_of);
   EXPECT_EQ(table.aggregate, whole.aggregate);
   EXPECT_EQ(table.aggregate.samples, n);
+  // finish() moved the histograms into its table: a second call must not hand out empty ones.
+  EXPECT_THROW(static_cast<void>(all.finish(name_of)), std::logic_error);
 }
 
 TEST(FeedStatistics, LatencyColumnsOnlyWhenAskedForAppendedAtTheEnd) {

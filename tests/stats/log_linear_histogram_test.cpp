@@ -129,6 +129,37 @@ TEST(LogLinearHistogram, WideValuesWithinRelativeError) {
   }
 }
 
+TEST(LogLinearHistogram, ManyQuantilesInOneCallMatchTheExactOnes) {
+  // quantiles() walks the buckets once for increasing q's and again from the start when a q is smaller
+  // than the one before: both orders must give each q's exact nearest-rank value (within the error bound).
+  std::mt19937_64 rng(7);
+  std::vector<fraction> increasing = quantiles;
+  std::sort(increasing.begin(), increasing.end(),
+            [](const fraction& a, const fraction& b) { return a.num * b.den < b.num * a.den; });
+  std::vector<fraction> shuffled = quantiles;
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  for (std::size_t n : {0u, 1u, 2u, 10u, 1000u, 20000u}) {
+    std::vector<std::uint64_t> samples = log_uniform(rng, n, 40);
+    log_linear_histogram h;
+    for (auto v : samples) h.record(v);
+    std::sort(samples.begin(), samples.end());
+    for (const auto* order : {&increasing, &shuffled}) {
+      std::vector<double> qs;
+      for (const fraction& q : *order) qs.push_back(q.value());
+      std::vector<std::uint64_t> got(qs.size(), 12345);
+      h.quantiles(qs, got);
+      for (std::size_t i = 0; i < qs.size(); ++i) {
+        SCOPED_TRACE(n);
+        if (n == 0) {
+          EXPECT_EQ(got[i], 0u);
+        } else {
+          expect_close(got[i], exact_quantile(samples, (*order)[i]), qs[i]);
+        }
+      }
+    }
+  }
+}
+
 TEST(LogLinearHistogram, NarrowClusterAboveExactRange) {
   // Many distinct values inside a few buckets: the quantile must still be within 1/128 of the exact one.
   std::mt19937_64 rng(3);

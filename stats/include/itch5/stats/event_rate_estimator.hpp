@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <itch5/stats/log_linear_histogram.hpp>
@@ -50,6 +51,8 @@ class event_rate_estimator {
   void finish();
 
   [[nodiscard]] const log_linear_histogram& histogram() const noexcept { return rates_; }
+  /// Moves the histogram out (after finish(), when the estimator is done with): no copy of its counters.
+  [[nodiscard]] log_linear_histogram take_histogram() noexcept { return std::move(rates_); }
 
  private:
   struct bucket {

@@ -70,7 +70,8 @@ class feed_statistics {
   [[nodiscard]] static std::string csv_header();
 
   /// Closes the rate estimators and returns the histograms behind the CSV: a series per symbol with samples
-  /// in locate order, named by `name_of(locate)`, and the aggregate. Call once, after the last record().
+  /// in locate order, named by `name_of(locate)`, and the aggregate. Call once, after the last record():
+  /// the histograms are moved into the table, and a second call throws std::logic_error.
   [[nodiscard]] feed_table finish(const std::function<std::string(std::uint16_t)>& name_of);
 
   /// feed_csv(finish(name_of)): the whole CSV (header, symbol rows, __aggregate__).
@@ -99,6 +100,7 @@ class feed_statistics {
   mutable std::vector<std::unique_ptr<series>> by_locate_;
   std::unique_ptr<series> aggregate_;
   bool latency_ = false;
+  bool finished_ = false;
   mutable std::vector<pending> pending_;       // at most pending_capacity
   mutable std::vector<pending> sorted_;        // flush()'s scratch: pending_ grouped by locate
   mutable std::vector<std::uint32_t> starts_;  // flush()'s scratch: per locate, its first slot in sorted_

@@ -7,7 +7,8 @@
 // far: at most 3,776 counters (30 KB) whatever the values, typically a few hundred.
 //
 // quantile(q) is the nearest-rank quantile: the smallest value v such that at least ceil(q * N) of the N
-// samples are <= v (q = 0 gives the minimum). Complexity: record O(1) amortised, quantile O(buckets).
+// samples are <= v (q = 0 gives the minimum). Complexity: record O(1) amortised, quantile O(buckets),
+// quantiles() of increasing q's O(buckets) for all of them.
 // Not thread-safe.
 #pragma once
 
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -59,21 +61,47 @@ class log_linear_histogram {
 
   /// Nearest-rank quantile (see the header comment); 0 for an empty histogram.
   [[nodiscard]] std::uint64_t quantile(double q) const noexcept {
-    if (total_ == 0) return 0;
-    if (q <= 0) return min_;
-    if (q >= 1) return max_;
-    // rank = ceil(q * N), forgiving the representation error of q: 0.07 is stored as 0.0700000000000000067,
-    // so 0.07 * 100 would otherwise give rank 8. A product within 1e-12 (relative) above an integer is taken
-    // as that integer.
-    const double r = q * static_cast<double>(total_);
-    auto rank = static_cast<std::uint64_t>(std::ceil(r - r * 1e-12));
-    rank = std::clamp<std::uint64_t>(rank, 1, total_);
-    std::uint64_t seen = 0;
-    for (std::size_t k = 0; k < counts_.size(); ++k) {
-      seen += counts_[k];
-      if (seen >= rank) return std::clamp(representative(base_ + k), min_, max_);
+    std::uint64_t v = 0;
+    quantiles(std::span<const double>(&q, 1), std::span<std::uint64_t>(&v, 1));
+    return v;
+  }
+
+  /// quantile(qs[i]) into out[i] for every i, in one walk over the buckets when `qs` is in increasing
+  /// order (a table row's quantiles: the statistics CSVs ask ~50 per symbol), else one walk each.
+  /// `out` has at least qs.size() elements.
+  void quantiles(std::span<const double> qs, std::span<std::uint64_t> out) const noexcept {
+    std::size_t k = 0;       // the bucket the walk is at
+    std::uint64_t seen = 0;  // samples in buckets before k
+    double last = 0;
+    for (std::size_t i = 0; i < qs.size(); ++i) {
+      const double q = qs[i];
+      if (total_ == 0) {
+        out[i] = 0;
+        continue;
+      }
+      if (q <= 0) {
+        out[i] = min_;
+        continue;
+      }
+      if (q >= 1) {
+        out[i] = max_;
+        continue;
+      }
+      if (q < last) {  // out of order: walk again from the first bucket
+        k = 0;
+        seen = 0;
+      }
+      last = q;
+      // rank = ceil(q * N), forgiving the representation error of q: 0.07 is stored as
+      // 0.0700000000000000067, so 0.07 * 100 would otherwise give rank 8. A product within 1e-12
+      // (relative) above an integer is taken as that integer.
+      const double r = q * static_cast<double>(total_);
+      auto rank = static_cast<std::uint64_t>(std::ceil(r - r * 1e-12));
+      rank = std::clamp<std::uint64_t>(rank, 1, total_);
+      // The rank's bucket: the first k whose counts up to and including it reach the rank.
+      while (k < counts_.size() && seen + counts_[k] < rank) seen += counts_[k++];
+      out[i] = k < counts_.size() ? std::clamp(representative(base_ + k), min_, max_) : max_;
     }
-    return max_;
   }
 
   /// Adds every sample of `other`.
