@@ -9,6 +9,8 @@
 #include <random>
 #include <vector>
 
+#include <itch5/tick.hpp>
+
 #include <itch5/book/array_book_side.hpp>
 #include <itch5/book/book_side.hpp>
 #include <itch5/book/map_book_side.hpp>
@@ -232,6 +234,9 @@ void random_operations_match_a_plain_map(Side& side, bool off_grid, int& unchang
                     : itch5::book::price_level{ref.rbegin()->first, ref.rbegin()->second};
     ASSERT_EQ(side.best(), best) << "step " << step;
     ASSERT_EQ(side.worst(), worst) << "step " << step;
+    // The book depth of the depth statistics: the levels from the best price to the worst.
+    ASSERT_EQ(side.level_span(), ref.empty() ? 0u : itch5::levels_between(best.price, worst.price))
+        << "step " << step;
     if (step % 97 == 0) {  // for_each_level: the first levels from the best, in order, and stopping
       std::vector<itch5::book::price_level> top;
       side.for_each_level([&](const itch5::book::price_level& l) {
@@ -249,6 +254,11 @@ void random_operations_match_a_plain_map(Side& side, bool off_grid, int& unchang
     }
   }
 }
+
+// The side's fields fit in 40 bytes (its header says so, and two sides and the last inside fill the
+// book's two cache lines): the map's cached worst price took the room of the window's size, now its log2.
+static_assert(sizeof(itch5::book::array_book_side<side_kind::buy>) == 40);
+static_assert(sizeof(itch5::book::array_book_side<side_kind::sell>) == 40);
 
 TYPED_TEST(BookSideTest, MatchesPlainMapOnRandomOperations) {
   int unchanged = 0;

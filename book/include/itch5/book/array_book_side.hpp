@@ -24,17 +24,18 @@
 // 1.0x the time of a typical day (bench/patterns.py, "deep").
 //
 // Complexity: add/reduce in the window O(1), plus O(W/64) bitmap scan when the best or worst level
-// empties; map operations O(log L); a re-centre by d ticks O(min(d, W)/64 + W/64 + levels moved to or from
-// the map); a growth O(new window). Memory: 40 bytes for the side, plus 8 bytes per window level and W/8
-// bytes of bitmap, taken at construction from the engine's detail::level_arena (huge pages shared by all
-// books) or else from the heap at the first add (a grown window: from the heap), plus the map (created when
-// first needed). Not thread-safe.
+// empties; level_span() O(1) without touching memory beyond the side; map operations O(log L); a re-centre by
+// d ticks O(min(d, W)/64 + W/64 + levels moved to or from the map); a growth O(new window). Memory: 40 bytes
+// for the side, plus 8 bytes per window level and W/8 bytes of bitmap, taken at construction from the
+// engine's detail::level_arena (huge pages shared by all books) or else from the heap at the first add (a
+// grown window: from the heap), plus the map (created when first needed). Not thread-safe.
 #pragma once
 
 #include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <utility>
@@ -59,7 +60,8 @@ class array_book_side {
   /// one, for a window too large for the arena, or while the arena has no memory ready, it is allocated
   /// from the heap at the first add (see move_to()).
   explicit array_book_side(const book_config& cfg = {}, detail::level_arena* arena = nullptr)
-      : window_(std::bit_ceil(std::clamp<std::uint32_t>(cfg.window_levels, 64, std::uint32_t{1} << 30))) {
+      : window_bits_(static_cast<std::uint8_t>(std::countr_zero(
+            std::bit_ceil(std::clamp<std::uint32_t>(cfg.window_levels, 64, std::uint32_t{1} << 30))))) {
     if (arena != nullptr) levels_ = arena->allocate(block_words());
   }
 
@@ -73,9 +75,11 @@ class array_book_side {
       best_slot_ = o.best_slot_;
       worst_slot_ = o.worst_slot_;
       window_count_ = std::exchange(o.window_count_, 0);
-      window_ = o.window_;
+      window_bits_ = o.window_bits_;
       off_grid_ = o.off_grid_;
       outside_ = std::move(o.outside_);
+      outside_levels_ = std::exchange(o.outside_levels_, false);
+      outside_worst_ = o.outside_worst_;
     }
     return *this;
   }
@@ -106,7 +110,7 @@ class array_book_side {
     if (levels_ == nullptr) return;
     const std::int64_t t = itch5::tick_index(p);  // an off-grid price maps near its level: harmless
     const std::int64_t s = slot_of(t);
-    if (s >= 0 && s < window_) {
+    if (s >= 0 && s < window()) {
       const std::size_t i = index_of(t);
       detail::prefetch(levels_ + i);
       detail::prefetch(bits() + (i >> 6));
@@ -117,9 +121,7 @@ class array_book_side {
   /// the inside), true when it may have changed.
   bool add(itch5::price4 p, std::uint64_t q) {
     if (!itch5::on_tick_grid(p)) [[unlikely]] {
-      const auto [it, inserted] = outside().try_emplace(p, 0);
-      it->second += q;
-      if (inserted && off_grid_ != sticky) ++off_grid_;
+      if (map_put(p, q) && off_grid_ != sticky) ++off_grid_;
       return true;
     }
     const std::int64_t t = itch5::tick_index(p);
@@ -131,7 +133,7 @@ class array_book_side {
       // grid in the map is worse than that range); else the window moves, anchored at the better of this
       // price and the map's best.
       const std::int64_t s = slot_of(t);
-      if (s < 0 || s >= window_) {
+      if (s < 0 || s >= window()) {
         std::int64_t anchor = t;
         if (!outside_empty() && better<K>(outside_->begin()->first, p)) {
           anchor = itch5::tick_index(outside_->begin()->first);
@@ -144,7 +146,7 @@ class array_book_side {
       moved = true;
     }
     const std::int64_t s = slot_of(t);
-    if (s >= 0 && s < window_) [[likely]] {
+    if (s >= 0 && s < window()) [[likely]] {
       // A level behind the window's best leaves the best alone (no map level beats the window's best
       // unless the map holds off-grid prices).
       const bool best_may_change = moved || s <= best_slot_ || off_grid_ != 0;
@@ -154,7 +156,7 @@ class array_book_side {
       level += q;
       return best_may_change;
     }
-    outside()[p] += q;
+    map_put(p, q);
     return true;
   }
 
@@ -164,7 +166,7 @@ class array_book_side {
     if (itch5::on_tick_grid(p) && levels_) [[likely]] {
       const std::int64_t t = itch5::tick_index(p);
       const std::int64_t s = slot_of(t);
-      if (s >= 0 && s < window_) {
+      if (s >= 0 && s < window()) {
         const bool at_best = s == best_slot_ || off_grid_ != 0;
         const std::size_t i = index_of(t);
         std::uint64_t& level = levels_[i];
@@ -175,7 +177,7 @@ class array_book_side {
         level = 0;
         unmark(s, i);
         if (window_count_ == 0) return true;  // the window stays: the next add decides (see add())
-        if (best_slot_ >= static_cast<std::int64_t>(window_ - window_ / 4)) {
+        if (best_slot_ >= static_cast<std::int64_t>(window() - window() / 4)) {
           recentre(tick_of(best_slot_));
           return true;
         }
@@ -187,7 +189,7 @@ class array_book_side {
     if (it == outside_->end()) return true;
     if (it->second <= q) {
       if (!itch5::on_tick_grid(p) && off_grid_ != sticky) --off_grid_;
-      outside_->erase(it);
+      map_remove(it);
     } else {
       it->second -= q;
     }
@@ -210,6 +212,21 @@ class array_book_side {
     if (outside_empty()) return w;
     price_level o{outside_->rbegin()->first, outside_->rbegin()->second};
     return (w.shares == 0 || better<K>(w.price, o.price)) ? o : w;
+  }
+
+  /// Price levels from the best to the worst: levels_between(best().price, worst().price), 0 when empty.
+  [[nodiscard]] std::uint32_t level_span() const noexcept {
+    // From the side's own fields, never a level or the map (the depth statistics ask after every event;
+    // best() and worst() read the worst level, far from where the book is busy, and the map's last node:
+    // ~0.3 s of the 20 M day's books' thread). The window's levels are on the grid, a tick per slot, so
+    // with nothing in the map the span is the slots between the best and the worst.
+    if (window_count_ > 0 && off_grid_ == 0) [[likely]] {
+      if (!outside_levels_) return static_cast<std::uint32_t>(worst_slot_ - best_slot_);
+      // Map levels on the grid are all worse than the window's (see recentre): the map holds the worst.
+      return itch5::levels_between(tick_price_of(best_slot_), outside_worst_);
+    }
+    if (empty()) return 0;
+    return itch5::levels_between(best().price, worst().price);
   }
 
   [[nodiscard]] std::size_t level_count() const noexcept { return window_count_ + outside_level_count(); }
@@ -240,7 +257,7 @@ class array_book_side {
   [[nodiscard]] std::size_t window_level_count() const noexcept { return window_count_; }
   [[nodiscard]] std::size_t outside_level_count() const noexcept { return outside_ ? outside_->size() : 0; }
   /// Price levels the window spans: the configured size (a power of two) or more once it grew (see grow()).
-  [[nodiscard]] std::size_t window_size() const noexcept { return window_; }
+  [[nodiscard]] std::size_t window_size() const noexcept { return window(); }
   /// Price of the window's best end (slot 0).
   [[nodiscard]] itch5::price4 window_best_end() const noexcept {
     return itch5::tick_price(static_cast<std::uint32_t>(std::max<std::int32_t>(top_, 0)));
@@ -253,6 +270,33 @@ class array_book_side {
     std::uint64_t moved = 0;
   };
 
+  // The map's levels come and go through map_put() and map_remove() only, which keep outside_levels_ and
+  // outside_worst_: whether the map has levels and its worst price, read without going to the map (its
+  // object and the tree's last node were a miss or two on nearly every event of a book deeper than its
+  // window, for level_span()).
+  // Adds q shares at p to the map (a new level when p has none there); returns whether the level is new.
+  bool map_put(itch5::price4 p, std::uint64_t q) {
+    const auto [it, inserted] = outside().try_emplace(p, 0);
+    it->second += q;
+    if (inserted && (!outside_levels_ || better<K>(outside_worst_, p))) outside_worst_ = p;
+    outside_levels_ = true;
+    return inserted;
+  }
+  // Removes the map level at `it`; returns the one after it.
+  typename level_map::iterator map_remove(typename level_map::iterator it) {
+    const bool last = std::next(it) == outside_->end();
+    it = outside_->erase(it);
+    if (outside_->empty()) {
+      outside_levels_ = false;
+    } else if (last) {
+      outside_worst_ = outside_->rbegin()->first;
+    }
+    return it;
+  }
+
+  // Levels in the window: a power of two >= 64 (stored as its log2, so that the side stays 40 bytes).
+  [[nodiscard]] std::uint32_t window() const noexcept { return std::uint32_t{1} << window_bits_; }
+
   // Slot of tick t: 0 at the window's best end, growing away from the inside.
   [[nodiscard]] std::int64_t slot_of(std::int64_t t) const noexcept {
     return K == side_kind::buy ? std::int64_t{top_} - t : t - std::int64_t{top_};
@@ -263,13 +307,13 @@ class array_book_side {
   // Array index of tick t (of any tick: the ring wraps; negative ticks, below the buy side's zero price,
   // too).
   [[nodiscard]] std::size_t index_of(std::int64_t t) const noexcept {
-    return static_cast<std::size_t>(static_cast<std::uint64_t>(t) & (window_ - 1));
+    return static_cast<std::size_t>(static_cast<std::uint64_t>(t) & (window() - 1));
   }
   // Slot of array index i: the inverse of index_of(tick_of(slot)) over the window.
   [[nodiscard]] std::int64_t slot_at(std::size_t i) const noexcept {
     const std::uint64_t top = static_cast<std::uint64_t>(std::int64_t{top_});
     const std::uint64_t d = K == side_kind::buy ? top - i : i - top;
-    return static_cast<std::int64_t>(d & (window_ - 1));
+    return static_cast<std::int64_t>(d & (window() - 1));
   }
   [[nodiscard]] itch5::price4 tick_price_of(std::int64_t slot) const noexcept {
     return itch5::tick_price(static_cast<std::uint32_t>(tick_of(slot)));
@@ -278,14 +322,14 @@ class array_book_side {
     const std::int64_t t = tick_of(slot);
     return {itch5::tick_price(static_cast<std::uint32_t>(t)), levels_[index_of(t)]};
   }
-  [[nodiscard]] bool outside_empty() const noexcept { return !outside_ || outside_->empty(); }
+  [[nodiscard]] bool outside_empty() const noexcept { return !outside_levels_; }
   level_map& outside() {
     if (!outside_) outside_ = std::make_unique<level_map>();
     return *outside_;
   }
-  [[nodiscard]] std::uint64_t* bits() const noexcept { return levels_ + window_; }
+  [[nodiscard]] std::uint64_t* bits() const noexcept { return levels_ + window(); }
   // Level totals and the occupancy bitmap, in one zeroed block.
-  [[nodiscard]] std::size_t block_words() const noexcept { return std::size_t{window_} + window_ / 64; }
+  [[nodiscard]] std::size_t block_words() const noexcept { return std::size_t{window()} + window() / 64; }
 
   void allocate() {
     levels_ = new std::uint64_t[block_words()]();
@@ -318,7 +362,7 @@ class array_book_side {
   // least one bit must be set.
   [[nodiscard]] std::size_t scan_up(std::size_t i) const noexcept {
     const std::uint64_t* b = bits();
-    const std::size_t last_word = window_ / 64 - 1;
+    const std::size_t last_word = window() / 64 - 1;
     std::size_t w = i >> 6;
     std::uint64_t word = b[w] & (~std::uint64_t{0} << (i & 63));
     while (word == 0) word = b[w = (w + 1) & last_word];
@@ -326,7 +370,7 @@ class array_book_side {
   }
   [[nodiscard]] std::size_t scan_down(std::size_t i) const noexcept {
     const std::uint64_t* b = bits();
-    const std::size_t last_word = window_ / 64 - 1;
+    const std::size_t last_word = window() / 64 - 1;
     std::size_t w = i >> 6;
     std::uint64_t word = b[w] & (~std::uint64_t{0} >> (63 - (i & 63)));
     while (word == 0) word = b[w = (w - 1) & last_word];
@@ -352,7 +396,7 @@ class array_book_side {
   // the map cost ~145 us per move in bm_order_book; moving every level within an array indexed by slot cost
   // O(levels) per move, 1/6 of the time on books thousands of levels deep.)
   void recentre(std::int64_t anchor) {
-    const std::int64_t w = window_;
+    const std::int64_t w = window();
     // Room for the inside to improve before the next move; at most 64 slots, so that a grown window's
     // moves stay small (each one sends the levels of as many slots at the far end to the map).
     const std::int64_t margin = std::min<std::int64_t>(w / 8, 64);
@@ -368,7 +412,7 @@ class array_book_side {
     }
     if (outside_empty()) return;
     take_from_map();
-    if (outside_->moved > window_ / 2 && window_ < max_grown_window && level_count() > window_ / 8) {
+    if (outside_->moved > window() / 2 && window() < max_grown_window && level_count() > window() / 8) {
       grow();
     }
   }
@@ -376,7 +420,7 @@ class array_book_side {
   // Map levels on the grid and inside the window's range come into it. The range in price order: from the
   // best end (slot 0) to the worst end (slot window - 1); better_first orders the map the same way.
   void take_from_map() {
-    const std::int64_t best_tick = tick_of(0), worst_tick = tick_of(std::int64_t{window_} - 1);
+    const std::int64_t best_tick = tick_of(0), worst_tick = tick_of(std::int64_t{window()} - 1);
     if (K == side_kind::sell ? worst_tick < 0 : best_tick < 0) return;
     auto clamp_price = [](std::int64_t t) {
       return itch5::tick_price(static_cast<std::uint32_t>(std::max<std::int64_t>(t, 0)));
@@ -393,7 +437,7 @@ class array_book_side {
       levels_[i] = it->second;
       mark(slot_of(t), i);
       ++outside_->moved;
-      it = outside_->erase(it);
+      it = map_remove(it);
     }
   }
 
@@ -404,11 +448,11 @@ class array_book_side {
   // per level the side holds, about what two map nodes cost; the new block comes from the heap, not the
   // arena (whose blocks are for the default window; the old one stays unused there). O(new window).
   void grow() {
-    const std::uint32_t grown = window_ * 2;
+    const std::uint32_t grown = window() * 2;
     auto* const block = new std::uint64_t[std::size_t{grown} + grown / 64]();
     std::uint64_t* const grown_bits = block + grown;
     const std::uint64_t* const b = bits();
-    for (std::size_t word = 0; word < window_ / 64; ++word) {
+    for (std::size_t word = 0; word < window() / 64; ++word) {
       for (std::uint64_t m = b[word]; m != 0; m &= m - 1) {
         const std::size_t i = (word << 6) + static_cast<std::size_t>(std::countr_zero(m));
         const std::size_t j =
@@ -420,7 +464,7 @@ class array_book_side {
     release();
     levels_ = block;
     owns_levels_ = true;
-    window_ = grown;
+    window_bits_ = static_cast<std::uint8_t>(window_bits_ + 1);
     outside_->moved = 0;
     take_from_map();  // best and worst slots are the same slots (slot 0 stays); mark() widens worst
   }
@@ -429,7 +473,7 @@ class array_book_side {
   // it (s + delta outside [0, window)) go to the map. Those slots are consecutive, and so are their indices
   // in the ring (up to one wrap).
   void evict(std::int64_t delta) {
-    const std::int64_t w = window_;
+    const std::int64_t w = window();
     const std::int64_t k = std::min<std::int64_t>(delta > 0 ? delta : -delta, w);  // slots leaving
     // The leaving slots: [w - k, w) when the window moves towards better prices, [0, k) otherwise.
     const std::int64_t first = delta > 0 ? w - k : 0;
@@ -445,7 +489,7 @@ class array_book_side {
         b[word] &= ~m;
         for (; m != 0; m &= m - 1) {
           const std::size_t i = (word << 6) + static_cast<std::size_t>(std::countr_zero(m));
-          outside().emplace(itch5::tick_price(static_cast<std::uint32_t>(tick_of(slot_at(i)))), levels_[i]);
+          map_put(itch5::tick_price(static_cast<std::uint32_t>(tick_of(slot_at(i)))), levels_[i]);
           ++outside_->moved;
           levels_[i] = 0;
           --window_count_;
@@ -453,25 +497,27 @@ class array_book_side {
       }
     };
     const std::size_t n = static_cast<std::size_t>(k);
-    if (lo + n <= window_) {
+    if (lo + n <= window()) {
       evict_range(lo, lo + n);
     } else {
-      evict_range(lo, window_);
-      evict_range(0, lo + n - window_);
+      evict_range(lo, window());
+      evict_range(0, lo + n - window());
     }
   }
 
   // Hot fields first: one cache line holds everything add/reduce/best touch besides the levels.
-  std::uint64_t* levels_ = nullptr;  // window_ level totals, then window_ / 64 bitmap words
+  std::uint64_t* levels_ = nullptr;  // window() level totals, then window() / 64 bitmap words
   std::int32_t top_ = 0;             // tick of slot 0
   std::int32_t best_slot_ = 0;
   std::int32_t worst_slot_ = 0;
   std::uint32_t window_count_ = 0;
-  std::uint32_t window_;  // levels in the window, a power of two >= 64
+  itch5::price4 outside_worst_{};  // the map's worst price, when outside_levels_
   // Off-grid levels in the map (malformed input only); at `sticky` the count stops and stays (the side
   // then always answers "the best may have changed").
-  std::uint16_t off_grid_ = 0;
-  static constexpr std::uint16_t sticky = 0xffff;
+  std::uint8_t off_grid_ = 0;
+  static constexpr std::uint8_t sticky = 0xff;
+  std::uint8_t window_bits_;     // log2 of the levels in the window (window(): a power of two >= 64)
+  bool outside_levels_ = false;  // the map has levels
   // The largest window grow() makes: 512 KiB of levels and 8 KiB of bitmap ($655 of one-cent ticks).
   static constexpr std::uint32_t max_grown_window = std::uint32_t{1} << 16;
   bool owns_levels_ = false;            // levels_ came from the heap (else from an arena, or none)

@@ -418,10 +418,7 @@ class book_engine {
       }
     }
     if constexpr (wants_book_depth) {
-      e.book_depth = on_side(b, side, [](const auto& s) -> std::uint32_t {
-        if (s.empty()) return 0;
-        return itch5::levels_between(s.best().price, s.worst().price);
-      });
+      e.book_depth = on_side(b, side, [](const auto& s) -> std::uint32_t { return s.level_span(); });
     }
     ++book_events_;
     observer_.on_book_event(e, b);

@@ -32,6 +32,8 @@ concept book_side = std::constructible_from<S, const book_config&> &&
   { s.reduce(p, q) } -> std::same_as<bool>;
   { cs.best() } -> std::same_as<price_level>;   // best level, or {0, 0} when empty
   { cs.worst() } -> std::same_as<price_level>;  // worst level, or {0, 0} when empty
+  // levels_between(best().price, worst().price), 0 when empty: the book depth of the depth statistics
+  { cs.level_span() } -> std::convertible_to<std::uint32_t>;
   { cs.level_count() } -> std::convertible_to<std::size_t>;
   { cs.empty() } -> std::convertible_to<bool>;
   // f(price_level) -> bool for each level from the best on, until f returns false

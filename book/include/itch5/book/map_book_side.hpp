@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <map>
 
+#include <itch5/tick.hpp>
+
 #include <itch5/book/book_config.hpp>
 #include <itch5/book/price_level.hpp>
 #include <itch5/book/side_kind.hpp>
@@ -49,6 +51,12 @@ class map_book_side {
   [[nodiscard]] price_level worst() const noexcept {
     if (levels_.empty()) return {};
     return {levels_.rbegin()->first, levels_.rbegin()->second};
+  }
+
+  /// Price levels from the best to the worst: levels_between(best().price, worst().price), 0 when empty.
+  [[nodiscard]] std::uint32_t level_span() const noexcept {
+    if (levels_.empty()) return 0;
+    return itch5::levels_between(levels_.begin()->first, levels_.rbegin()->first);
   }
 
   [[nodiscard]] std::size_t level_count() const noexcept { return levels_.size(); }
