@@ -225,8 +225,7 @@ class array_book_side {
       // Map levels on the grid are all worse than the window's (see recentre): the map holds the worst.
       return itch5::levels_between(tick_price_of(best_slot_), outside_worst_);
     }
-    if (empty()) return 0;
-    return itch5::levels_between(best().price, worst().price);
+    return level_span_otherwise();
   }
 
   [[nodiscard]] std::size_t level_count() const noexcept { return window_count_ + outside_level_count(); }
@@ -269,6 +268,12 @@ class array_book_side {
   struct level_map : std::map<itch5::price4, std::uint64_t, better_first<K>> {
     std::uint64_t moved = 0;
   };
+
+  // level_span() of an empty window or with off-grid levels: out of line, so that the common case inlines.
+  [[gnu::noinline]] std::uint32_t level_span_otherwise() const noexcept {
+    if (empty()) return 0;
+    return itch5::levels_between(best().price, worst().price);
+  }
 
   // The map's levels come and go through map_put() and map_remove() only, which keep outside_levels_ and
   // outside_worst_: whether the map has levels and its worst price, read without going to the map (its
