@@ -279,6 +279,7 @@ class array_book_side {
   // outside_worst_: whether the map has levels and its worst price, read without going to the map (its
   // object and the tree's last node were a miss or two on nearly every event of a book deeper than its
   // window, for level_span()).
+
   // Adds q shares at p to the map (a new level when p has none there); returns whether the level is new.
   bool map_put(itch5::price4 p, std::uint64_t q) {
     const auto [it, inserted] = outside().try_emplace(p, 0);
@@ -494,7 +495,7 @@ class array_book_side {
         b[word] &= ~m;
         for (; m != 0; m &= m - 1) {
           const std::size_t i = (word << 6) + static_cast<std::size_t>(std::countr_zero(m));
-          map_put(itch5::tick_price(static_cast<std::uint32_t>(tick_of(slot_at(i)))), levels_[i]);
+          map_put(tick_price_of(slot_at(i)), levels_[i]);
           ++outside_->moved;
           levels_[i] = 0;
           --window_count_;
