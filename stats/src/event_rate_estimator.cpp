@@ -28,27 +28,50 @@ void event_rate_estimator::record_new_period(std::uint64_t k) {
   if (!started_) {
     started_ = true;
     current_ = k;
+    push(k);
+    in_window_ = 1;
+    return;
   }
-  // Sample every period from current_ up to k - 1, one weighted sample per run with a constant count.
-  while (current_ < k) {
-    while (size_ > 0 && front().period + periods_in_window_ <= current_) {
-      in_window_ -= front().events;
-      pop();
+  // After the first event the ring holds at least the latest event's period, current_.
+  if (k <= current_) [[unlikely]] {  // an earlier time counts as the latest
+    ++back().events;
+    ++in_window_;
+    return;
+  }
+  // Sample every period from current_ up to k - 1: the held periods that leave the window by k do so in
+  // order, each at its period + the window, and the count in between is one weighted sample; then the
+  // count of what stays, until k. (Every held period is in the window at current_: the last call dropped
+  // the others.)
+  std::uint64_t at = current_;
+  std::uint64_t n = in_window_;
+  if (back().period + periods_in_window_ <= k) {
+    // The common case of a sparse series: every held period leaves, and the ring is left with k alone.
+    const std::size_t mask = ring_.size() - 1;
+    for (std::size_t i = 0; i < size_; ++i) {
+      const bucket& b = ring_[(head_ + i) & mask];
+      const std::uint64_t end = b.period + periods_in_window_;
+      rates_.record(n, end - at);
+      n -= b.events;
+      at = end;
     }
-    const std::uint64_t next = size_ == 0 ? k : std::min(k, front().period + periods_in_window_);
-    rates_.record(in_window_, next - current_);
-    current_ = next;
+    rates_.record(0, k - at);
+    ring_[head_] = {k, 1};
+    size_ = 1;
+    current_ = k;
+    in_window_ = 1;
+    return;
   }
-  while (size_ > 0 && front().period + periods_in_window_ <= current_) {
-    in_window_ -= front().events;
+  while (front().period + periods_in_window_ <= k) {  // stops at the newest at the latest (it stays)
+    const std::uint64_t end = front().period + periods_in_window_;
+    rates_.record(n, end - at);
+    n -= front().events;
+    at = end;
     pop();
   }
-  if (size_ > 0 && back().period == current_) {
-    ++back().events;
-  } else {
-    push(current_);
-  }
-  ++in_window_;
+  rates_.record(n, k - at);
+  current_ = k;
+  in_window_ = n + 1;
+  push(k);
 }
 
 void event_rate_estimator::finish() {

@@ -38,8 +38,9 @@ class event_rate_estimator {
   /// time, or feeds several estimators the same events, divides once). The common case, another event in
   /// the period of the latest one, is a few instructions inline.
   void record_period(std::uint64_t k) {
-    if (k == current_ && size_ > 0 && back().period == k) [[likely]] {
-      // Nothing expired since the last event moved current_ here (that call dropped what had).
+    if (k == current_ && size_ > 0) [[likely]] {
+      // The newest period held is current_'s (every event after the first leaves it so), and nothing
+      // expired since the last event moved current_ here (that call dropped what had).
       ++back().events;
       ++in_window_;
       return;
