@@ -20,8 +20,10 @@ median and minimum wall time, messages/s and ns/message at the median, peak RSS 
 to its baseline: `cat FILE > /dev/null` for raw input, `zcat FILE.gz > /dev/null` (the decompression floor)
 for gzip input. The job suite runs what users run (README's first example and its parts: an inside file,
 --stats, --stats-events all, --depth, compressed outputs), each against `itch5inside` of the same input with
-no output (> /dev/null), the engine alone; outputs go to a scratch folder in the cache (job-out*), each
-run overwriting the last. A separate run per book type with --stats (all book events sampled) gives the per-event
+no output (> /dev/null), the engine alone; outputs go to a scratch folder in the cache (job-out*), emptied
+after every run (--keep-outputs: each run overwrites the last, and the last stays), so that one row's
+outputs (5 GB for --book-levels) neither fill a tmpfs cache nor are written back to a disk while the next
+rows run. A separate run per book type with --stats (all book events sampled) gives the per-event
 processing latency quantiles from the __aggregate__ row (what a message's time covers: docs/formats.md,
 "Processing"; one time-stamp counter reading per message with a decode thread).
 """
@@ -211,11 +213,26 @@ LOBSTER_SYMBOLS = {"10 busiest symbols": "SPY,QQQ,AAPL,MSFT,AMD,AMZN,IWM,FB,NVDA
 def lobster_configs(tools, book, raw, cache_dir):
     scratch = os.path.join(cache_dir, "lobster-out")
     os.makedirs(scratch, exist_ok=True)
+    SCRATCH_DIRS.add(scratch)
     base = "itch5inside raw > /dev/null (inside only)"
     return [(base, [os.path.join(tools, "itch5inside"), "-q", "--book", book, raw], None)] + \
         [(f"itch5lobster raw, {label}, --levels 10",
           [os.path.join(tools, "itch5lobster"), "-q", "--book", book, "--symbols", symbols, "--levels", "10",
            "--date", "2019-01-30", "--out", scratch, raw], base) for label, symbols in LOBSTER_SYMBOLS.items()]
+
+
+# The folders that job and lobster rows write their outputs to (emptied after every run unless --keep-outputs).
+SCRATCH_DIRS = set()
+
+
+def empty_scratch():
+    """Removes what the runs wrote into the scratch folders (the folders stay)."""
+    for d in SCRATCH_DIRS:
+        for entry in os.scandir(d):
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
+            else:
+                os.unlink(entry.path)
 
 
 def job_configs(tools, book, extra, raw, gz, cache_dir, suffix):
@@ -224,6 +241,7 @@ def job_configs(tools, book, extra, raw, gz, cache_dir, suffix):
     first rows, so both builds' ratios come from the same run."""
     scratch = os.path.join(cache_dir, "job-out" + suffix.replace(" ", "_").replace("(", "").replace(")", ""))
     os.makedirs(scratch, exist_ok=True)
+    SCRATCH_DIRS.add(scratch)
     out = []
     for label, flags, kind in JOB_ROWS:
         if "--gzip-level" in flags and suffix:
@@ -255,6 +273,9 @@ def main():
                          "--threads 1 (the default runs)")
     ap.add_argument("--extra", default="", help="extra itch5inside flags for every itch5inside run")
     ap.add_argument("--save", help="also write the report to this file")
+    ap.add_argument("--keep-outputs", action="store_true",
+                    help="keep the job and lobster rows' outputs in the cache's scratch folders (each run "
+                         "overwrites the last) instead of removing them after every run")
     ap.add_argument("--no-gzip", action="store_true", help="raw input only (no gzip copy, no gzip runs): "
                                                               "for memory measurements on very large days")
     ap.add_argument("--baseline-build", help="another build (e.g. of an older commit) whose itch5inside runs next to "
@@ -333,6 +354,8 @@ def main():
     for r in range(args.runs):
         for name, argv, _ in configs:
             t, m, _ = run_timed(argv)
+            if not args.keep_outputs:
+                empty_scratch()
             times[name].append(t)
             rss[name] = max(rss[name], m)
             print(f"e2e: run {r + 1}/{args.runs} {name}: {t:.2f} s", file=sys.stderr)
