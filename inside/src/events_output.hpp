@@ -10,6 +10,7 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 
@@ -40,6 +41,8 @@ class events_output {
  public:
   /// Rows gathered per sink call.
   static constexpr std::size_t batch_rows = 1024;
+  /// The book events this part reads: none (its rows come from messages; table_outputs.hpp).
+  static constexpr std::string_view book_event_types = "";
 
   static bool wanted(const inside_options& opt) {
     return opt.tables.events != nullptr && tables::any(*opt.tables.events);

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include <itch5/messages.hpp>
 
@@ -37,6 +38,9 @@ class trades_output {
     if (opt.tables.trades != nullptr) rows_.emplace(*opt.tables.trades, 4096, opt.tables.writer);
     if (stats_sink_ != nullptr) stats_ = std::make_unique<tables::trade_stats_builder>();
   }
+
+  /// The book events on_book_event() reads (table_outputs skips the others before calling it).
+  static constexpr std::string_view book_event_types = "EC";
 
   template <class Book>
   void on_book_event(const book::book_event& e, const book::order_book<Book>& b) {

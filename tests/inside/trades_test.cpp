@@ -21,6 +21,7 @@
 #include <itch5/synth/generator.hpp>
 
 #include <itch5/tables/csv_row.hpp>
+#include <itch5/tables/levels_table.hpp>
 #include <itch5/tables/trade_stats_table.hpp>
 #include <itch5/tables/trades_table.hpp>
 
@@ -469,6 +470,35 @@ TEST(Trades, GeneratedDayWithFiltersKeepsTheSelectedRowsOnly) {
   const run_output out = run(bytes, opt);
   expect_rows(out.trades, expected);
   EXPECT_EQ(out.stats.size(), 2u);
+}
+
+// table_outputs skips the book events that no part on reads (trades: executions only); with the N-level book
+// on too, which reads every event, each table is what its own run gives.
+TEST(Trades, WithTheLevelsTableEachTableIsAsAlone) {
+  const auto bytes = generated_day(4, 100'000);
+  const auto levels_rows = [&](bool with_trades) {
+    itch5::message_reader reader(
+        itch5::io::make_block_source(itch5::io::memory_input(bytes), {1 << 16, true, 4}));
+    itch5::inside::inside_options opt;
+    vector_sink<itch5::tables::levels_table> levels;
+    vector_sink<itch5::tables::trades_table> trades;
+    opt.tables.book_levels = &levels;
+    opt.tables.levels = 3;
+    if (with_trades) opt.tables.trades = &trades;
+    null_lines lines;
+    (void)itch5::inside::run_inside(reader, opt, lines);
+    std::vector<std::string> text;
+    for (const auto& r : levels.rows) text.push_back(csv<itch5::tables::levels_table>(r));
+    return std::pair(text, trades.rows);
+  };
+  const auto [alone, no_trades] = levels_rows(false);
+  const auto [together, trades] = levels_rows(true);
+  ASSERT_GT(alone.size(), 1000u);
+  EXPECT_TRUE(no_trades.empty());
+  EXPECT_EQ(together, alone);
+  const run_output trades_alone = run(bytes);
+  ASSERT_GT(trades_alone.trades.size(), 100u);
+  expect_rows(trades, trades_alone.trades);
 }
 
 TEST(Trades, StatisticsOnlyAndTradesOnly) {
