@@ -1,6 +1,8 @@
 // How many orders rest at each price level of each side of each book, for the N-level book table
 // (levels_output.hpp): the book sides keep shares per level only, and the table's rows need the order
-// count of every level that is or may come into the top N.
+// count of every level that is or may come into the top N. levels_output keeps here the levels beyond the
+// top N it holds (each kept level carries its own count): a level that comes into the top N is taken out,
+// one that drops out is added back.
 //
 // An open-addressing hash table (linear probing, deletion by backward shift, so no tombstones) from
 // (locate, side, price) to the count; a level's entry goes when its count reaches 0. O(1) expected per
@@ -50,6 +52,20 @@ class level_counts {
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = home(k);; i = (i + 1) & mask) {
       if (slots_[i].key == k) return slots_[i].count;
+      if (slots_[i].key == 0) return 0;
+    }
+  }
+
+  /// The count of `price` on `side` of `locate`'s book (0 for none), and the level's entry gone.
+  std::uint32_t take(std::uint16_t locate, book::side_kind side, itch5::price4 price) {
+    const std::uint64_t k = key(locate, side, price);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = home(k);; i = (i + 1) & mask) {
+      if (slots_[i].key == k) {
+        const std::uint32_t count = slots_[i].count;
+        erase(i);
+        return count;
+      }
       if (slots_[i].key == 0) return 0;
     }
   }

@@ -7,9 +7,12 @@
 // removal then its add). Only the side the event touched can change, and an event on a price worse than
 // the Nth level of a full top N changes nothing (one comparison); otherwise the level is found among the N
 // and changed, inserted or removed. When a level leaves a full top N, the next one comes from the book's
-// side (for_each_level, skipping the N - 1 levels kept), its order count from level_counts, the only count
-// kept for every level (the book sides keep shares only). Per event: one hash update when an order comes or
-// goes, O(N) at most in the top N, and O(N) to refill; a row is O(N) to copy.
+// side (for_each_level, skipping the N - 1 levels kept), its order count from level_counts (the book sides
+// keep shares only), which holds the counts of the levels beyond the kept ones: an event in the top N
+// changes the kept level's count and touches no hash (on the 20 M day that hash's cache misses were ~0.5 s
+// of the books' thread), a deeper one updates its level's count there, and a level moves between the two
+// when it enters or leaves the top N. Per event: O(N) at most in the top N, one hash update for a deeper
+// order event or a level that leaves or enters, and O(N) to refill; a row is O(N) to copy.
 //
 // With `every` (a duration D > 0): before an event at or after the next grid time g (g a multiple of D in
 // [from, to)), a row per symbol seen so far, in locate order, with the top N as of after every message
@@ -153,17 +156,21 @@ class levels_output {
     bool changed = false;
     bool lost = false;  // a kept level found inconsistent with the event: rebuild from the book
     const auto change = [&](itch5::price4 p, std::int64_t shares, int orders) {
-      if (orders != 0) counts_.add(e.locate, K, p, orders);
       // Past the last kept level (the common case of a deep event): nothing kept changes, unless the
-      // kept levels are the whole side and this is a new worst level with room for it.
+      // kept levels are the whole side and this is a new worst level with room for it. The order counts
+      // of the levels beyond the kept ones are in counts_ (the kept ones carry theirs).
       if (n == 0 || better<K>(top[n - 1].price, p)) {
-        if (deeper) return;
+        if (deeper) {
+          if (orders != 0) counts_.add(e.locate, K, p, orders);
+          return;
+        }
         if (shares <= 0) {
           lost = true;
           return;
         }
         if (n == levels_) {
           deeper = true;
+          if (orders != 0) counts_.add(e.locate, K, p, orders);
           return;
         }
         top[n++] = {p, static_cast<std::uint32_t>(orders), static_cast<std::uint64_t>(shares)};
@@ -188,9 +195,10 @@ class levels_output {
         lost = true;
         return;
       }
-      // A new level between kept ones: the last kept one drops out of a full top N.
+      // A new level between kept ones: the last kept one drops out of a full top N, its count to counts_.
       if (n == levels_) {
         --n;
+        counts_.add(e.locate, K, top[n].price, static_cast<int>(top[n].count));
         deeper = true;
       }
       std::copy_backward(top + i, top + n, top + n + 1);
@@ -219,23 +227,27 @@ class levels_output {
     return changed;
   }
 
-  // Appends the side's levels after the n kept ones, up to N, with their order counts.
+  // Appends the side's levels after the n kept ones, up to N, with their order counts (out of counts_).
   template <book::side_kind K, class Side>
   bool refill(std::uint16_t locate, const Side& side, tables::book_level* top, std::uint32_t& n) {
     const std::uint32_t had = n;
     std::uint32_t seen = 0;
     side.for_each_level([&](const book::price_level& l) {
       if (seen++ < had) return true;
-      top[n++] = {l.price, counts_.get(locate, K, l.price), l.shares};
+      top[n++] = {l.price, counts_.take(locate, K, l.price), l.shares};
       return n < levels_;
     });
     return n != had;
   }
 
-  // The side's top N from the book and the counts (never needed on consistent events; kept for safety).
+  // The side's top N from the book and the counts, the kept levels' counts given back to counts_ first
+  // (never needed on consistent events; kept for safety).
   template <book::side_kind K, class Side>
   [[gnu::noinline, gnu::cold]] void rebuild(std::uint16_t locate, const Side& side, tables::book_level* top,
                                             std::uint32_t& n) {
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (top[i].count != 0) counts_.add(locate, K, top[i].price, static_cast<int>(top[i].count));
+    }
     n = 0;
     refill<K>(locate, side, top, n);
   }
