@@ -5,9 +5,10 @@
 // one that drops out is added back.
 //
 // An open-addressing hash table (linear probing, deletion by backward shift, so no tombstones) from
-// (locate, side, price) to the count; a level's entry goes when its count reaches 0. O(1) expected per
-// change; memory 16 bytes per slot, at most twice the live levels of the symbols followed (it doubles at
-// half full and never shrinks; no allocation but when it grows). Not thread-safe (the books' thread's).
+// (locate, side, price) to the count; a level's entry goes when its count reaches 0 or take() takes it.
+// O(1) expected per change; memory 16 bytes per slot, at most twice the live levels of the symbols followed
+// (it doubles at half full and never shrinks; no allocation but when it grows). Not thread-safe (the
+// books' thread's).
 #pragma once
 
 #include <cstddef>
@@ -28,9 +29,7 @@ class level_counts {
   /// `locate`'s book. A count never goes below 0 (a -1 on a level without orders changes nothing).
   void add(std::uint16_t locate, book::side_kind side, itch5::price4 price, int delta) {
     const std::uint64_t k = key(locate, side, price);
-    std::size_t i = home(k);
-    const std::size_t mask = slots_.size() - 1;
-    while (slots_[i].key != 0 && slots_[i].key != k) i = (i + 1) & mask;
+    const std::size_t i = find(k);
     slot& s = slots_[i];
     if (s.key == 0) {
       if (delta <= 0) return;
@@ -46,28 +45,14 @@ class level_counts {
     s.count = static_cast<std::uint32_t>(static_cast<std::int64_t>(s.count) + delta);
   }
 
-  /// The orders at `price` on `side` of `locate`'s book (0 for a level without orders).
-  [[nodiscard]] std::uint32_t get(std::uint16_t locate, book::side_kind side, itch5::price4 price) const {
-    const std::uint64_t k = key(locate, side, price);
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = home(k);; i = (i + 1) & mask) {
-      if (slots_[i].key == k) return slots_[i].count;
-      if (slots_[i].key == 0) return 0;
-    }
-  }
-
-  /// The count of `price` on `side` of `locate`'s book (0 for none), and the level's entry gone.
+  /// The orders at `price` on `side` of `locate`'s book (0 for a level without orders), and the level's
+  /// entry gone.
   std::uint32_t take(std::uint16_t locate, book::side_kind side, itch5::price4 price) {
-    const std::uint64_t k = key(locate, side, price);
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = home(k);; i = (i + 1) & mask) {
-      if (slots_[i].key == k) {
-        const std::uint32_t count = slots_[i].count;
-        erase(i);
-        return count;
-      }
-      if (slots_[i].key == 0) return 0;
-    }
+    const std::size_t i = find(key(locate, side, price));
+    if (slots_[i].key == 0) return 0;
+    const std::uint32_t count = slots_[i].count;
+    erase(i);
+    return count;
   }
 
   /// Levels with orders.
@@ -86,6 +71,14 @@ class level_counts {
   }
   [[nodiscard]] std::size_t home(std::uint64_t k) const noexcept {
     return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> (64 - bits_));
+  }
+
+  // The slot holding key k, or the free slot that ends its probe run.
+  [[nodiscard]] std::size_t find(std::uint64_t k) const noexcept {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = home(k);
+    while (slots_[i].key != 0 && slots_[i].key != k) i = (i + 1) & mask;
+    return i;
   }
 
   // Removes slot i, moving later entries of its probe run back so that every entry stays reachable.

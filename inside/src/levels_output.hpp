@@ -160,21 +160,19 @@ class levels_output {
       // kept levels are the whole side and this is a new worst level with room for it. The order counts
       // of the levels beyond the kept ones are in counts_ (the kept ones carry theirs).
       if (n == 0 || better<K>(top[n - 1].price, p)) {
-        if (deeper) {
-          if (orders != 0) counts_.add(e.locate, K, p, orders);
-          return;
-        }
-        if (shares <= 0) {
-          lost = true;
-          return;
-        }
-        if (n == levels_) {
+        if (!deeper) {
+          if (shares <= 0) {
+            lost = true;
+            return;
+          }
+          if (n < levels_) {
+            top[n++] = {p, static_cast<std::uint32_t>(orders), static_cast<std::uint64_t>(shares)};
+            changed = true;
+            return;
+          }
           deeper = true;
-          if (orders != 0) counts_.add(e.locate, K, p, orders);
-          return;
         }
-        top[n++] = {p, static_cast<std::uint32_t>(orders), static_cast<std::uint64_t>(shares)};
-        changed = true;
+        if (orders != 0) counts_.add(e.locate, K, p, orders);
         return;
       }
       std::uint32_t i = 0;
