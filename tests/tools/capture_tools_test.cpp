@@ -465,7 +465,7 @@ TEST_F(capture_tools, bad_captures_exit_1_with_the_packet_and_offset_and_keep_th
       {"truncated record",
        [&](const auto& p) {
          bytes b = pcap({p.begin(), p.begin() + at + 1});
-         b.resize(b.size() - 10);
+         b.erase(b.end() - 10, b.end());
          return b;
        },
        pkt + std::to_string(offset_of(at)) + ": truncated or corrupt capture record: truncated dump file"},
