@@ -252,6 +252,17 @@ class levels_output {
 
   void write_row(itch5::timestamp ts, std::uint32_t k) {
     const symbol_state& s = states_[k];
+    if (row* const later = batch_.ahead(8)) {
+      // The slot 8 rows on was last read by the sink thread on the other core: ask for its lines, for
+      // writing, before they are needed.
+      __builtin_prefetch(later, 1);
+      const auto* const bid = reinterpret_cast<const char*>(later->bid.data());
+      const auto* const ask = reinterpret_cast<const char*>(later->ask.data());
+      for (std::size_t at = 0; at < levels_ * sizeof(tables::book_level); at += 64) {
+        __builtin_prefetch(bid + at, 1);
+        __builtin_prefetch(ask + at, 1);
+      }
+    }
     row& r = batch_.next();
     r.timestamp = ts;
     r.locate = s.locate;

@@ -1,6 +1,7 @@
 // row_batch with and without a sink_thread: the sinks get every row in order, from the writer thread only
 // when there is one, finish() on the caller's thread after the last write; a write's exception comes back
-// to the producer and drops the later batches; a batch destroyed without finish() waits for its writes.
+// to the producer and drops the later batches; a batch destroyed without finish() waits for its writes;
+// ahead() names the slots next() gives later.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -100,6 +101,28 @@ TEST(RowBatch, WithoutAWriterTheSinkIsCalledOnTheCallersThread) {
   EXPECT_EQ(sink.writes(), 4);  // 3 + 3 + 3 + 1
   for (const auto id : sink.threads()) EXPECT_EQ(id, std::this_thread::get_id());
   EXPECT_EQ(sink.finishes(), 1);
+}
+
+// ahead(k) (a prefetch hint) names the slot that next() gives k rows later while it is in the same buffer.
+TEST(RowBatch, AheadNamesTheSlotNextGivesLaterInTheSameBuffer) {
+  recording_sink sink;
+  sink_thread writer;
+  row_batch<number_table> batch(sink, 4, &writer);
+  for (int round = 0; round < 3; ++round) {  // each buffer of the writer's ring in turn
+    std::uint64_t& first = batch.next();     // from the second round on, after a hand-over
+    std::uint64_t* const third = batch.ahead(1);
+    ASSERT_NE(third, nullptr);
+    EXPECT_EQ(batch.ahead(3), nullptr);  // past the 4-row buffer
+    std::uint64_t& second = batch.next();
+    EXPECT_EQ(batch.ahead(0), third);
+    EXPECT_EQ(&batch.next(), third);
+    EXPECT_NE(&first, third);
+    EXPECT_NE(&second, third);
+    batch.next();
+    EXPECT_EQ(batch.ahead(0), nullptr);  // the buffer is full: the next next() hands it over first
+  }
+  batch.finish();
+  EXPECT_EQ(sink.rows().size(), 12u);
 }
 
 TEST(SinkThread, TwoBatchesSharingAWriterEachGetEveryRowInOrderOnTheWriterThread) {

@@ -80,6 +80,11 @@ class row_batch final : private sink_thread::batch_writer {
     if (size_ == capacity_) flush();
     return rows_[size_++];
   }
+  /// The slot `k` rows after the next one, in the buffer being filled; nullptr past its end (a hint for
+  /// prefetching the slots about to be written).
+  [[nodiscard]] row* ahead(std::size_t k) const noexcept {
+    return size_ + k < capacity_ ? rows_ + size_ + k : nullptr;
+  }
   void flush() {
     if (size_ == 0) return;
     if (writer_ == nullptr) {
