@@ -38,6 +38,7 @@
 #include <itch5/timestamp.hpp>
 
 #include <itch5/book/book_event.hpp>
+#include <itch5/book/detail/prefetch.hpp>
 #include <itch5/book/order_book.hpp>
 #include <itch5/book/side_kind.hpp>
 
@@ -255,12 +256,12 @@ class levels_output {
     if (row* const later = batch_.ahead(8)) {
       // The slot 8 rows on was last read by the sink thread on the other core: ask for its lines, for
       // writing, before they are needed.
-      __builtin_prefetch(later, 1);
+      book::detail::prefetch_for_write(later);
       const auto* const bid = reinterpret_cast<const char*>(later->bid.data());
       const auto* const ask = reinterpret_cast<const char*>(later->ask.data());
       for (std::size_t at = 0; at < levels_ * sizeof(tables::book_level); at += 64) {
-        __builtin_prefetch(bid + at, 1);
-        __builtin_prefetch(ask + at, 1);
+        book::detail::prefetch_for_write(bid + at);
+        book::detail::prefetch_for_write(ask + at);
       }
     }
     row& r = batch_.next();
