@@ -24,7 +24,13 @@ TEST(OrderTable, WindowBitsDefaultAndClamping) {
   EXPECT_EQ(order_table::default_window_bits, itch5::book::book_config{}.order_window_bits);
   EXPECT_EQ(order_table(4).window(), 16u);
   EXPECT_EQ(order_table(0).window(), std::uint64_t{1} << order_table::min_window_bits);
-  EXPECT_EQ(order_table(99).window(), std::uint64_t{1} << order_table::max_window_bits);
+  // The constructor's window is window_for's; the largest is checked there, not built (12 GiB touched).
+  for (unsigned bits : {0u, 1u, 4u, 20u})
+    EXPECT_EQ(order_table(bits).window(), order_table::window_for(bits));
+  EXPECT_EQ(order_table::window_for(0), std::uint64_t{1} << order_table::min_window_bits);
+  EXPECT_EQ(order_table::window_for(order_table::max_window_bits),
+            std::uint64_t{1} << order_table::max_window_bits);
+  EXPECT_EQ(order_table::window_for(99), std::uint64_t{1} << order_table::max_window_bits);
 }
 
 // Every test below runs for each window size of the instantiation at the end (W references).

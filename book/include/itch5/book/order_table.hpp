@@ -66,9 +66,15 @@ class order_table {
   /// Inserts per review of the numbering's density (see "Sparse numbering" above).
   static constexpr std::uint64_t epoch = 4096;
 
-  /// A table whose window holds 2^window_bits references (clamped to [min_window_bits, max_window_bits]).
+  /// The references a window of 2^window_bits holds, window_bits clamped to [min_window_bits,
+  /// max_window_bits]: what the constructor allocates (12 bytes a reference, touched at once).
+  [[nodiscard]] static constexpr std::uint64_t window_for(unsigned window_bits) noexcept {
+    return std::uint64_t{1} << std::clamp(window_bits, min_window_bits, max_window_bits);
+  }
+
+  /// A table whose window holds window_for(window_bits) references.
   explicit order_table(unsigned window_bits = default_window_bits)
-      : window_(std::uint64_t{1} << std::clamp(window_bits, min_window_bits, max_window_bits)),
+      : window_(window_for(window_bits)),
         ring_memory_(window_ * sizeof(order), detail::huge_buffer::fault::now),
         ring_(reinterpret_cast<order*>(ring_memory_.data())),
         used_(std::make_unique<std::uint64_t[]>(std::max<std::uint64_t>(window_ / 64, 1))),
