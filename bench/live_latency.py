@@ -13,6 +13,12 @@ does not wait for anybody (coordinated omission is the mistake of measuring from
 Both times are CLOCK_REALTIME of the one machine. Loss (gaps reported by itch5inside) is reported per rate;
 latencies are only computed for runs without loss (message numbers then equal sequence numbers).
 
+Before the first rate and after the last, bm_machine_stalls (--probe, 10 s each by default) measures what
+the machine does on its own: a thread spinning on each core, nothing else running, sees the stalls that the
+kernel and the hypervisor impose on any program there, and from them the floor under each latency quantile
+(bench/machine_stalls.hpp): no sender and receiver on these cores can show a lower one. The report puts the
+floors beside the measured quantiles and the issue's targets.
+
 Each rate is run twice, once per way the receiver waits for a packet (--modes): asleep in poll() until the
 kernel wakes it, and busy (itch5inside --busy-poll: asking the socket again without sleeping, a core kept
 busy). The report also gives each packet's latency from when it was actually sent, the receiving side alone.
@@ -25,6 +31,7 @@ Not a test: the numbers depend on the machine and on its load; the report says w
 """
 import argparse
 import bisect
+import json
 import os
 import re
 import socket
@@ -70,6 +77,35 @@ def quantile(sorted_values, q):
         return float("nan")
     k = min(len(sorted_values) - 1, max(0, int(round(q / 100.0 * len(sorted_values) + 0.5)) - 1))
     return sorted_values[k]
+
+
+def machine_probe(bench, duration):
+    """bm_machine_stalls --json: per CPU its stalls, and the floors under the latency quantiles (us)."""
+    out = subprocess.run([os.path.join(bench, "bm_machine_stalls"), "--duration", duration, "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if out.returncode != 0:
+        raise RuntimeError("bm_machine_stalls failed: " + out.stderr)
+    return json.loads(out.stdout)
+
+
+def probe_lines(name, probe):
+    """The Markdown lines of one machine probe."""
+    waits = ["20", "200", "1000"]
+    lines = ["", "Machine alone, %s (bm_machine_stalls, %g s, a thread spinning on each core, stalls = gaps of at "
+             "least %g us between two clock readings):" % (name, probe["seconds"], probe["threshold_us"]), "",
+             "| cpu | stalls | time lost | longest (us) | " + " | ".join("P(wait > %s us)" % w for w in waits) + " |",
+             "|---:|---:|---:|---:|" + "---:|" * len(waits)]
+    for c in probe["cpus"]:
+        lines.append("| %d | %d | %.3f%% | %.1f | %s |" % (
+            c["cpu"], c["stalls"], 100 * c["lost_share"], c["longest_us"],
+            " | ".join("%.4f%%" % (100 * c["p_wait_over_us"][w]) for w in waits)))
+    names = ["p50", "p90", "p99", "p99.9", "p99.99"]
+    lines += ["", "Floors under the latency of a packet that needs both cores (us): " +
+              ", ".join("%s %.1f" % (q, probe["floor_worst_us"][q]) for q in names) +
+              " (the worst core's stalls alone); " +
+              ", ".join("%s %.1f" % (q, probe["floor_independent_us"][q]) for q in names) +
+              " (the two cores' stalls independent). Issue 34's targets: p99 20 us, p99.99 200 us."]
+    return lines
 
 
 def one_run(tools, day, rate, mode, work):
@@ -137,6 +173,11 @@ def main():
                     help="how itch5inside waits for a packet, each rate run once per mode in this order: sleep "
                          "(in poll(), woken by the kernel) and busy (--busy-poll)")
     ap.add_argument("--tools", default=os.path.join(os.path.dirname(__file__), "..", "build", "tools"))
+    ap.add_argument("--bench", default=os.path.join(os.path.dirname(__file__), "..", "build", "bench"),
+                    help="where bm_machine_stalls is (default build/bench)")
+    ap.add_argument("--probe", default="10s",
+                    help="how long bm_machine_stalls measures the machine alone, before the first rate and after "
+                         "the last (a duration such as 10s; 0 for no probe)")
     ap.add_argument("--out", help="Markdown report (default: standard output)")
     ap.add_argument("--plot", help="PNG of the latency quantiles per rate (matplotlib)")
     ap.add_argument("--dump", metavar="PREFIX",
@@ -150,6 +191,10 @@ def main():
         if mode not in ("sleep", "busy"):
             ap.error("--modes: '%s' is neither sleep nor busy" % mode)
     results = []
+    probing = args.probe not in ("0", "0s", "")
+    probes = []
+    if probing:
+        probes.append(("before the runs", machine_probe(args.bench, args.probe)))
     with tempfile.TemporaryDirectory(prefix="itch5-live-") as work:
         for rate in (parse_rate(r) for r in args.rates.split(",")):
             for mode in modes:
@@ -157,6 +202,8 @@ def main():
                 results.append(r)
                 print("rate %d, %s: achieved %s msg/s, %s messages missing, %d packets timed" %
                       (rate, mode, r["achieved"], r["missing"], r["packets"]), file=sys.stderr)
+    if probing:
+        probes.append(("after the runs", machine_probe(args.bench, args.probe)))
     load = open("/proc/loadavg").read().split()[:3]
     lines = ["# Wire-to-inside latency over loopback (bench/live_latency.py)", "",
              "Day: `%s`; %d cores; load average at the end %s (other sessions were running)." %
@@ -186,6 +233,8 @@ def main():
                   "(p50 from the send under %d us) %s msg/s." %
                   ("in poll()" if mode == "sleep" else "busy", max(no_loss) if no_loss else "none",
                    KEPT_UP_P50_US, max(kept_up) if kept_up else "none")]
+    for name, probe in probes:
+        lines += probe_lines(name, probe)
     lines.append("")
     if args.dump:
         for mode in modes:
