@@ -12,7 +12,8 @@
 // more are counted as dropped and still count in the time lost). Reported per CPU: the stalls, the share of
 // the time spent in them, the longest, and P(wait > x) for work due at a random moment; then the floors of
 // the latency quantiles for a path that needs every CPU probed (the worst CPU's, and with the CPUs' stalls
-// independent).
+// independent). The CPUs probed are those the process may run on: on a machine with more CPUs than the
+// path uses, choose them with taskset (`taskset -c 2,3 build/bench/bm_machine_stalls`).
 #include <pthread.h>
 #include <sched.h>
 
