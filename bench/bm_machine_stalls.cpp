@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <itch5/cli/options.hpp>
@@ -43,7 +44,8 @@ struct probe_result {
   bool pinned = false;          // pthread_setaffinity_np succeeded
 };
 
-// Spins on `r.cpu` from `start` to `end`, recording gaps of at least `threshold`.
+// Pins the thread to `r.cpu`, waits for `go`, then reads the clock for `length`, recording every gap of at
+// least `threshold` in r.stalls.
 void probe(probe_result& r, std::size_t max_gaps, std::chrono::nanoseconds threshold,
            const std::atomic<bool>& go, steady::duration length) {
   cpu_set_t set;
@@ -142,13 +144,14 @@ int main(int argc, char** argv) {
   go.store(true, std::memory_order_release);
   for (std::thread& t : threads) t.join();
 
+  // The CPUs' profiles side by side for the floors (moved: a profile holds up to --max-gaps stalls).
   std::vector<machine_stalls::profile> profiles;
-  for (const probe_result& r : results) {
+  for (probe_result& r : results) {
     if (!r.pinned) {
       std::fprintf(stderr, "bm_machine_stalls: error: could not pin a thread to CPU %d\n", r.cpu);
       return 1;
     }
-    profiles.push_back(r.stalls);
+    profiles.push_back(std::move(r.stalls));
   }
   double floors_worst[std::size(quantiles)], floors_indep[std::size(quantiles)];
   for (std::size_t k = 0; k < std::size(quantiles); ++k) {
@@ -160,16 +163,17 @@ int main(int argc, char** argv) {
     std::printf("{\"seconds\": %g, \"threshold_us\": %g, \"cpus\": [", seconds, threshold_us);
     for (std::size_t i = 0; i < results.size(); ++i) {
       const probe_result& r = results[i];
-      const double span = static_cast<double>(r.stalls.span.count());
+      const machine_stalls::profile& p = profiles[i];
+      const double span = static_cast<double>(p.span.count());
       std::printf(
           "%s{\"cpu\": %d, \"stalls\": %llu, \"dropped\": %llu, \"lost_share\": %.6g, \"longest_us\": %.1f, "
           "\"p_wait_over_us\": {",
-          i ? ", " : "", r.cpu, static_cast<unsigned long long>(r.stalls.gaps.size() + r.dropped),
+          i ? ", " : "", r.cpu, static_cast<unsigned long long>(p.gaps.size() + r.dropped),
           static_cast<unsigned long long>(r.dropped), span > 0 ? static_cast<double>(r.lost_ns) / span : 0.0,
           static_cast<double>(r.longest_ns) / 1e3);
       for (std::size_t k = 0; k < std::size(waits_us); ++k) {
         std::printf("%s\"%g\": %.6g", k ? ", " : "", waits_us[k],
-                    r.stalls.exceedance(static_cast<std::int64_t>(waits_us[k] * 1e3)));
+                    p.exceedance(static_cast<std::int64_t>(waits_us[k] * 1e3)));
       }
       std::printf("}}");
     }
@@ -193,14 +197,15 @@ int main(int argc, char** argv) {
   for (const double w : waits_us)
     std::printf(" %9s", ("P>" + std::to_string(static_cast<int>(w)) + "us%").c_str());
   std::printf("\n");
-  for (const probe_result& r : results) {
-    const double span = static_cast<double>(r.stalls.span.count());
-    std::printf("%-4d %9llu %8.3f %10.1f", r.cpu,
-                static_cast<unsigned long long>(r.stalls.gaps.size() + r.dropped),
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const probe_result& r = results[i];
+    const machine_stalls::profile& p = profiles[i];
+    const double span = static_cast<double>(p.span.count());
+    std::printf("%-4d %9llu %8.3f %10.1f", r.cpu, static_cast<unsigned long long>(p.gaps.size() + r.dropped),
                 span > 0 ? 100.0 * static_cast<double>(r.lost_ns) / span : 0.0,
                 static_cast<double>(r.longest_ns) / 1e3);
     for (const double w : waits_us) {
-      std::printf(" %9.4f", 100.0 * r.stalls.exceedance(static_cast<std::int64_t>(w * 1e3)));
+      std::printf(" %9.4f", 100.0 * p.exceedance(static_cast<std::int64_t>(w * 1e3)));
     }
     std::printf("%s\n", r.dropped ? "  (stalls dropped: raise --max-gaps)" : "");
   }
