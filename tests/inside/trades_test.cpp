@@ -439,7 +439,7 @@ TEST(Trades, GeneratedDaysMatchTheNaiveReference) {
       if (r.kind.code == 'E' || r.kind.code == 'C') executed_by_rows[*r.order_ref] += *r.shares;
     EXPECT_EQ(executed_by_rows, n.executed);
     for (const auto& [ref, shares] : n.added) {
-      const auto at = [ref](const auto& m) {
+      const auto at = [ref = ref](const auto& m) {
         auto it = m.find(ref);
         return it == m.end() ? std::uint64_t{0} : it->second;
       };

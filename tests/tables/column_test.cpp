@@ -34,7 +34,7 @@ struct sample_row {
 };
 
 struct sample_table {
-  static constexpr std::string_view name = "sample";
+  [[maybe_unused]] static constexpr std::string_view name = "sample";
   using row = sample_row;
   template <class V>
   static void visit(V& v, const row& r) {
@@ -152,7 +152,7 @@ struct text_row {
 };
 
 struct text_table {
-  static constexpr std::string_view name = "texts";
+  [[maybe_unused]] static constexpr std::string_view name = "texts";
   using row = text_row;
   template <class V>
   static void visit(V& v, const row& r) {

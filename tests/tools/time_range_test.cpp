@@ -181,7 +181,7 @@ TEST_F(TimeRange, TwoHalvesSplitEverySymbolsSamples) {
                                     std::tuple{all_depth, parse_csv(first.depth), parse_csv(second.depth)}}) {
       ASSERT_GT(all.size(), 100u);
       for (const auto& [name, row] : all) {
-        const auto samples_in = [&name](const table& t) -> std::uint64_t {
+        const auto samples_in = [&name = name](const table& t) -> std::uint64_t {
           const auto it = t.find(name);
           return it == t.end() ? 0 : std::stoull(it->second.at("NSamples"));
         };
