@@ -56,6 +56,32 @@ def _encodings(schema: Any) -> dict:
     }
 
 
+def _statistics_columns(schema: Any) -> list:
+    """The columns whose min/max statistics are written: every column but the text ones (strings, and the
+    dictionary-encoded symbol). A row group of a day holds nearly every symbol, so a symbol's min and max
+    would prune nothing, and computing them over the symbols' text was ~10% of the writing thread's CPU on
+    the 20 M-message day (bench/python_tables.py; docs/performance.md). The timestamp's statistics are
+    what a time-range scan skips row groups by.
+    """
+    import pyarrow as pa
+
+    def text(t: Any) -> bool:
+        if pa.types.is_dictionary(t):
+            t = t.value_type
+        return pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t)
+
+    return [f.name for f in schema if not text(f.type)]
+
+
+def _write_group(writer: Any, group: Any, row_group_rows: int) -> None:
+    """Writes one row group (on the writing thread). Its batches each carry their own symbol dictionary;
+    unified first, the column chunk has one dictionary, which the Parquet writer stores as it is and whose
+    indices it writes directly, instead of expanding every symbol to its text and hashing it again (a
+    fallback that pyarrow takes when a column's dictionary changes between the batches of a row group).
+    """
+    writer.write_table(group.unify_dictionaries(), row_group_size=row_group_rows)
+
+
 def _known_metadata(path: str) -> dict:
     """The metadata known before the file is read: all but the sha256."""
     return {
@@ -161,14 +187,20 @@ def to_parquet(
             in_flight.result()  # kept until done: an interrupt here still waits for it below
             in_flight = None
 
-    def flush(t: str) -> None:
+    def flush(t: str, last: bool = False) -> None:
+        # Writes whole row groups of the pending rows (all of them when `last`); the rows beyond the last
+        # whole group stay pending (slices: no copy), so every row group but a table's last has exactly
+        # row_group_rows rows whatever the batches' sizes.
         nonlocal in_flight
         if pending[t]:
             group = pa.Table.from_batches(pending[t])
-            pending[t] = []
-            pending_rows[t] = 0
-            wait_written()
-            in_flight = writing.submit(writers[t].write_table, group, row_group_size=row_group_rows)
+            keep = 0 if last else group.num_rows % row_group_rows
+            pending[t] = group.slice(group.num_rows - keep).to_batches() if keep else []
+            pending_rows[t] = keep
+            if group.num_rows > keep:
+                wait_written()
+                in_flight = writing.submit(_write_group, writers[t], group.slice(0, group.num_rows - keep),
+                                           row_group_rows)
 
     try:
         for t in todo:
@@ -176,7 +208,7 @@ def to_parquet(
             schema = schema.with_metadata({**(schema.metadata or {}), **{k.encode(): v.encode() for k, v in meta.items()}})
             writers[t] = pq.ParquetWriter(
                 temps[t], schema, compression=compression,
-                sorting_columns=[pq.SortingColumn(0)], write_statistics=True,
+                sorting_columns=[pq.SortingColumn(0)], write_statistics=_statistics_columns(schema),
                 **_encodings(schema),
             )
         for t, batch in day.batches(*todo):
@@ -187,7 +219,7 @@ def to_parquet(
                 flush(t)
             bar.update(rows)
         for t in todo:
-            flush(t)
+            flush(t, last=True)
         wait_written()
         full = {**meta, "itch5.source.sha256": digest.result()}
         for t in todo:

@@ -59,6 +59,30 @@ def test_several_tables_in_many_row_groups(sample, tmp_path):
             assert "DELTA_BINARY_PACKED" in encodings, (table, name, encodings)
 
 
+def test_row_groups_of_many_batches_and_their_statistics(sample, tmp_path):
+    # Batches of 97 rows, each with its own symbol dictionary, gathered into row groups of 1,000 rows: the
+    # writer unifies each group's dictionaries, and every row comes back with its symbol. Min/max
+    # statistics are written for the number and time columns, not for the text ones (the symbol, letters).
+    day = itch5.open(sample, symbols=["SPY", "AAPL", "QQQ", "MSFT"], batch_rows=97)
+    paths = itch5.to_parquet(day, str(tmp_path), tables=["inside", "trades"], row_group_rows=1000)
+    for table in ("inside", "trades"):
+        want = itch5.open(sample, symbols=["SPY", "AAPL", "QQQ", "MSFT"]).table(table).to_arrow()
+        f = pq.ParquetFile(paths[table])
+        assert f.metadata.num_row_groups == -(-want.num_rows // 1000) > 1, table
+        back = f.read()
+        for c in want.column_names:
+            assert back.column(c).to_pylist() == want.column(c).to_pylist(), (table, c)
+        schema = f.schema_arrow
+        for g in range(f.metadata.num_row_groups):
+            for i in range(f.metadata.num_columns):
+                t = schema.field(i).type
+                text = pa.types.is_dictionary(t) or pa.types.is_string(t)
+                column = f.metadata.row_group(g).column(i)
+                assert column.is_stats_set != text, (table, schema.field(i).name, str(t))
+        ts = f.metadata.row_group(0).column(0).statistics
+        assert (ts.min, ts.max) == (want.column(0)[0].as_py(), want.column(0)[999].as_py())
+
+
 def test_a_finished_table_is_not_redone(sample, tmp_path):
     day = itch5.open(sample, symbols=["SPY"])
     p = itch5.to_parquet(day, str(tmp_path))["inside"]
