@@ -311,10 +311,14 @@ engine_run::engine_run(run_config cfg) : cfg_(std::move(cfg)), engine_(std::make
   opt.cancel = &cancel_;
   opt.threads = 1;
   opt.line_thread = false;
-  // The decode thread by choose_strategy's rules (raw input, or more than 2 cores): since the consumer's
-  // conversion stopped copying (arrow_table.hpp), the 20 M day's inside table into pyarrow takes 1.32-1.44 s
-  // with it against 1.42-1.46 s without; to_parquet (inside, trades) 2.81-2.88 s against 2.83-3.14 s.
-  opt.decode_thread = true;
+  // A decode thread only with more than 2 cores. Beside the engine's thread, the consumer's thread converts
+  // the rows to Arrow, and to_parquet adds a thread that encodes them and one that hashes the source: on
+  // 2 cores those take the second core, and a decode thread there costs more CPU than it saves (its 40-byte
+  // records are written and read again). 20 M day on the 2-core AMD EPYC VM, 4 interleaved rounds:
+  // to_parquet (inside, trades) 2.77-2.96 s with it, 2.44-2.96 s without (user CPU 4.1-4.4 s, 3.7-4.7 s);
+  // the inside table into pyarrow, 6 rounds, 1.72-2.13 s with, 1.65-2.12 s without (2.2-3.0 s of user
+  // CPU, 1.9-2.3 s). With more cores it is choose_strategy's to decide (raw input, or more than 2 cores).
+  opt.decode_thread = std::thread::hardware_concurrency() > 2;
   opt.stats = cfg_.stats;
   opt.depth = cfg_.stats;
   for (std::size_t i = 0; i < cfg_.tables.size(); ++i) {
