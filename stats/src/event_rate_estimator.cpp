@@ -54,7 +54,7 @@ void event_rate_estimator::record_new_period(std::uint64_t k) {
       n -= b.events;
       at = end;
     }
-    rates_.record(0, k - at);
+    zero_periods_ += k - at;  // finish() records them: one histogram update per estimator, not per event
     ring_[head_] = {k, 1};
     size_ = 1;
     current_ = k;
@@ -75,7 +75,11 @@ void event_rate_estimator::record_new_period(std::uint64_t k) {
 }
 
 void event_rate_estimator::finish() {
-  if (started_ && !finished_) rates_.record(in_window_);
+  if (started_ && !finished_) {
+    rates_.record(0, zero_periods_);  // nothing when 0
+    rates_.record(in_window_);
+  }
+  zero_periods_ = 0;
   finished_ = true;
 }
 

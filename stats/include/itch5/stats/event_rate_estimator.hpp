@@ -51,6 +51,7 @@ class event_rate_estimator {
   /// Adds the sample of the last period holding events; call once after the last event.
   void finish();
 
+  /// The rates sampled; complete once finish() was called (it adds the periods with no event in the window).
   [[nodiscard]] const log_linear_histogram& histogram() const noexcept { return rates_; }
   /// Moves the histogram out (after finish(), when the estimator is done with): no copy of its counters.
   [[nodiscard]] log_linear_histogram take_histogram() noexcept { return std::move(rates_); }
@@ -78,6 +79,9 @@ class event_rate_estimator {
   std::size_t size_ = 0;
   std::uint64_t current_ = 0;  // the period of the latest event
   std::uint64_t in_window_ = 0;
+  // Periods sampled at rate 0 by the sparse path of record_new_period (after every held period left the
+  // window), recorded into rates_ by finish() at once: a sparse series samples 0 once per event.
+  std::uint64_t zero_periods_ = 0;
   bool started_ = false;
   bool finished_ = false;
 };
