@@ -222,9 +222,13 @@ class Day:
         in one pass, in the order the engine makes them. Raises :class:`Error` after the last good batch on
         corrupt input."""
         names = [t.name if isinstance(t, Table) else t for t in tables]
-        run = self._run(names or ("inside",))
+        yield from self._drain(self._run(names or ("inside",)))
+
+    def _drain(self, run: "_itch5.Run") -> Iterator[tuple[str, Any]]:
+        """batches() of a run already started (to_parquet starts it before it imports pyarrow.parquet and
+        opens its writers); cancels the run when done or abandoned."""
         try:
-            pa = _pyarrow()  # imported while the engine, started above, reads the first batches
+            pa = _pyarrow()  # imported while the engine, started before, reads the first batches
             while True:
                 item = run.next()
                 if item is None:

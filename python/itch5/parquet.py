@@ -152,9 +152,6 @@ def to_parquet(
     Returns {table: path}. Tables whose file exists are not redone. On corrupt input raises itch5.Error
     and leaves no file for the tables of that pass (their temporaries removed).
     """
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     if not isinstance(day, Day):
         day = _open(day, **open_args)
     known = table_names()
@@ -167,7 +164,11 @@ def to_parquet(
     if not todo:
         return paths
     meta = _known_metadata(day.path)
+    # The engine starts first and makes the first batches (as many as the day's queue holds) while pyarrow
+    # is imported and the writers are opened (`import pyarrow` alone takes 0.11-0.15 s on the 2-core VM).
     digest = _Digest(day.path)
+    run = day._run(todo)
+    batches = day._drain(run)  # cancels the run when it ends; the except below, if it never starts
     temps = {t: f"{paths[t]}.tmp.{os.getpid()}" for t in todo}
     writers: dict = {}
     pending: dict = {t: [] for t in todo}
@@ -177,32 +178,37 @@ def to_parquet(
 
     # Row groups are written on a thread of their own (pyarrow releases the GIL while it encodes and
     # compresses), one at a time, while the engine fills the next: memory stays bounded by two row groups
-    # per table plus the batch queue, and a write's error surfaces at the next flush or at the end.
-    writing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="itch5-parquet")
-    in_flight: Optional[Future] = None  # the row group being written
+    # per table plus the batch queue, and a write's error surfaces at the next flush or at the end. Once
+    # the engine is done, the tables' last row groups are written at once, a thread each (the cores are
+    # free then: on the 20 M-message day the inside table's last group and the trades table's only one
+    # took ~0.07 s and ~0.12 s one after the other).
+    writing = ThreadPoolExecutor(max_workers=len(todo), thread_name_prefix="itch5-parquet")
+    in_flight: list[Future] = []  # the row groups being written (one while the engine runs)
 
     def wait_written() -> None:
-        nonlocal in_flight
-        if in_flight is not None:
-            in_flight.result()  # kept until done: an interrupt here still waits for it below
-            in_flight = None
+        while in_flight:
+            in_flight[0].result()  # kept until done: an interrupt here still waits for it below
+            in_flight.pop(0)
 
     def flush(t: str, last: bool = False) -> None:
-        # Writes whole row groups of the pending rows (all of them when `last`); the rows beyond the last
-        # whole group stay pending (slices: no copy), so every row group but a table's last has exactly
-        # row_group_rows rows whatever the batches' sizes.
-        nonlocal in_flight
+        # Writes whole row groups of the pending rows (all of them when `last`, without waiting for the
+        # other tables' last ones); the rows beyond the last whole group stay pending (slices: no copy), so
+        # every row group but a table's last has exactly row_group_rows rows whatever the batches' sizes.
         if pending[t]:
             group = pa.Table.from_batches(pending[t])
             keep = 0 if last else group.num_rows % row_group_rows
             pending[t] = group.slice(group.num_rows - keep).to_batches() if keep else []
             pending_rows[t] = keep
             if group.num_rows > keep:
-                wait_written()
-                in_flight = writing.submit(_write_group, writers[t], group.slice(0, group.num_rows - keep),
-                                           row_group_rows)
+                if not last:
+                    wait_written()
+                group = group.slice(0, group.num_rows - keep)
+                in_flight.append(writing.submit(_write_group, writers[t], group, row_group_rows))
 
     try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
         for t in todo:
             schema = day.table(t).schema
             schema = schema.with_metadata({**(schema.metadata or {}), **{k.encode(): v.encode() for k, v in meta.items()}})
@@ -211,13 +217,14 @@ def to_parquet(
                 sorting_columns=[pq.SortingColumn(0)], write_statistics=_statistics_columns(schema),
                 **_encodings(schema),
             )
-        for t, batch in day.batches(*todo):
+        for t, batch in batches:
             pending[t].append(batch)
             pending_rows[t] += batch.num_rows
             rows[t] += batch.num_rows
             if pending_rows[t] >= row_group_rows:
                 flush(t)
             bar.update(rows)
+        wait_written()
         for t in todo:
             flush(t, last=True)
         wait_written()
@@ -228,8 +235,9 @@ def to_parquet(
             os.replace(temps[t], paths[t])
         bar.update(rows, final=True)
     except BaseException:
-        if in_flight is not None:
-            in_flight.exception()  # wait for it; the original error matters
+        run.cancel()  # the engine's thread stops (batches' own cancel runs only once it has started)
+        for f in in_flight:
+            f.exception()  # wait for it; the original error matters
         for w in writers.values():
             try:
                 w.close()
