@@ -3,9 +3,10 @@
 
 1. the inside table of a day into pyarrow (itch5.open(day).inside.to_arrow()) against
    `itch5inside day > /dev/null` (issue 33's target: within 1.3x);
-2. the day to Parquet (inside, plus trades when the package has that table) with itch5.to_parquet against
-   itch-book's `itch2parquet convert` (installed from PyPI into its own venv, default /tmp/itchbook-venv),
-   with each one's peak memory (the child's ru_maxrss).
+2. the day to Parquet (inside, plus trades when the package has that table) with itch5.to_parquet and with
+   the console script itch5parquet (`python -m itch5.parquet`, the program a user runs, like the peer's)
+   against itch-book's `itch2parquet convert` (installed from PyPI into its own venv, default
+   /tmp/itchbook-venv), with each one's peak memory (the child's ru_maxrss).
 
 Every measurement runs in a child process (os.wait4 gives its rusage); the runs alternate, and the
 minimum of each is reported with the ratio. Results: a JSON file in bench/results/.
@@ -60,14 +61,19 @@ def main() -> int:
     tmp = tempfile.mkdtemp(prefix="itch5-bench-")
     to_parquet = [py, "-c", "import itch5, shutil, sys; d = sys.argv[1]; shutil.rmtree(d, True); "
                   f"itch5.to_parquet({a.day!r}, d, tables={tables!r})", os.path.join(tmp, "itch5")]
+    parquet_cli_out = os.path.join(tmp, "itch5parquet")
+    parquet_cli = [py, "-m", "itch5.parquet", a.day, "--out", parquet_cli_out, "--tables", ",".join(tables),
+                   "--quiet"]
     itch2parquet = os.path.join(a.itchbook_venv, "bin", "itch2parquet")
     have_itchbook = os.access(itch2parquet, os.X_OK)
 
-    results: dict = {"cli": [], "arrow": [], "parquet": [], "itch2parquet": []}
+    results: dict = {"cli": [], "arrow": [], "parquet": [], "parquet_cli": [], "itch2parquet": []}
     for _ in range(a.runs):
         results["cli"].append(measure(inside_cli))
         results["arrow"].append(measure(to_arrow, env))
         results["parquet"].append(measure(to_parquet, env))
+        shutil.rmtree(parquet_cli_out, True)  # a finished table is not redone
+        results["parquet_cli"].append(measure(parquet_cli, env))
         if have_itchbook:
             out = os.path.join(tmp, "itchbook")
             shutil.rmtree(out, True)
@@ -102,6 +108,11 @@ def main() -> int:
         "itch2parquet_vs_parquet_cpu": (round(min(c for *_, c in results["itch2parquet"]) /
                                               min(c for *_, c in results["parquet"]), 3)
                                         if results["itch2parquet"] else None),
+        "itch2parquet_vs_itch5parquet": (round(best("itch2parquet")[0] / best("parquet_cli")[0], 3)
+                                         if results["itch2parquet"] else None),
+        "itch2parquet_vs_itch5parquet_cpu": (round(min(c for *_, c in results["itch2parquet"]) /
+                                                   min(c for *_, c in results["parquet_cli"]), 3)
+                                             if results["itch2parquet"] else None),
         "itchbook": "installed" if have_itchbook else f"not available at {itch2parquet}",
     }
     os.makedirs(a.out, exist_ok=True)
