@@ -13,14 +13,17 @@ event_rate_estimator::event_rate_estimator(std::chrono::nanoseconds window, std:
   periods_in_window_ = static_cast<std::uint64_t>(window.count() / period.count());
 }
 
-void event_rate_estimator::push(std::uint64_t period) {
-  if (size_ == ring_.size()) {
-    std::vector<bucket> bigger(std::max<std::size_t>(4, ring_.size() * 2));
-    for (std::size_t i = 0; i < size_; ++i) bigger[i] = ring_[(head_ + i) & (ring_.size() - 1)];
-    ring_ = std::move(bigger);
-    head_ = 0;
-  }
-  ring_[(head_ + size_) & (ring_.size() - 1)] = {period, 1};
+void event_rate_estimator::grow() {
+  std::vector<bucket> bigger(std::max<std::size_t>(4, ring_.size() * 2));
+  for (std::size_t i = 0; i < size_; ++i) bigger[i] = ring_[(head_ + i) & (ring_.size() - 1)];
+  ring_ = std::move(bigger);
+  head_ = 0;
+}
+
+inline void event_rate_estimator::push(std::uint64_t period, std::uint64_t events) {
+  if (size_ == ring_.size()) [[unlikely]]
+    grow();
+  ring_[(head_ + size_) & (ring_.size() - 1)] = {period, events};
   ++size_;
 }
 
@@ -28,13 +31,12 @@ void event_rate_estimator::record_new_period(std::uint64_t k) {
   if (!started_) {
     started_ = true;
     current_ = k;
-    push(k);
+    current_events_ = 1;
     in_window_ = 1;
     return;
   }
-  // After the first event the ring holds at least the latest event's period, current_.
   if (k <= current_) [[unlikely]] {  // an earlier time counts as the latest
-    ++back().events;
+    ++current_events_;
     ++in_window_;
     return;
   }
@@ -44,24 +46,30 @@ void event_rate_estimator::record_new_period(std::uint64_t k) {
   // the others.)
   std::uint64_t at = current_;
   std::uint64_t n = in_window_;
-  if (back().period + periods_in_window_ <= k) {
-    // The common case of a sparse series: every held period leaves, and the ring is left with k alone.
-    const std::size_t mask = ring_.size() - 1;
-    for (std::size_t i = 0; i < size_; ++i) {
-      const bucket& b = ring_[(head_ + i) & mask];
-      const std::uint64_t end = b.period + periods_in_window_;
-      rates_.record(n, end - at);
-      n -= b.events;
-      at = end;
+  if (current_ + periods_in_window_ <= k) {
+    // The common case of a sparse series: every held period leaves (the ring's, then current_'s), and
+    // only k's is held after. With no older period held, as for a symbol's 1 us and 1 ms windows between
+    // most of its events, the ring is not touched.
+    if (size_ > 0) {
+      const std::size_t mask = ring_.size() - 1;
+      for (std::size_t i = 0; i < size_; ++i) {
+        const bucket& b = ring_[(head_ + i) & mask];
+        const std::uint64_t end = b.period + periods_in_window_;
+        rates_.record(n, end - at);
+        n -= b.events;
+        at = end;
+      }
+      size_ = 0;
     }
-    zero_periods_ += k - at;  // finish() records them: one histogram update per estimator, not per event
-    ring_[head_] = {k, 1};
-    size_ = 1;
+    const std::uint64_t end = current_ + periods_in_window_;
+    rates_.record(n, end - at);  // n is current_events_ here
+    zero_periods_ += k - end;    // finish() records them: one histogram update per estimator, not per event
     current_ = k;
+    current_events_ = 1;
     in_window_ = 1;
     return;
   }
-  while (front().period + periods_in_window_ <= k) {  // stops at the newest at the latest (it stays)
+  while (size_ > 0 && front().period + periods_in_window_ <= k) {  // current_'s stays (checked above)
     const std::uint64_t end = front().period + periods_in_window_;
     rates_.record(n, end - at);
     n -= front().events;
@@ -69,17 +77,20 @@ void event_rate_estimator::record_new_period(std::uint64_t k) {
     pop();
   }
   rates_.record(n, k - at);
+  push(current_, current_events_);  // no longer the newest
   current_ = k;
+  current_events_ = 1;
   in_window_ = n + 1;
-  push(k);
 }
 
 void event_rate_estimator::finish() {
   if (started_ && !finished_) {
-    rates_.record(0, zero_periods_);  // nothing when 0
+    rates_.record(1, lone_periods_ * periods_in_window_);  // nothing when 0
+    rates_.record(0, zero_periods_);
     rates_.record(in_window_);
   }
   zero_periods_ = 0;
+  lone_periods_ = 0;
   finished_ = true;
 }
 

@@ -157,6 +157,19 @@ TEST(EventRateEstimator, GapsLongerThanTheWindow) {
   check(t, 1ms, 1us);
 }
 
+TEST(EventRateEstimator, LoneEventsBetweenBursts) {
+  // Events alone in their window until it passes them (the sparse case record_period counts inline and
+  // finish() records), next to bursts, a repeat of a lone event's time, an earlier time after a lone event,
+  // and a lone event right at the window's edge (exactly one window after the one before).
+  const std::vector<std::int64_t> t = {100,    5'000,  9'000,  9'000,  20'000, 20'001, 20'002,
+                                       40'000, 39'000, 41'000, 42'000, 43'000, 43'000, 44'000,
+                                       45'000, 90'000, 91'000, 91'500, 200'000};
+  check(t, 1us, 1ns);
+  check(t, 1000ns, 10ns);
+  check(t, 100ns, 1ns);
+  check(t, 10us, 1us);
+}
+
 TEST(EventRateEstimator, EqualTimestamps) {
   std::vector<std::int64_t> t = {5, 5, 5, 6, 6, 9, 9, 9, 9, 30, 30};
   check(t, 3ns, 1ns);
