@@ -224,9 +224,9 @@ def to_parquet(
             if pending_rows[t] >= row_group_rows:
                 flush(t)
             bar.update(rows)
-        wait_written()
+        wait_written()  # the group in flight first: a writer must not take two groups at once
         for t in todo:
-            flush(t, last=True)
+            flush(t, last=True)  # then every table's last group, each on its own writer, at once
         wait_written()
         full = {**meta, "itch5.source.sha256": digest.result()}
         for t in todo:
