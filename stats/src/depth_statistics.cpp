@@ -6,23 +6,24 @@
 
 namespace itch5::stats {
 
-void depth_statistics::record(std::uint16_t locate, std::uint32_t event_depth, std::uint32_t book_depth) {
-  pending_.push_back({event_depth, book_depth, locate});
-  if (pending_.size() == pending_capacity) [[unlikely]]
-    flush();
-}
-
 void depth_statistics::flush() const {
   if (pending_.empty()) return;
   std::uint16_t top = 0;
   for (const pending& p : pending_) top = std::max(top, p.locate);
   if (top >= by_locate_.size()) by_locate_.resize(std::size_t{top} + 1);
   detail::group_by_locate(pending_, by_locate_.size(), starts_, sorted_);
-  for (const pending& p : sorted_) {
-    auto& s = by_locate_[p.locate];
+  // Each locate's run of samples into its two histograms, one at a time (record_all keeps a histogram's
+  // state in registers for the run). After the grouping, starts_[l] is where locate l's run ends.
+  std::uint32_t begin = 0;
+  for (std::size_t l = 0; l < by_locate_.size(); ++l) {
+    const std::uint32_t end = starts_[l];
+    if (end == begin) continue;
+    auto& s = by_locate_[l];
     if (!s) s = std::make_unique<series>();
-    s->event.record(p.event_depth);
-    s->book.record(p.book_depth);
+    const auto first = sorted_.begin() + begin, last = sorted_.begin() + end;
+    s->event.record_all(first, last, [](const pending& p) { return std::uint64_t{p.event_depth}; });
+    s->book.record_all(first, last, [](const pending& p) { return std::uint64_t{p.book_depth}; });
+    begin = end;
   }
   pending_.clear();
   aggregate_stale_ = true;

@@ -9,7 +9,8 @@
 namespace itch5::stats::detail {
 
 /// `out` = `in` ordered by Sample::locate (< `locates`), samples of one locate in their order in `in`;
-/// `starts` is scratch (its storage is kept for the next batch).
+/// On return `starts[l]` is where locate l's run ends in `out` (and so where l + 1's begins); its storage
+/// is kept for the next batch.
 template <class Sample>
 void group_by_locate(const std::vector<Sample>& in, std::size_t locates, std::vector<std::uint32_t>& starts,
                      std::vector<Sample>& out) {

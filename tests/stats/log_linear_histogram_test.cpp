@@ -249,6 +249,37 @@ TEST(LogLinearHistogram, WeightedEqualsRepeated) {
     expect_close(weighted.quantile(q.value()), exact_quantile(all, q), q.value());
 }
 
+TEST(LogLinearHistogram, RecordAllEqualsRecordingEach) {
+  std::mt19937_64 rng(6);
+  // Runs that grow the counters below and above what is stored (the out-of-line path, which moves the
+  // counters the run's locals point at), runs inside the stored range, an empty run, and runs into a
+  // histogram that already holds samples.
+  const auto mixed = log_uniform(rng, 2000);
+  const auto narrow = log_uniform(rng, 500, 10);
+  std::vector<std::uint64_t> falling(300);
+  for (std::size_t i = 0; i < falling.size(); ++i) falling[i] = std::uint64_t{1} << (50 - i % 50);
+  struct wrapped {
+    std::uint64_t v;
+  };
+  log_linear_histogram each, all;
+  const std::vector<const std::vector<std::uint64_t>*> runs = {&narrow, &mixed, &falling, &narrow};
+  for (const std::vector<std::uint64_t>* run : runs) {
+    std::vector<wrapped> samples;
+    for (auto v : *run) samples.push_back(wrapped{v});
+    for (auto v : *run) each.record(v);
+    all.record_all(samples.begin(), samples.end(), [](const wrapped& w) { return w.v; });
+    expect_same(all, each);
+  }
+  const std::vector<wrapped> none;
+  all.record_all(none.begin(), none.end(), [](const wrapped& w) { return w.v; });
+  expect_same(all, each);
+  log_linear_histogram empty;
+  empty.record_all(none.begin(), none.end(), [](const wrapped& w) { return w.v; });
+  expect_same(empty, log_linear_histogram{});
+  EXPECT_EQ(empty.count(), 0u);
+  EXPECT_EQ(empty.min(), 0u);
+}
+
 TEST(LogLinearHistogram, MergeEqualsRecordingEverything) {
   std::mt19937_64 rng(5);
   // Disjoint ranges in both orders (the merged-in histogram below, then above the target's buckets),

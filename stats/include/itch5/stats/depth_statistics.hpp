@@ -35,7 +35,12 @@ class depth_statistics {
 
   depth_statistics() { pending_.reserve(pending_capacity); }
 
-  void record(std::uint16_t locate, std::uint32_t event_depth, std::uint32_t book_depth);
+  /// Inline: the statistics' thread calls it for every book event (~28 instructions a call out of line).
+  void record(std::uint16_t locate, std::uint32_t event_depth, std::uint32_t book_depth) {
+    pending_.push_back({event_depth, book_depth, locate});
+    if (pending_.size() == pending_capacity) [[unlikely]]
+      flush();
+  }
 
   [[nodiscard]] static std::string csv_header();
   /// The histograms behind the CSV: a series per symbol with samples in locate order, named by
