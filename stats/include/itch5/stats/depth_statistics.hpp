@@ -12,7 +12,8 @@
 // Speed: a sample comes with every book event (20 M a 20 M-message day), and a symbol's two histograms sit
 // in lines that other symbols evict between its events. So samples wait in a buffer of 256 Ki (3 MB, and
 // as much again to sort them) and are recorded every 256 Ki, grouped by symbol (a counting sort): one
-// round of cache misses per symbol per batch.
+// round of cache misses per symbol per batch, and each symbol's run into each of its histograms at once
+// (log_linear_histogram::record_all).
 // A histogram does not depend on the order of its samples, so the tables are those of recording each
 // sample at once; the aggregate is the symbols' histograms merged when the table is made.
 #pragma once
